@@ -1,0 +1,314 @@
+package game
+
+import (
+	"slices"
+)
+
+// sortCards orders a hand by colour, then number, jokers last.
+func sortCards(h []Card) []Card {
+	slices.Sort(h)
+	return h
+}
+
+// takeSlots checks a Take move and returns the display slots it takes: for
+// each number, the leftmost display card with that number not taken yet (the
+// cards show only their numbers, so that is the player's whole choice, C4).
+func (g *Game) takeSlots(m Move) ([]int, error) {
+	s := &g.st
+	want := HandSize - len(s.Hands[m.Player])
+	if int(m.N) != want {
+		return nil, &MoveError{Reason: ReasonTakeCount, Count: want, Got: int(m.N)}
+	}
+	var used [DisplaySize]bool
+	slots := make([]int, 0, want)
+	for _, n := range m.Take[:m.N] {
+		found := -1
+		for i, c := range s.Display {
+			if !used[i] && c.Number() == int(n) {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			return nil, &MoveError{Reason: ReasonNotInDisplay, Number: int(n)}
+		}
+		used[found] = true
+		slots = append(slots, found)
+	}
+	return slots, nil
+}
+
+// applyTake moves the chosen display cards to the hand, refills the display
+// from the draw pile at once (C4), and opens action 2.
+func (g *Game) applyTake(m Move) {
+	s := &g.st
+	slots, _ := g.takeSlots(m)
+	p := m.Player
+	for _, i := range slots {
+		s.Hands[p] = append(s.Hands[p], s.Display[i])
+	}
+	sortCards(s.Hands[p])
+	for _, i := range slots {
+		s.Display[i] = g.drawCard()
+	}
+	if len(s.Draw) == 0 {
+		g.reshuffle()
+	}
+	s.Phase = PhaseNumber
+}
+
+// drawCard takes the top card of the draw pile, first turning the shuffled
+// discard pile into the draw pile if it is used up (C4).
+func (g *Game) drawCard() Card {
+	s := &g.st
+	if len(s.Draw) == 0 {
+		g.reshuffle()
+	}
+	c := s.Draw[0]
+	s.Draw = s.Draw[1:]
+	return c
+}
+
+// reshuffle shuffles the discard pile and makes it the new draw pile (C4).
+func (g *Game) reshuffle() {
+	s := &g.st
+	pile := append([]Card(nil), s.Discard...)
+	if g.script != nil && g.script.nextShuffle < len(g.script.shuffles) {
+		want := g.script.shuffles[g.script.nextShuffle]
+		g.script.nextShuffle++
+		if samePile(pile, want) {
+			pile = append(pile[:0], want...)
+		} else {
+			g.script.err = errBadReshuffle
+			g.rnd.Shuffle(len(pile), func(i, j int) { pile[i], pile[j] = pile[j], pile[i] })
+		}
+	} else {
+		g.rnd.Shuffle(len(pile), func(i, j int) { pile[i], pile[j] = pile[j], pile[i] })
+	}
+	s.Draw = append(s.Draw, pile...)
+	s.Discard = s.Discard[:0]
+	s.Log.Reshuffles = append(s.Log.Reshuffles, append([]Card(nil), pile...))
+}
+
+// samePile reports whether b is a permutation of a.
+func samePile(a, b []Card) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var count [maxCard]int
+	for _, c := range a {
+		count[c]++
+	}
+	for _, c := range b {
+		if !c.Valid() || count[c] == 0 {
+			return false
+		}
+		count[c]--
+	}
+	return true
+}
+
+// checkPlay checks a Play move (C6) and returns the numbers it crosses, in
+// row order.
+func (g *Game) checkPlay(m Move) ([]int, error) {
+	s := &g.st
+	p := m.Player
+	if m.N < 1 || int(m.N) > len(m.Cards) {
+		return nil, &MoveError{Reason: ReasonPlayCount, Got: int(m.N)}
+	}
+	cards := m.Cards[:m.N]
+	var played uint16
+	for i, c := range cards {
+		if slices.Contains(cards[:i], c) {
+			return nil, &MoveError{Reason: ReasonDuplicateCard, Card: c}
+		}
+		if !slices.Contains(s.Hands[p], c) {
+			return nil, &MoveError{Reason: ReasonNotInHand, Card: c}
+		}
+		played |= 1 << c.Number()
+	}
+	if !m.Color.Valid() {
+		return nil, &MoveError{Reason: ReasonBadColor, Color: m.Color}
+	}
+	for _, c := range cards {
+		if c.Joker() {
+			continue
+		}
+		if c.Color() != cards[firstColored(cards)].Color() {
+			return nil, &MoveError{Reason: ReasonMixedColors}
+		}
+		if c.Color() != m.Color {
+			return nil, &MoveError{Reason: ReasonJokerColor, Color: m.Color}
+		}
+	}
+	c := m.Color
+	// Crosses in row order; earlier crosses of this play count for S3.
+	nums := make([]int, 0, 3)
+	for pos := 0; pos <= LastPos; pos++ {
+		n := NumberAt(c, pos)
+		if m.Cross&(1<<n) != 0 {
+			nums = append(nums, n)
+		}
+	}
+	if extra := m.Cross &^ played; extra != 0 {
+		for n := 0; n < 16; n++ {
+			if extra&(1<<n) != 0 {
+				return nil, &MoveError{Reason: ReasonCrossNotPlayed, Color: c, Number: n}
+			}
+		}
+	}
+	if len(nums) == 0 {
+		return nums, nil
+	}
+	sheet := s.Sheets[p]
+	for _, n := range nums {
+		if err := sheet.Check(c, n); err != nil {
+			return nil, err
+		}
+		sheet.cross(c, n)
+	}
+	first, last := Position(c, nums[0]), Position(c, nums[len(nums)-1])
+	if last-first+1-len(nums) > 1 {
+		var left []int
+		for pos := first + 1; pos < last; pos++ {
+			if n := NumberAt(c, pos); m.Cross&(1<<n) == 0 {
+				left = append(left, n)
+			}
+		}
+		return nil, &MoveError{Reason: ReasonGap, Color: c, Left: left}
+	}
+	return nums, nil
+}
+
+func firstColored(cards []Card) int {
+	for i, c := range cards {
+		if !c.Joker() {
+			return i
+		}
+	}
+	return 0
+}
+
+// applyPlay plays action 3: crosses, discards the played cards face down and
+// ends the turn (C6, C7).
+func (g *Game) applyPlay(m Move) {
+	s := &g.st
+	nums, _ := g.checkPlay(m)
+	p := m.Player
+	for _, n := range nums {
+		g.crossFor(p, m.Color, n)
+	}
+	if len(nums) > 0 {
+		s.Crossed = true
+	}
+	cards := m.Cards[:m.N]
+	s.Hands[p] = slices.DeleteFunc(s.Hands[p], func(c Card) bool { return slices.Contains(cards, c) })
+	s.Discard = append(s.Discard, cards...)
+	s.Played = append(s.Played[:0], cards...)
+	s.PlayedAs = m.Color
+	s.PlayedBy = p
+	g.endTurn()
+}
+
+func (g *Game) appendCardMoves(dst []Move, p int) []Move {
+	s := &g.st
+	switch s.Phase {
+	case PhaseTake:
+		return g.appendTakes(dst, p)
+	case PhaseNumber:
+		dst = append(dst, PassMove(p))
+		n := g.TopNumber()
+		for _, c := range Colors {
+			if g.checkRow(p, c, n) == nil {
+				dst = append(dst, NumberMove(p, c))
+			}
+		}
+	case PhasePlay:
+		return g.appendPlays(dst, p)
+	}
+	return dst
+}
+
+// appendTakes lists every distinct choice of display numbers.
+func (g *Game) appendTakes(dst []Move, p int) []Move {
+	s := &g.st
+	k := HandSize - len(s.Hands[p])
+	start := len(dst)
+	var idx [3]int
+	var rec func(from, depth int)
+	rec = func(from, depth int) {
+		if depth == k {
+			var nums [3]int
+			for i := 0; i < k; i++ {
+				nums[i] = s.Display[idx[i]].Number()
+			}
+			slices.Sort(nums[:k])
+			m := TakeMove(p, nums[:k]...)
+			if !slices.Contains(dst[start:], m) {
+				dst = append(dst, m)
+			}
+			return
+		}
+		for i := from; i < len(s.Display); i++ {
+			idx[depth] = i
+			rec(i+1, depth+1)
+		}
+	}
+	rec(0, 0)
+	return dst
+}
+
+// appendPlays lists every legal play: each set of 1–3 hand cards that can
+// share a colour, each colour they can count as, and each legal set of
+// numbers to cross (including none).
+func (g *Game) appendPlays(dst []Move, p int) []Move {
+	hand := g.st.Hands[p]
+	n := len(hand)
+	var set [3]Card
+	for mask := 1; mask < 1<<n; mask++ {
+		k := 0
+		for i := 0; i < n && k <= 3; i++ {
+			if mask&(1<<i) != 0 {
+				if k < 3 {
+					set[k] = hand[i]
+				}
+				k++
+			}
+		}
+		if k > 3 {
+			continue
+		}
+		cards := set[:k]
+		for _, c := range Colors {
+			if !canCountAs(cards, c) {
+				continue
+			}
+			var numbers uint16
+			for _, card := range cards {
+				numbers |= 1 << card.Number()
+			}
+			// every subset of the distinct numbers, the empty one included
+			for sub := numbers; ; sub = (sub - 1) & numbers {
+				m := PlayMove(p, c, cards)
+				m.Cross = sub
+				if _, err := g.checkPlay(m); err == nil {
+					dst = append(dst, m)
+				}
+				if sub == 0 {
+					break
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// canCountAs reports whether cards can be played together as colour c.
+func canCountAs(cards []Card, c Color) bool {
+	for _, k := range cards {
+		if !k.Joker() && k.Color() != c {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,567 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Variant is the kind of game.
+type Variant uint8
+
+// The variants: the dice game, the card game, and the card game with jokers.
+const (
+	Dice Variant = iota + 1
+	Cards
+	Jokers
+)
+
+var variantNames = [...]string{"", "dice", "cards", "jokers"}
+
+// String names the variant as records write it.
+func (v Variant) String() string {
+	if v >= Dice && v <= Jokers {
+		return variantNames[v]
+	}
+	return fmt.Sprintf("variant(%d)", uint8(v))
+}
+
+// ParseVariant reads "dice", "cards" or "jokers".
+func ParseVariant(s string) (Variant, error) {
+	for i, n := range variantNames {
+		if i > 0 && strings.EqualFold(strings.TrimSpace(s), n) {
+			return Variant(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown variant %q (want dice, cards or jokers)", s)
+}
+
+// CardGame reports whether v is played with cards.
+func (v Variant) CardGame() bool { return v == Cards || v == Jokers }
+
+// Phase is the action the game waits for.
+type Phase uint8
+
+// The phases. The dice game alternates PhaseWhite and PhaseColor; the card
+// game cycles PhaseTake, PhaseNumber, PhasePlay.
+const (
+	PhaseWhite  Phase = iota + 1 // dice action 1: everybody, white sum (D4)
+	PhaseColor                   // dice action 2: active player, white + colour (D5)
+	PhaseTake                    // card action 1: active player takes cards (C4)
+	PhaseNumber                  // card action 2: everybody, number for everyone (C5)
+	PhasePlay                    // card action 3: active player plays cards (C6)
+	PhaseOver                    // the game has ended
+)
+
+var phaseNames = [...]string{"", "white", "color", "take", "number", "play", "over"}
+
+// String names the phase.
+func (p Phase) String() string {
+	if p >= PhaseWhite && p <= PhaseOver {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("phase(%d)", uint8(p))
+}
+
+// Simultaneous reports whether every player decides in this phase (D4, C5).
+func (p Phase) Simultaneous() bool { return p == PhaseWhite || p == PhaseNumber }
+
+// End says why a game ended.
+type End uint8
+
+// Why a game ended.
+const (
+	NotOver      End = iota
+	EndLocks         // dice: two rows locked (D9); cards: a player locked two own rows (C9)
+	EndMisthrows     // a player crossed a 4th misthrow (D9, C9)
+)
+
+// Player limits (D1, C2).
+const (
+	MinPlayers = 2
+	MaxPlayers = 5
+)
+
+// HandSize is the number of cards a card-game player holds after taking (C4);
+// StartHand the number dealt (C3); DisplaySize the display's size.
+const (
+	HandSize    = 5
+	StartHand   = 4
+	DisplaySize = 4
+)
+
+// Die indices into the dice array: two white dice, then one per colour.
+const (
+	White1 = 0
+	White2 = 1
+)
+
+// DieOf is the index of the die of colour c.
+func DieOf(c Color) int { return 2 + int(c) }
+
+// Config starts a new game.
+type Config struct {
+	Variant Variant
+	Players []string // seat order; names must be distinct and non-empty
+	// Seed seeds the ChaCha8 generator for the first player, dice and
+	// shuffles. Production fills it from crypto/rand; tests fix it.
+	Seed [32]byte
+}
+
+// Game is a game of Qwixx in progress. Its methods are not safe for
+// concurrent use: the caller serialises access to one game.
+type Game struct {
+	st  state
+	src *rand.ChaCha8
+	rnd *rand.Rand
+	// script holds a record's chance outcomes during replay (not persisted).
+	script *script
+}
+
+// state is everything that persists, apart from the generator.
+type state struct {
+	Variant  Variant          `json:"variant"`
+	Players  []string         `json:"players"`
+	Sheets   []Sheet          `json:"sheets"`
+	First    int              `json:"first"`
+	Turn     int              `json:"turn"`
+	Active   int              `json:"active"`
+	Phase    Phase            `json:"phase"`
+	End      End              `json:"end,omitempty"`
+	Decided  uint8            `json:"decided"`
+	Pending  []Move           `json:"pending"`
+	Crossed  bool             `json:"crossed"` // active player crossed this turn (D6, C7)
+	Fresh    [][NumColors]Row `json:"fresh"`   // crosses made in the current turn
+	Dice     [6]int           `json:"dice,omitempty"`
+	Closed   [NumColors]bool  `json:"closed,omitempty"`
+	Hands    [][]Card         `json:"hands,omitempty"`
+	Display  []Card           `json:"display,omitempty"`
+	Draw     []Card           `json:"draw,omitempty"` // Draw[0] is the top
+	Discard  []Card           `json:"discard,omitempty"`
+	Played   []Card           `json:"played,omitempty"`
+	PlayedAs Color            `json:"played_as,omitempty"`
+	PlayedBy int              `json:"played_by,omitempty"`
+	Log      history          `json:"log"`
+}
+
+// history is what a record needs besides the setup: chance outcomes and moves.
+type history struct {
+	Deck       []Card   `json:"deck,omitempty"`
+	Rolls      [][6]int `json:"rolls,omitempty"`
+	Reshuffles [][]Card `json:"reshuffles,omitempty"`
+	Moves      []Move   `json:"moves"`
+}
+
+// New starts a game: seats the players, draws the first player (D2), and
+// rolls the dice (D3) or shuffles and deals (C3).
+func New(cfg Config) (*Game, error) {
+	if err := checkPlayers(cfg.Players); err != nil {
+		return nil, err
+	}
+	if cfg.Variant < Dice || cfg.Variant > Jokers {
+		return nil, fmt.Errorf("game: unknown variant %d", cfg.Variant)
+	}
+	g := newGame(cfg.Variant, cfg.Players, cfg.Seed)
+	first := g.rnd.IntN(len(cfg.Players))
+	var deck []Card
+	if cfg.Variant.CardGame() {
+		deck = FullDeck(cfg.Variant == Jokers)
+		g.rnd.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	}
+	g.setup(first, deck)
+	return g, nil
+}
+
+func checkPlayers(names []string) error {
+	if len(names) < MinPlayers || len(names) > MaxPlayers {
+		return fmt.Errorf("game: %d players: a game needs %d to %d", len(names), MinPlayers, MaxPlayers)
+	}
+	seen := make(map[string]bool, len(names))
+	for i, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return fmt.Errorf("game: player %d has no name", i+1)
+		}
+		if seen[n] {
+			return fmt.Errorf("game: two players are named %q", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+func newGame(v Variant, players []string, seed [32]byte) *Game {
+	g := &Game{src: rand.NewChaCha8(seed)}
+	g.rnd = rand.New(g.src)
+	n := len(players)
+	g.st = state{
+		Variant: v,
+		Players: append([]string(nil), players...),
+		Sheets:  make([]Sheet, n),
+		Pending: make([]Move, n),
+		Fresh:   make([][NumColors]Row, n),
+		Log:     history{Moves: []Move{}},
+	}
+	return g
+}
+
+// setup places the first player and, for cards, deals from deck (top first:
+// four cards to each player in seat order, four to the display, the rest is
+// the draw pile), then starts the first turn.
+func (g *Game) setup(first int, deck []Card) {
+	s := &g.st
+	s.First = first
+	s.Active = first
+	if s.Variant.CardGame() {
+		s.Log.Deck = append([]Card(nil), deck...)
+		s.Hands = make([][]Card, len(s.Players))
+		for p := range s.Hands {
+			s.Hands[p] = sortCards(append(make([]Card, 0, HandSize), deck[:StartHand]...))
+			deck = deck[StartHand:]
+		}
+		s.Display = append([]Card(nil), deck[:DisplaySize]...)
+		s.Draw = append([]Card(nil), deck[DisplaySize:]...)
+		s.Discard = []Card{}
+	}
+	g.startTurn()
+}
+
+func (g *Game) startTurn() {
+	s := &g.st
+	s.Turn++
+	s.Crossed = false
+	s.Decided = 0
+	clear(s.Fresh)
+	if s.Variant == Dice {
+		g.roll()
+		s.Phase = PhaseWhite
+	} else {
+		s.Phase = PhaseTake
+	}
+}
+
+// Variant is the game's variant.
+func (g *Game) Variant() Variant { return g.st.Variant }
+
+// Players lists the players' names in seat order.
+func (g *Game) Players() []string { return append([]string(nil), g.st.Players...) }
+
+// NumPlayers is the number of seats.
+func (g *Game) NumPlayers() int { return len(g.st.Players) }
+
+// Phase is the action the game waits for.
+func (g *Game) Phase() Phase { return g.st.Phase }
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.st.Phase == PhaseOver }
+
+// EndReason says why the game ended (NotOver while it runs).
+func (g *Game) EndReason() End { return g.st.End }
+
+// Turn is the number of the current turn, from 1.
+func (g *Game) Turn() int { return g.st.Turn }
+
+// Active is the seat of the active player.
+func (g *Game) Active() int { return g.st.Active }
+
+// Sheet returns a copy of player p's sheet.
+func (g *Game) Sheet(p int) Sheet { return g.st.Sheets[p] }
+
+// Dice returns the current dice: white 1, white 2, red, yellow, green, blue.
+// A die that left the game shows 0.
+func (g *Game) Dice() [6]int { return g.st.Dice }
+
+// Closed reports whether row c is locked for everybody (dice game, D7).
+func (g *Game) Closed(c Color) bool { return g.st.Closed[c] }
+
+// Decided reports whether player p has decided in the current simultaneous
+// action.
+func (g *Game) Decided(p int) bool { return g.st.Decided&(1<<p) != 0 }
+
+// Waiting lists the seats that may act now: in a simultaneous action every
+// player who has not decided yet, otherwise the active player; none once the
+// game is over.
+func (g *Game) Waiting() []int {
+	s := &g.st
+	switch {
+	case s.Phase == PhaseOver:
+		return nil
+	case s.Phase.Simultaneous():
+		out := make([]int, 0, len(s.Players))
+		for p := range s.Players {
+			if !g.Decided(p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	default:
+		return []int{s.Active}
+	}
+}
+
+// MayAct reports whether player p may make a move now.
+func (g *Game) MayAct(p int) bool {
+	s := &g.st
+	if p < 0 || p >= len(s.Players) || s.Phase == PhaseOver {
+		return false
+	}
+	if s.Phase.Simultaneous() {
+		return !g.Decided(p)
+	}
+	return p == s.Active
+}
+
+// WhiteSum is the sum of the two white dice (dice game).
+func (g *Game) WhiteSum() int { return g.st.Dice[White1] + g.st.Dice[White2] }
+
+// TopNumber is the number on top of the draw pile, which in action 2 is the
+// number for everyone (card game, C5).
+func (g *Game) TopNumber() int {
+	if len(g.st.Draw) == 0 {
+		return 0
+	}
+	return g.st.Draw[0].Number()
+}
+
+// Hand returns a copy of player p's hand (private information, C10).
+func (g *Game) Hand(p int) []Card { return append([]Card(nil), g.st.Hands[p]...) }
+
+// Scores lists every player's total (S4).
+func (g *Game) Scores() []int {
+	out := make([]int, len(g.st.Sheets))
+	for i := range g.st.Sheets {
+		out[i] = g.st.Sheets[i].Score()
+	}
+	return out
+}
+
+// Winners lists the seats with the highest total; equal totals share the win
+// (D10, P3).
+func (g *Game) Winners() []int { return Winners(g.Scores()) }
+
+// Winners lists the indices of the highest scores.
+func Winners(scores []int) []int {
+	var out []int
+	for i, s := range scores {
+		switch {
+		case len(out) == 0 || s > scores[out[0]]:
+			out = append(out[:0], i)
+		case s == scores[out[0]]:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Moves returns the moves applied so far, in order.
+func (g *Game) Moves() []Move { return append([]Move(nil), g.st.Log.Moves...) }
+
+// Apply checks move m and, if it is legal, plays it. An illegal move returns
+// a *MoveError and changes nothing.
+func (g *Game) Apply(m Move) error {
+	if err := g.Check(m); err != nil {
+		return err
+	}
+	g.st.Log.Moves = append(g.st.Log.Moves, m)
+	switch g.st.Phase {
+	case PhaseWhite, PhaseNumber:
+		g.decide(m)
+	case PhaseColor:
+		g.applyColored(m)
+	case PhaseTake:
+		g.applyTake(m)
+	case PhasePlay:
+		g.applyPlay(m)
+	}
+	return nil
+}
+
+// Check reports whether move m is legal now, without playing it.
+func (g *Game) Check(m Move) error {
+	s := &g.st
+	p := m.Player
+	if p < 0 || p >= len(s.Players) {
+		return &MoveError{Reason: ReasonNoSuchPlayer, Player: p}
+	}
+	if s.Phase == PhaseOver {
+		return &MoveError{Reason: ReasonGameOver, Player: p}
+	}
+	if s.Phase.Simultaneous() {
+		if g.Decided(p) {
+			return &MoveError{Reason: ReasonAlreadyDecided, Player: p}
+		}
+	} else if p != s.Active {
+		return &MoveError{Reason: ReasonNotYourTurn, Player: p}
+	}
+	var err error
+	switch {
+	case m.Kind == Pass && (s.Phase == PhaseWhite || s.Phase == PhaseColor || s.Phase == PhaseNumber):
+		return nil
+	case m.Kind == White && s.Phase == PhaseWhite:
+		err = g.checkRow(p, m.Color, g.WhiteSum())
+	case m.Kind == Colored && s.Phase == PhaseColor:
+		err = g.checkColored(m)
+	case m.Kind == Number && s.Phase == PhaseNumber:
+		err = g.checkRow(p, m.Color, g.TopNumber())
+	case m.Kind == Take && s.Phase == PhaseTake:
+		_, err = g.takeSlots(m)
+	case m.Kind == Play && s.Phase == PhasePlay:
+		_, err = g.checkPlay(m)
+	default:
+		err = &MoveError{Reason: ReasonWrongAction}
+	}
+	if me, ok := err.(*MoveError); ok {
+		me.Player = p
+	}
+	return err
+}
+
+// checkRow checks crossing n in row c of p's sheet, including rows closed
+// for everybody in the dice game (D7).
+func (g *Game) checkRow(p int, c Color, n int) error {
+	if !c.Valid() {
+		return &MoveError{Reason: ReasonBadColor, Color: c}
+	}
+	if g.st.Closed[c] {
+		return &MoveError{Reason: ReasonRowClosed, Color: c, Number: n}
+	}
+	return g.st.Sheets[p].Check(c, n)
+}
+
+// decide records a choice in a simultaneous action and resolves the action
+// once everybody has chosen.
+func (g *Game) decide(m Move) {
+	s := &g.st
+	s.Pending[m.Player] = m
+	s.Decided |= 1 << m.Player
+	if int(s.Decided) != 1<<len(s.Players)-1 {
+		return
+	}
+	n := g.WhiteSum()
+	if s.Phase == PhaseNumber {
+		n = g.TopNumber()
+	}
+	// All choices were checked against the sheets and open rows as they were
+	// before the action; apply them together (D4, D7, C5).
+	var locked [NumColors]bool
+	for p, pm := range s.Pending {
+		if pm.Kind == Pass {
+			continue
+		}
+		if g.crossFor(p, pm.Color, n) {
+			locked[pm.Color] = true
+		}
+		if p == s.Active {
+			s.Crossed = true
+		}
+	}
+	if s.Variant == Dice {
+		for c, l := range locked {
+			if l {
+				g.closeRow(Color(c))
+			}
+		}
+	}
+	if g.checkEnd() {
+		return
+	}
+	if s.Phase == PhaseWhite {
+		s.Phase = PhaseColor
+	} else {
+		s.Phase = PhasePlay
+	}
+}
+
+// crossFor crosses n in row c for player p and remembers it as fresh.
+func (g *Game) crossFor(p int, c Color, n int) (locked bool) {
+	s := &g.st
+	locked = s.Sheets[p].cross(c, n)
+	pos := Position(c, n)
+	s.Fresh[p][c] |= 1 << pos
+	if locked {
+		s.Fresh[p][c] |= 1 << LockPos
+	}
+	return locked
+}
+
+// closeRow locks row c for everybody and removes its die (D7).
+func (g *Game) closeRow(c Color) {
+	g.st.Closed[c] = true
+	g.st.Dice[DieOf(c)] = 0
+}
+
+// checkEnd ends the game if D9 or C9 says so, and reports whether it did.
+func (g *Game) checkEnd() bool {
+	s := &g.st
+	for _, sh := range s.Sheets {
+		if sh.Misthrows >= MaxMisthrows {
+			s.End = EndMisthrows
+		}
+	}
+	if s.End == NotOver {
+		if s.Variant == Dice {
+			closed := 0
+			for _, c := range s.Closed {
+				if c {
+					closed++
+				}
+			}
+			if closed >= 2 {
+				s.End = EndLocks
+			}
+		} else {
+			for _, sh := range s.Sheets {
+				if sh.Locks() >= 2 {
+					s.End = EndLocks
+				}
+			}
+		}
+	}
+	if s.End != NotOver {
+		s.Phase = PhaseOver
+		return true
+	}
+	return false
+}
+
+// endTurn gives the active player a misthrow if they crossed nothing (D6,
+// C7), checks the end, and passes the turn clockwise (D2).
+func (g *Game) endTurn() {
+	s := &g.st
+	if !s.Crossed {
+		s.Sheets[s.Active].Misthrows++
+	}
+	if g.checkEnd() {
+		return
+	}
+	s.Active = (s.Active + 1) % len(s.Players)
+	g.startTurn()
+}
+
+// ErrNoMove is returned by TimeoutMove when the player has nothing to do.
+var ErrNoMove = errors.New("game: the player has no move to make now")
+
+// TimeoutMove is the move made for player p when their time runs out, or
+// when they left the game (P1, P2): a pass where passing is allowed; where the
+// rules force an action, the least helpful legal one, crossing nothing (take
+// the leftmost display cards; play one card, crossing nothing).
+func (g *Game) TimeoutMove(p int) (Move, error) {
+	if !g.MayAct(p) {
+		return Move{}, ErrNoMove
+	}
+	s := &g.st
+	switch s.Phase {
+	case PhaseTake:
+		k := HandSize - len(s.Hands[p])
+		nums := make([]int, 0, k)
+		for _, c := range s.Display[:k] {
+			nums = append(nums, c.Number())
+		}
+		return TakeMove(p, nums...), nil
+	case PhasePlay:
+		c := s.Hands[p][0]
+		as := c.Color()
+		return PlayMove(p, as, []Card{c}), nil
+	}
+	return PassMove(p), nil
+}

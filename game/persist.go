@@ -1,0 +1,172 @@
+package game
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+)
+
+// StateVersion is the version of the serialised game state. Restore refuses
+// other versions rather than guessing.
+const StateVersion = 1
+
+type snapshot struct {
+	Version int    `json:"version"`
+	State   state  `json:"state"`
+	Rand    []byte `json:"rand"`
+}
+
+// MarshalBinary serialises the whole game, the generator's state included,
+// so that a restored game continues exactly (same dice, same shuffles).
+func (g *Game) MarshalBinary() ([]byte, error) {
+	r, err := g.src.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("game: save generator: %w", err)
+	}
+	b, err := json.Marshal(snapshot{Version: StateVersion, State: g.st, Rand: r})
+	if err != nil {
+		return nil, fmt.Errorf("game: save: %w", err)
+	}
+	return b, nil
+}
+
+// Restore rebuilds a game saved by MarshalBinary. A snapshot of another
+// version, or one whose state breaks the game's invariants (a corrupt
+// database), is refused with an error.
+func Restore(data []byte) (*Game, error) {
+	var snap snapshot
+	if err := json.Unmarshal(data, &snap); err != nil {
+		return nil, fmt.Errorf("game: restore: %w", err)
+	}
+	if snap.Version != StateVersion {
+		return nil, fmt.Errorf("game: restore: state version %d, this program reads version %d", snap.Version, StateVersion)
+	}
+	g := &Game{st: snap.State, src: &rand.ChaCha8{}}
+	if err := g.src.UnmarshalBinary(snap.Rand); err != nil {
+		return nil, fmt.Errorf("game: restore generator: %w", err)
+	}
+	g.rnd = rand.New(g.src)
+	if g.st.Log.Moves == nil {
+		g.st.Log.Moves = []Move{}
+	}
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("game: restore: %w", err)
+	}
+	return g, nil
+}
+
+// Validate checks the game's structural invariants: seats, phase, sheets,
+// dice, and for cards that every card is in exactly one place. Restore runs
+// it; tests run it after every move.
+func (g *Game) Validate() error {
+	s := &g.st
+	n := len(s.Players)
+	if n < MinPlayers || n > MaxPlayers {
+		return fmt.Errorf("%d players", n)
+	}
+	if err := checkPlayers(s.Players); err != nil {
+		return err
+	}
+	if len(s.Sheets) != n || len(s.Pending) != n || len(s.Fresh) != n {
+		return errors.New("per-player lists do not match the players")
+	}
+	if s.Variant < Dice || s.Variant > Jokers {
+		return fmt.Errorf("unknown variant %d", s.Variant)
+	}
+	if s.Active < 0 || s.Active >= n || s.First < 0 || s.First >= n {
+		return errors.New("active player out of range")
+	}
+	if s.Decided>>n != 0 {
+		return errors.New("decisions recorded for missing players")
+	}
+	okPhase := s.Phase == PhaseOver
+	if s.Variant == Dice {
+		okPhase = okPhase || s.Phase == PhaseWhite || s.Phase == PhaseColor
+	} else {
+		okPhase = okPhase || s.Phase == PhaseTake || s.Phase == PhaseNumber || s.Phase == PhasePlay
+	}
+	if !okPhase {
+		return fmt.Errorf("phase %s in a %s game", s.Phase, s.Variant)
+	}
+	if (s.Phase == PhaseOver) != (s.End != NotOver) {
+		return errors.New("end reason does not match the phase")
+	}
+	for p, sh := range s.Sheets {
+		if sh.Misthrows < 0 || sh.Misthrows > MaxMisthrows {
+			return fmt.Errorf("player %d has %d misthrows", p, sh.Misthrows)
+		}
+		for c, r := range sh.Rows {
+			if r>>12 != 0 || r.Crossed(LastPos) != r.Locked() {
+				return fmt.Errorf("player %d: bad %s row %#x", p, Color(c), uint16(r))
+			}
+			if r.Crossed(LastPos) && r.Count() < 7 {
+				// the lock needs 5 crosses before the last number, plus it and the lock
+				return fmt.Errorf("player %d: %s row locked with %d crosses", p, Color(c), r.Count())
+			}
+		}
+	}
+	if s.Variant == Dice {
+		return g.validateDice()
+	}
+	return g.validateCards()
+}
+
+func (g *Game) validateDice() error {
+	s := &g.st
+	for i, d := range s.Dice {
+		closed := i >= 2 && s.Closed[i-2]
+		if (closed && d != 0) || (!closed && (d < 1 || d > 6)) {
+			return fmt.Errorf("die %d shows %d", i, d)
+		}
+	}
+	if s.Hands != nil || s.Display != nil || s.Draw != nil || s.Discard != nil {
+		return errors.New("cards in a dice game")
+	}
+	return nil
+}
+
+func (g *Game) validateCards() error {
+	s := &g.st
+	if len(s.Hands) != len(s.Players) {
+		return errors.New("hands do not match the players")
+	}
+	if len(s.Display) != DisplaySize {
+		return fmt.Errorf("display has %d cards", len(s.Display))
+	}
+	if s.Phase != PhaseOver && len(s.Draw) == 0 {
+		return errors.New("draw pile is empty")
+	}
+	var seen [maxCard]bool
+	count := 0
+	mark := func(cs []Card) error {
+		for _, c := range cs {
+			if !c.Valid() || (c.Joker() && s.Variant != Jokers) {
+				return fmt.Errorf("card %s does not belong to a %s game", c, s.Variant)
+			}
+			if seen[c] {
+				return fmt.Errorf("card %s is in two places", c)
+			}
+			seen[c] = true
+			count++
+		}
+		return nil
+	}
+	for p, h := range s.Hands {
+		if len(h) > HandSize {
+			return fmt.Errorf("player %d holds %d cards", p, len(h))
+		}
+		if err := mark(h); err != nil {
+			return err
+		}
+	}
+	for _, pile := range [][]Card{s.Display, s.Draw, s.Discard} {
+		if err := mark(pile); err != nil {
+			return err
+		}
+	}
+	if want := len(FullDeck(s.Variant == Jokers)); count != want {
+		return fmt.Errorf("%d cards in the game, want %d", count, want)
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package game
+
+// PublicView is what everybody at the table may see (C10). It is a distinct
+// type from PrivateView and holds no face-down card: hands are counts, the
+// display and the draw pile are numbers only. Renderers and public messages
+// take a PublicView, so they cannot leak a hidden colour by mistake.
+type PublicView struct {
+	Variant Variant
+	Turn    int
+	Active  int
+	Phase   Phase
+	End     End
+	Players []PlayerView
+	// Dice game: the dice (white 1, white 2, red, yellow, green, blue; 0 when
+	// a die left the game) and the rows locked for everybody.
+	Dice   [6]int
+	Closed [NumColors]bool
+	// Card game.
+	Table *CardTable
+}
+
+// PlayerView is one player's public state.
+type PlayerView struct {
+	Name  string
+	Sheet Sheet
+	Score int
+	// Fresh marks the crosses made in the current turn, so they can stand out.
+	Fresh [NumColors]Row
+	// Decided is set when the player has chosen in the current simultaneous
+	// action; the choice itself stays hidden until the action resolves.
+	Decided bool
+	// HandSize is the number of cards in hand (card game).
+	HandSize int
+}
+
+// CardTable is the public part of the card game's table.
+type CardTable struct {
+	Display     []int // numbers of the display cards, by slot (C3)
+	DrawTop     int   // number on top of the draw pile (C5)
+	DrawSize    int
+	DiscardSize int
+	// Played are the cards of the last play, shown face up (public, C10),
+	// and the colour they counted as; PlayedBy is the seat that played them.
+	Played   []PlayedCard
+	PlayedAs Color
+	PlayedBy int
+}
+
+// PlayedCard is a card that was shown face up when it was played.
+type PlayedCard struct {
+	Number int
+	Joker  bool
+	Color  Color // the card's colour, or the colour a joker was played as
+}
+
+// PrivateView is what player Seat may see: the public view and their hand.
+type PrivateView struct {
+	PublicView
+	Seat int
+	Hand []Card
+}
+
+// Public returns the public view of the game.
+func (g *Game) Public() PublicView {
+	s := &g.st
+	v := PublicView{
+		Variant: s.Variant,
+		Turn:    s.Turn,
+		Active:  s.Active,
+		Phase:   s.Phase,
+		End:     s.End,
+		Players: make([]PlayerView, len(s.Players)),
+		Dice:    s.Dice,
+		Closed:  s.Closed,
+	}
+	for p, name := range s.Players {
+		pv := PlayerView{
+			Name:    name,
+			Sheet:   s.Sheets[p],
+			Score:   s.Sheets[p].Score(),
+			Fresh:   s.Fresh[p],
+			Decided: s.Phase.Simultaneous() && g.Decided(p),
+		}
+		if s.Variant.CardGame() {
+			pv.HandSize = len(s.Hands[p])
+		}
+		v.Players[p] = pv
+	}
+	if s.Variant.CardGame() {
+		t := &CardTable{
+			Display:     make([]int, len(s.Display)),
+			DrawTop:     g.TopNumber(),
+			DrawSize:    len(s.Draw),
+			DiscardSize: len(s.Discard),
+			PlayedAs:    s.PlayedAs,
+			PlayedBy:    s.PlayedBy,
+		}
+		for i, c := range s.Display {
+			t.Display[i] = c.Number()
+		}
+		for _, c := range s.Played {
+			pc := PlayedCard{Number: c.Number(), Joker: c.Joker(), Color: c.Color()}
+			if c.Joker() {
+				pc.Color = s.PlayedAs
+			}
+			t.Played = append(t.Played, pc)
+		}
+		v.Table = t
+	}
+	return v
+}
+
+// Private returns player p's private view: the public view and their hand.
+func (g *Game) Private(p int) PrivateView {
+	v := PrivateView{PublicView: g.Public(), Seat: p}
+	if g.st.Variant.CardGame() && p >= 0 && p < len(g.st.Hands) {
+		v.Hand = g.Hand(p)
+	}
+	return v
+}
