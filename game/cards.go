@@ -1,6 +1,7 @@
 package game
 
 import (
+	"math/bits"
 	"slices"
 )
 
@@ -13,11 +14,11 @@ func sortCards(h []Card) []Card {
 // takeSlots checks a Take move and returns the display slots it takes: for
 // each number, the leftmost display card with that number not taken yet (the
 // cards show only their numbers, so that is the player's whole choice, C4).
-func (g *Game) takeSlots(m Move) ([]int, error) {
+func (g *Game) takeSlots(m Move) ([]int, MoveError) {
 	s := &g.st
 	want := HandSize - len(s.Hands[m.Player])
 	if int(m.N) != want {
-		return nil, &MoveError{Reason: ReasonTakeCount, Count: want, Got: int(m.N)}
+		return nil, MoveError{Reason: ReasonTakeCount, Count: want, Got: int(m.N)}
 	}
 	var used [DisplaySize]bool
 	slots := make([]int, 0, want)
@@ -30,12 +31,12 @@ func (g *Game) takeSlots(m Move) ([]int, error) {
 			}
 		}
 		if found < 0 {
-			return nil, &MoveError{Reason: ReasonNotInDisplay, Number: int(n)}
+			return nil, MoveError{Reason: ReasonNotInDisplay, Number: int(n)}
 		}
 		used[found] = true
 		slots = append(slots, found)
 	}
-	return slots, nil
+	return slots, MoveError{}
 }
 
 // applyTake moves the chosen display cards to the hand, refills the display
@@ -109,75 +110,85 @@ func samePile(a, b []Card) bool {
 }
 
 // checkPlay checks a Play move (C6) and returns the numbers it crosses, in
-// row order.
-func (g *Game) checkPlay(m Move) ([]int, error) {
+// row order (k of them). A zero Reason means legal.
+func (g *Game) checkPlay(m Move) (nums [3]int, k int, e MoveError) {
 	s := &g.st
 	p := m.Player
 	if m.N < 1 || int(m.N) > len(m.Cards) {
-		return nil, &MoveError{Reason: ReasonPlayCount, Got: int(m.N)}
+		return nums, 0, MoveError{Reason: ReasonPlayCount, Got: int(m.N)}
 	}
 	cards := m.Cards[:m.N]
 	var played uint16
 	for i, c := range cards {
 		if slices.Contains(cards[:i], c) {
-			return nil, &MoveError{Reason: ReasonDuplicateCard, Card: c}
+			return nums, 0, MoveError{Reason: ReasonDuplicateCard, Card: c}
 		}
 		if !slices.Contains(s.Hands[p], c) {
-			return nil, &MoveError{Reason: ReasonNotInHand, Card: c}
+			return nums, 0, MoveError{Reason: ReasonNotInHand, Card: c}
 		}
 		played |= 1 << c.Number()
 	}
 	if !m.Color.Valid() {
-		return nil, &MoveError{Reason: ReasonBadColor, Color: m.Color}
+		return nums, 0, MoveError{Reason: ReasonBadColor, Color: m.Color}
 	}
 	for _, c := range cards {
 		if c.Joker() {
 			continue
 		}
 		if c.Color() != cards[firstColored(cards)].Color() {
-			return nil, &MoveError{Reason: ReasonMixedColors}
+			return nums, 0, MoveError{Reason: ReasonMixedColors}
 		}
 		if c.Color() != m.Color {
-			return nil, &MoveError{Reason: ReasonJokerColor, Color: m.Color}
+			return nums, 0, MoveError{Reason: ReasonJokerColor, Color: m.Color}
 		}
 	}
 	c := m.Color
-	// Crosses in row order; earlier crosses of this play count for S3.
-	nums := make([]int, 0, 3)
-	for pos := 0; pos <= LastPos; pos++ {
-		n := NumberAt(c, pos)
-		if m.Cross&(1<<n) != 0 {
-			nums = append(nums, n)
-		}
-	}
 	if extra := m.Cross &^ played; extra != 0 {
-		for n := 0; n < 16; n++ {
-			if extra&(1<<n) != 0 {
-				return nil, &MoveError{Reason: ReasonCrossNotPlayed, Color: c, Number: n}
-			}
+		return nums, 0, MoveError{Reason: ReasonCrossNotPlayed, Color: c, Number: bits.TrailingZeros16(extra)}
+	}
+	// Crosses in row order; earlier crosses of this play count for S3.
+	for pos := 0; pos <= LastPos; pos++ {
+		if n := NumberAt(c, pos); m.Cross&(1<<n) != 0 {
+			nums[k] = n
+			k++
 		}
 	}
-	if len(nums) == 0 {
-		return nums, nil
+	if k == 0 {
+		return nums, 0, MoveError{}
 	}
 	sheet := s.Sheets[p]
-	for _, n := range nums {
-		if err := sheet.Check(c, n); err != nil {
-			return nil, err
+	for _, n := range nums[:k] {
+		if e := sheet.problem(c, n); e.Reason != 0 {
+			return nums, 0, e
 		}
 		sheet.cross(c, n)
 	}
-	first, last := Position(c, nums[0]), Position(c, nums[len(nums)-1])
-	if last-first+1-len(nums) > 1 {
-		var left []int
-		for pos := first + 1; pos < last; pos++ {
-			if n := NumberAt(c, pos); m.Cross&(1<<n) == 0 {
-				left = append(left, n)
-			}
-		}
-		return nil, &MoveError{Reason: ReasonGap, Color: c, Left: left}
+	first, last := Position(c, nums[0]), Position(c, nums[k-1])
+	if last-first+1-k > 1 {
+		return nums, 0, MoveError{Reason: ReasonGap, Color: c}
 	}
-	return nums, nil
+	return nums, k, MoveError{}
+}
+
+// leftOut lists the numbers a Play move's crosses leave out between its
+// first and last cross, for the ReasonGap message.
+func leftOut(m Move) []int {
+	var left []int
+	first, last := -1, -1
+	for pos := 0; pos <= LastPos; pos++ {
+		if m.Cross&(1<<NumberAt(m.Color, pos)) != 0 {
+			if first < 0 {
+				first = pos
+			}
+			last = pos
+		}
+	}
+	for pos := first + 1; pos < last; pos++ {
+		if n := NumberAt(m.Color, pos); m.Cross&(1<<n) == 0 {
+			left = append(left, n)
+		}
+	}
+	return left
 }
 
 func firstColored(cards []Card) int {
@@ -193,12 +204,12 @@ func firstColored(cards []Card) int {
 // ends the turn (C6, C7).
 func (g *Game) applyPlay(m Move) {
 	s := &g.st
-	nums, _ := g.checkPlay(m)
+	nums, k, _ := g.checkPlay(m)
 	p := m.Player
-	for _, n := range nums {
+	for _, n := range nums[:k] {
 		g.crossFor(p, m.Color, n)
 	}
-	if len(nums) > 0 {
+	if k > 0 {
 		s.Crossed = true
 	}
 	cards := m.Cards[:m.N]
@@ -219,7 +230,7 @@ func (g *Game) appendCardMoves(dst []Move, p int) []Move {
 		dst = append(dst, PassMove(p))
 		n := g.TopNumber()
 		for _, c := range Colors {
-			if g.checkRow(p, c, n) == nil {
+			if g.canCross(p, c, n) {
 				dst = append(dst, NumberMove(p, c))
 			}
 		}
@@ -291,7 +302,7 @@ func (g *Game) appendPlays(dst []Move, p int) []Move {
 			for sub := numbers; ; sub = (sub - 1) & numbers {
 				m := PlayMove(p, c, cards)
 				m.Cross = sub
-				if _, err := g.checkPlay(m); err == nil {
+				if _, _, e := g.checkPlay(m); e.Reason == 0 {
 					dst = append(dst, m)
 				}
 				if sub == 0 {

@@ -37,15 +37,15 @@ func (g *Game) coloredSum(w uint8, c Color) int {
 
 // checkColored checks an action-2 move against the active player's sheet as
 // it is after their own action-1 cross (D5) and the dice still in play (D8).
-func (g *Game) checkColored(m Move) error {
+func (g *Game) checkColored(m Move) MoveError {
 	if m.White != 1 && m.White != 2 {
-		return &MoveError{Reason: ReasonBadWhiteDie}
+		return MoveError{Reason: ReasonBadWhiteDie}
 	}
 	if !m.Color.Valid() {
-		return &MoveError{Reason: ReasonBadColor, Color: m.Color}
+		return MoveError{Reason: ReasonBadColor, Color: m.Color}
 	}
 	if g.st.Closed[m.Color] {
-		return &MoveError{Reason: ReasonDieGone, Color: m.Color}
+		return MoveError{Reason: ReasonDieGone, Color: m.Color}
 	}
 	return g.checkRow(m.Player, m.Color, g.coloredSum(m.White, m.Color))
 }
@@ -69,7 +69,7 @@ func (g *Game) appendDiceMoves(dst []Move, p int) []Move {
 	case PhaseWhite:
 		n := g.WhiteSum()
 		for _, c := range Colors {
-			if g.checkRow(p, c, n) == nil {
+			if g.canCross(p, c, n) {
 				dst = append(dst, WhiteMove(p, c))
 			}
 		}
@@ -79,7 +79,7 @@ func (g *Game) appendDiceMoves(dst []Move, p int) []Move {
 				break // the same sums as white die 1
 			}
 			for _, c := range Colors {
-				if !s.Closed[c] && g.checkRow(p, c, g.coloredSum(uint8(w), c)) == nil {
+				if g.canCross(p, c, g.coloredSum(uint8(w), c)) {
 					dst = append(dst, ColoredMove(p, w, c))
 				}
 			}

@@ -109,6 +109,14 @@ func (e *MoveError) Error() string {
 	return "illegal move"
 }
 
+// err returns the error, or nil when Reason is zero (allowed).
+func (e MoveError) err() error {
+	if e.Reason == 0 {
+		return nil
+	}
+	return &e
+}
+
 // Is lets errors.Is match a MoveError by reason:
 // errors.Is(err, &MoveError{Reason: ReasonNeedFive}).
 func (e *MoveError) Is(target error) bool {

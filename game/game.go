@@ -281,21 +281,23 @@ func (g *Game) Decided(p int) bool { return g.st.Decided&(1<<p) != 0 }
 // Waiting lists the seats that may act now: in a simultaneous action every
 // player who has not decided yet, otherwise the active player; none once the
 // game is over.
-func (g *Game) Waiting() []int {
+func (g *Game) Waiting() []int { return g.AppendWaiting(nil) }
+
+// AppendWaiting appends the seats that may act now to dst (see Waiting).
+func (g *Game) AppendWaiting(dst []int) []int {
 	s := &g.st
 	switch {
 	case s.Phase == PhaseOver:
-		return nil
+		return dst
 	case s.Phase.Simultaneous():
-		out := make([]int, 0, len(s.Players))
 		for p := range s.Players {
 			if !g.Decided(p) {
-				out = append(out, p)
+				dst = append(dst, p)
 			}
 		}
-		return out
+		return dst
 	default:
-		return []int{s.Active}
+		return append(dst, s.Active)
 	}
 }
 
@@ -393,39 +395,45 @@ func (g *Game) Check(m Move) error {
 	} else if p != s.Active {
 		return &MoveError{Reason: ReasonNotYourTurn, Player: p}
 	}
-	var err error
+	var e MoveError
 	switch {
 	case m.Kind == Pass && (s.Phase == PhaseWhite || s.Phase == PhaseColor || s.Phase == PhaseNumber):
 		return nil
 	case m.Kind == White && s.Phase == PhaseWhite:
-		err = g.checkRow(p, m.Color, g.WhiteSum())
+		e = g.checkRow(p, m.Color, g.WhiteSum())
 	case m.Kind == Colored && s.Phase == PhaseColor:
-		err = g.checkColored(m)
+		e = g.checkColored(m)
 	case m.Kind == Number && s.Phase == PhaseNumber:
-		err = g.checkRow(p, m.Color, g.TopNumber())
+		e = g.checkRow(p, m.Color, g.TopNumber())
 	case m.Kind == Take && s.Phase == PhaseTake:
-		_, err = g.takeSlots(m)
+		_, e = g.takeSlots(m)
 	case m.Kind == Play && s.Phase == PhasePlay:
-		_, err = g.checkPlay(m)
+		_, _, e = g.checkPlay(m)
+		if e.Reason == ReasonGap {
+			e.Left = leftOut(m)
+		}
 	default:
-		err = &MoveError{Reason: ReasonWrongAction}
+		e = MoveError{Reason: ReasonWrongAction}
 	}
-	if me, ok := err.(*MoveError); ok {
-		me.Player = p
-	}
-	return err
+	e.Player = p
+	return e.err()
 }
 
 // checkRow checks crossing n in row c of p's sheet, including rows closed
-// for everybody in the dice game (D7).
-func (g *Game) checkRow(p int, c Color, n int) error {
+// for everybody in the dice game (D7). A zero Reason means allowed.
+func (g *Game) checkRow(p int, c Color, n int) MoveError {
 	if !c.Valid() {
-		return &MoveError{Reason: ReasonBadColor, Color: c}
+		return MoveError{Reason: ReasonBadColor, Color: c}
 	}
 	if g.st.Closed[c] {
-		return &MoveError{Reason: ReasonRowClosed, Color: c, Number: n}
+		return MoveError{Reason: ReasonRowClosed, Color: c, Number: n}
 	}
-	return g.st.Sheets[p].Check(c, n)
+	return g.st.Sheets[p].problem(c, n)
+}
+
+// canCross is checkRow's fast path for listing legal moves.
+func (g *Game) canCross(p int, c Color, n int) bool {
+	return !g.st.Closed[c] && g.st.Sheets[p].CanCross(c, n)
 }
 
 // decide records a choice in a simultaneous action and resolves the action

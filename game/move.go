@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -59,7 +60,8 @@ func ColoredMove(p int, w int, c Color) Move {
 }
 
 // TakeMove takes display cards showing these numbers (card game, action 1).
-// More than three numbers make an invalid move.
+// The numbers are kept in ascending order, so equal choices are equal
+// values. More than three numbers make an invalid move.
 func TakeMove(p int, numbers ...int) Move {
 	m := Move{Player: p, Kind: Take, N: uint8(len(numbers))}
 	if len(numbers) > len(m.Take) {
@@ -69,6 +71,7 @@ func TakeMove(p int, numbers ...int) Move {
 	for i, n := range numbers {
 		m.Take[i] = int8(n)
 	}
+	slices.Sort(m.Take[:m.N])
 	return m
 }
 
@@ -76,7 +79,8 @@ func TakeMove(p int, numbers ...int) Move {
 func NumberMove(p int, c Color) Move { return Move{Player: p, Kind: Number, Color: c} }
 
 // PlayMove plays cards counting as colour c and crosses the given numbers
-// (card game, action 3). More than three cards make an invalid move.
+// (card game, action 3). The cards are kept in canonical order, so equal
+// plays are equal values. More than three cards make an invalid move.
 func PlayMove(p int, c Color, cards []Card, cross ...int) Move {
 	m := Move{Player: p, Kind: Play, Color: c, N: uint8(len(cards))}
 	if len(cards) > len(m.Cards) {
@@ -84,6 +88,7 @@ func PlayMove(p int, c Color, cards []Card, cross ...int) Move {
 		return m
 	}
 	copy(m.Cards[:], cards)
+	slices.Sort(m.Cards[:m.N])
 	for _, n := range cross {
 		if n >= 0 && n < 16 {
 			m.Cross |= 1 << n

@@ -47,28 +47,42 @@ type Sheet struct {
 // Check reports whether number n may be crossed in row c of this sheet,
 // considering the sheet alone (S2, S3 and the player's own lock). Rows closed
 // for everybody in the dice game are checked by the game, not here.
-func (s *Sheet) Check(c Color, n int) error {
+func (s Sheet) Check(c Color, n int) error { return s.problem(c, n).err() }
+
+// CanCross reports whether Check would allow crossing n in row c; it is the
+// fast path for listing legal moves.
+func (s Sheet) CanCross(c Color, n int) bool {
+	pos := Position(c, n)
+	if pos < 0 || !c.Valid() {
+		return false
+	}
+	r := s.Rows[c]
+	return !r.Locked() && pos > r.Last() && (pos != LastPos || r.Count() >= 5)
+}
+
+// problem is Check without allocating: a zero Reason means allowed.
+func (s Sheet) problem(c Color, n int) MoveError {
 	if !c.Valid() {
-		return &MoveError{Reason: ReasonBadColor, Color: c}
+		return MoveError{Reason: ReasonBadColor, Color: c}
 	}
 	pos := Position(c, n)
 	if pos < 0 {
-		return &MoveError{Reason: ReasonNoSuchNumber, Color: c, Number: n}
+		return MoveError{Reason: ReasonNoSuchNumber, Color: c, Number: n}
 	}
 	r := s.Rows[c]
 	if r.Locked() {
-		return &MoveError{Reason: ReasonRowLockedOwn, Color: c, Number: n}
+		return MoveError{Reason: ReasonRowLockedOwn, Color: c, Number: n}
 	}
 	if r.Crossed(pos) {
-		return &MoveError{Reason: ReasonAlreadyCrossed, Color: c, Number: n}
+		return MoveError{Reason: ReasonAlreadyCrossed, Color: c, Number: n}
 	}
 	if last := r.Last(); pos < last {
-		return &MoveError{Reason: ReasonLeftOfLast, Color: c, Number: n, Last: NumberAt(c, last)}
+		return MoveError{Reason: ReasonLeftOfLast, Color: c, Number: n, Last: NumberAt(c, last)}
 	}
 	if pos == LastPos && r.Count() < 5 {
-		return &MoveError{Reason: ReasonNeedFive, Color: c, Number: n, Count: r.Count()}
+		return MoveError{Reason: ReasonNeedFive, Color: c, Number: n, Count: r.Count()}
 	}
-	return nil
+	return MoveError{}
 }
 
 // cross crosses n in row c, which Check must have allowed, and reports
@@ -85,7 +99,7 @@ func (s *Sheet) cross(c Color, n int) (locked bool) {
 }
 
 // Locks counts the rows this player has locked.
-func (s *Sheet) Locks() int {
+func (s Sheet) Locks() int {
 	n := 0
 	for _, r := range s.Rows {
 		if r.Locked() {
@@ -96,7 +110,7 @@ func (s *Sheet) Locks() int {
 }
 
 // Crosses counts all crosses on the sheet, locks included.
-func (s *Sheet) Crosses() int {
+func (s Sheet) Crosses() int {
 	n := 0
 	for _, r := range s.Rows {
 		n += r.Count()
@@ -105,7 +119,7 @@ func (s *Sheet) Crosses() int {
 }
 
 // Score is the sheet's total: the four rows minus 5 per misthrow (S4).
-func (s *Sheet) Score() int {
+func (s Sheet) Score() int {
 	t := -MisthrowPenalty * s.Misthrows
 	for _, r := range s.Rows {
 		t += r.Score()

@@ -1,7 +1,9 @@
 package game
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"math/rand/v2"
 	"testing"
 )
@@ -15,8 +17,8 @@ func seed(n uint64) [32]byte {
 var names = []string{"Anna", "Ben", "Cleo", "Dan", "Emma"}
 
 // playRandom plays a whole game with uniformly random legal moves, calling
-// each after every move.
-func playRandom(t testing.TB, v Variant, players int, s uint64, each func(g *Game, m Move)) *Game {
+// each after every move with the state observed before it.
+func playRandom(t testing.TB, v Variant, players int, s uint64, each func(before observed, g *Game, m Move)) *Game {
 	g, err := New(Config{Variant: v, Players: names[:players], Seed: seed(s)})
 	if err != nil {
 		t.Fatal(err)
@@ -34,34 +36,81 @@ func playRandom(t testing.TB, v Variant, players int, s uint64, each func(g *Gam
 			t.Fatalf("player %d may act but has no legal move (phase %s)", p, g.Phase())
 		}
 		m := buf[r.IntN(len(buf))]
+		var before observed
+		if each != nil {
+			before = observe(g)
+		}
 		if err := g.Apply(m); err != nil {
 			t.Fatalf("legal move %v refused: %v", m, err)
 		}
 		if each != nil {
-			each(g, m)
+			each(before, g, m)
 		}
 	}
 	return g
 }
 
-// maxSteps bounds a game: each turn crosses something or costs a misthrow
-// for the active player, and the sheets hold at most 48 crosses each; 4
-// misthrows end it. A generous bound still catches a stalled game.
-const maxSteps = 5 * 200 * 6
+// maxSteps bounds a game's moves: at most 51n+1 turns (each turn the active
+// player crosses one of their 48 boxes or takes one of 4 misthrows) of at
+// most n+2 moves.
+const maxSteps = (51*MaxPlayers + 1) * (MaxPlayers + 2)
 
-func TestSimulationQuick(t *testing.T) {
+// checkRecord checks that the game's record survives JSON and replays to
+// the same state.
+func checkRecord(t testing.TB, g *Game) {
+	t.Helper()
+	data, err := json.Marshal(g.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ParseRecord(data)
+	if err != nil {
+		t.Fatalf("parse own record: %v", err)
+	}
+	h, err := Replay(rec)
+	if err != nil {
+		t.Fatalf("replay own record: %v\n%s", err, data)
+	}
+	if !bytes.Equal(stateJSON(t, g), stateJSON(t, h)) {
+		t.Fatalf("replayed state differs from the game")
+	}
+}
+
+// TestSimulation plays 10,000 random games of each variant (2–5 players,
+// cycling) and checks the invariants on every state, and persistence, the
+// record and hidden colours on many.
+func TestSimulation(t *testing.T) {
+	games := 10000
+	if testing.Short() {
+		games = 500
+	}
 	for _, v := range []Variant{Dice, Cards, Jokers} {
-		for n := 2; n <= 5; n++ {
-			for s := uint64(0); s < 20; s++ {
-				g := playRandom(t, v, n, s, func(g *Game, m Move) {
-					if err := g.Validate(); err != nil {
-						t.Fatalf("after %v: %v", m, err)
+		t.Run(v.String(), func(t *testing.T) {
+			t.Parallel()
+			ends := map[End]int{}
+			for i := range games {
+				n := 2 + i%4
+				step := 0
+				g := playRandom(t, v, n, uint64(i), func(before observed, g *Game, m Move) {
+					checkInvariants(t, before, g, m)
+					if step++; step%16 == 0 && i%8 == 0 {
+						checkRoundTrip(t, g)
+						checkHiddenColours(t, g)
 					}
 				})
-				if g.EndReason() == NotOver {
-					t.Fatal("over without reason")
+				ends[g.EndReason()]++
+				if i%10 == 0 {
+					checkRecord(t, g)
+					checkRoundTrip(t, g)
+				}
+				if len(g.Winners()) == 0 {
+					t.Fatal("no winner")
 				}
 			}
-		}
+			// Both ways to end must occur in random play.
+			if ends[EndLocks] == 0 || ends[EndMisthrows] == 0 {
+				t.Errorf("end reasons %v: both locks and misthrows should end some games", ends)
+			}
+		})
 	}
 }
