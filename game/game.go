@@ -364,6 +364,7 @@ func (g *Game) Apply(m Move) error {
 	if err := g.Check(m); err != nil {
 		return err
 	}
+	m = m.Canonical()
 	g.st.Log.Moves = append(g.st.Log.Moves, m)
 	switch g.st.Phase {
 	case PhaseWhite, PhaseNumber:

@@ -97,6 +97,32 @@ func PlayMove(p int, c Color, cards []Card, cross ...int) Move {
 	return m
 }
 
+// Canonical returns the move with every field that its kind does not use
+// zeroed and its cards or numbers in canonical order, so that two moves that
+// mean the same are equal values. Apply logs moves in this form.
+func (m Move) Canonical() Move {
+	c := Move{Player: m.Player, Kind: m.Kind}
+	switch m.Kind {
+	case White, Number:
+		c.Color = m.Color
+	case Colored:
+		c.Color, c.White = m.Color, m.White
+	case Take:
+		c.N = m.N
+		if int(m.N) <= len(m.Take) {
+			copy(c.Take[:m.N], m.Take[:m.N])
+			slices.Sort(c.Take[:m.N])
+		}
+	case Play:
+		c.Color, c.N, c.Cross = m.Color, m.N, m.Cross
+		if int(m.N) <= len(m.Cards) {
+			copy(c.Cards[:m.N], m.Cards[:m.N])
+			slices.Sort(c.Cards[:m.N])
+		}
+	}
+	return c
+}
+
 // TakeNumbers lists the numbers of a Take move.
 func (m Move) TakeNumbers() []int {
 	out := make([]int, 0, 3)

@@ -1,0 +1,171 @@
+package game
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func loadRecord(t *testing.T, name string) *Record {
+	t.Helper()
+	data, err := os.ReadFile("testdata/records/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func TestRecordHandWrittenDice(t *testing.T) {
+	g, err := Replay(loadRecord(t, "dice-short.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Anna: red 7 and blue 7 (turn 1); yellow 2, the white sum of Ben's
+	// turn 2; red 11 and yellow 7 (turn 3).
+	anna, ben := g.Sheet(0), g.Sheet(1)
+	want := map[Color][]int{Red: {7, 11}, Yellow: {2, 7}, Blue: {7}}
+	for c, ns := range want {
+		for _, n := range ns {
+			if !anna.Rows[c].Crossed(Position(c, n)) {
+				t.Errorf("Anna's %s %d not crossed", c, n)
+			}
+		}
+	}
+	if anna.Crosses() != 5 || anna.Misthrows != 0 {
+		t.Errorf("Anna: %d crosses %d misthrows", anna.Crosses(), anna.Misthrows)
+	}
+	// Ben: green 7 (turn 1), blue 11 (turn 3); he passed both actions as the
+	// active player of turn 2: one misthrow.
+	if ben.Crosses() != 2 || ben.Misthrows != 1 {
+		t.Errorf("Ben: %d crosses %d misthrows, want 2 and 1", ben.Crosses(), ben.Misthrows)
+	}
+	if got := g.Scores(); !slices.Equal(got, []int{3 + 3 + 1, 1 + 1 - 5}) {
+		t.Errorf("scores %v", got)
+	}
+	if g.Turn() != 4 || g.Active() != 1 {
+		t.Errorf("turn %d active %d, want turn 4 with Ben active", g.Turn(), g.Active())
+	}
+	// The game's own record of the replay matches the hand-written one.
+	own := g.Record()
+	h, err := Replay(own)
+	if err != nil || !slices.Equal(h.Scores(), g.Scores()) {
+		t.Fatalf("replaying the game's own record: %v", err)
+	}
+}
+
+func TestRecordIllegalStepNamed(t *testing.T) {
+	_, err := Replay(loadRecord(t, "dice-illegal.json"))
+	var se *StepError
+	if !errors.As(err, &se) {
+		t.Fatalf("want a *StepError, got %v", err)
+	}
+	if se.Step != 3 || se.Turn != 1 || se.Player != "Anna" || reason(se) != ReasonLeftOfLast {
+		t.Fatalf("got %+v", se)
+	}
+	for _, want := range []string{"step 3", "turn 1", "Anna", `"action":"color"`, "red 4 is left of your last red cross (5)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+}
+
+func TestRecordCardsGapRule(t *testing.T) {
+	_, err := Replay(loadRecord(t, "cards-gap.json"))
+	if reason(err) != ReasonGap || !strings.Contains(err.Error(), "leave out 3 and 5") {
+		t.Fatalf("got %v, want the C6 gap refusal naming 3 and 5", err)
+	}
+}
+
+func TestRecordStrictness(t *testing.T) {
+	base := `{"format":"qwixx-record","version":1,"variant":"dice","players":["A","B"],"first":"A","moves":[]}`
+	if _, err := ParseRecord([]byte(base)); err != nil {
+		t.Fatalf("minimal record refused: %v", err)
+	}
+	bad := []struct{ name, from, to string }{
+		{"unknown field", `"moves"`, `"mvoes":[],"moves"`},
+		{"format", `qwixx-record`, `chess`},
+		{"version", `"version":1`, `"version":2`},
+	}
+	for _, b := range bad {
+		if _, err := ParseRecord([]byte(strings.Replace(base, b.from, b.to, 1))); err == nil {
+			t.Errorf("%s: accepted", b.name)
+		}
+	}
+	replayBad := []struct {
+		name string
+		edit func(r *Record)
+	}{
+		{"unknown first", func(r *Record) { r.First = "Z" }},
+		{"one player", func(r *Record) { r.Players = r.Players[:1] }},
+		{"variant", func(r *Record) { r.Variant = "chess" }},
+		{"die 7", func(r *Record) { r.Rolls = [][6]int{{7, 1, 1, 1, 1, 1}} }},
+		{"deck in dice", func(r *Record) { r.Deck = []string{"R5"} }},
+		{"rolls in cards", func(r *Record) { r.Variant = "cards"; r.Rolls = [][6]int{{1, 1, 1, 1, 1, 1}} }},
+		{"duplicate card", func(r *Record) { r.Variant = "cards"; r.Deck = []string{"R5", "R5"} }},
+		{"joker without jokers", func(r *Record) { r.Variant = "cards"; r.Deck = []string{"J5"} }},
+		{"bad card", func(r *Record) { r.Variant = "jokers"; r.Deck = []string{"X5"} }},
+	}
+	for _, b := range replayBad {
+		rec, _ := ParseRecord([]byte(base))
+		b.edit(rec)
+		if _, err := Replay(rec); err == nil {
+			t.Errorf("%s: replay accepted", b.name)
+		}
+	}
+	moveBad := []RecordMove{
+		{Player: "Z", Action: "pass"},
+		{Player: "A", Action: "jump"},
+		{Player: "A", Action: "white"},
+		{Player: "A", Action: "white", Row: "purple"},
+	}
+	for _, m := range moveBad {
+		rec, _ := ParseRecord([]byte(base))
+		rec.Moves = []RecordMove{m}
+		var se *StepError
+		if _, err := Replay(rec); !errors.As(err, &se) || se.Step != 1 {
+			t.Errorf("move %v: got %v, want a step-1 error", m, err)
+		}
+	}
+}
+
+// A record with only a seed and moves plays on with the seed's dice.
+func TestRecordSeedFillsChance(t *testing.T) {
+	rec := &Record{Format: RecordFormat, Version: RecordVersion, Variant: "jokers", Players: []string{"A", "B", "C"}, First: "B", Seed: 11}
+	g1, err := Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, _ := Replay(rec)
+	if !slices.Equal(g1.Hand(0), g2.Hand(0)) || g1.Active() != 1 {
+		t.Fatal("the same seed must deal the same cards")
+	}
+	data, _ := json.Marshal(g1.Record())
+	if !strings.Contains(string(data), `"deck":[`) {
+		t.Fatal("the game's record must list the whole deck")
+	}
+}
+
+func TestRecordBadReshuffleReported(t *testing.T) {
+	// Play a card game until a reshuffle, then corrupt the recorded pile.
+	for s := uint64(0); s < 50; s++ {
+		g := playRandom(t, Cards, 5, s, nil)
+		rec := g.Record()
+		if len(rec.Reshuffles) == 0 {
+			continue
+		}
+		rec.Reshuffles[0] = rec.Reshuffles[0][1:]
+		_, err := Replay(rec)
+		if err == nil || !strings.Contains(err.Error(), "reshuffle") {
+			t.Fatalf("corrupt reshuffle: got %v", err)
+		}
+		return
+	}
+	t.Fatal("no random 5-player card game reshuffled")
+}
