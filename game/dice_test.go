@@ -296,7 +296,7 @@ func TestD9EndChecksImmediately(t *testing.T) {
 	})
 }
 
-func TestD10SharedWin(t *testing.T) {
+func TestD10P3SharedWin(t *testing.T) {
 	tests := []struct {
 		scores []int
 		want   []int
@@ -354,5 +354,58 @@ func TestMoveErrorIs(t *testing.T) {
 	}
 	if err := g.Apply(TakeMove(1, 3)); reason(err) != ReasonWrongAction {
 		t.Fatalf("card move in a dice game: %v", err)
+	}
+}
+
+// D8: a row locked in action 1 cannot be used in action 2 of the same turn,
+// even by the active player who did not lock it, and legal moves never offer it.
+func TestD8RowLockedInActionOneGoneForActionTwo(t *testing.T) {
+	g := diceGame(t, 2, 0, [6]int{1, 1, 1, 1, 5, 1}, map[int]Sheet{
+		1: sheetWith(t, map[Color][]int{Green: fullRow(Green, 5)}),
+	})
+	// Ben locks green with the white sum 2; Anna, active, could have crossed
+	// green 6 (white 1 + green 5) in action 2, but the green die is gone.
+	mustApply(t, g, PassMove(0), WhiteMove(1, Green))
+	mustRefuse(t, g, ColoredMove(0, 1, Green), ReasonDieGone)
+	for _, m := range g.LegalMoves(0) {
+		if m.Kind == Colored && m.Color == Green {
+			t.Fatalf("legal moves offer the gone green die: %v", m)
+		}
+	}
+}
+
+// P2: a player who left is replaced by passes (TimeoutMove); the game still
+// ends and their sheet still scores.
+func TestP2LeaverReplacedByPasses(t *testing.T) {
+	for _, v := range []Variant{Dice, Cards, Jokers} {
+		g, err := New(Config{Variant: v, Players: names[:3], Seed: seed(9)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const gone = 1
+		for steps := 0; !g.Over(); steps++ {
+			if steps > maxSteps {
+				t.Fatalf("%s: game with a leaver stalled", v)
+			}
+			p := g.Waiting()[0]
+			var m Move
+			if p == gone {
+				m, err = g.TimeoutMove(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				ms := g.LegalMoves(p)
+				m = ms[len(ms)-1]
+			}
+			before := g.Sheet(gone).Crosses()
+			mustApply(t, g, m)
+			if p == gone && g.Sheet(gone).Crosses() != before {
+				t.Fatalf("%s: a replacement move crossed something", v)
+			}
+		}
+		if len(g.Scores()) != 3 || g.Scores()[gone] != g.Sheet(gone).Score() {
+			t.Fatalf("%s: the leaver's sheet must still score", v)
+		}
 	}
 }
