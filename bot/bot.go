@@ -1,0 +1,333 @@
+// Package bot maps Discord interactions (slash commands, buttons, select
+// menus) onto per-channel Qwixx tables: the lobby, the running game and its
+// messages. It talks to Discord through discordgo, keeps tables in a Store
+// and draws pictures with a Renderer, both small interfaces defined here.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// Discord is the part of *discordgo.Session the bot uses.
+type Discord interface {
+	InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, opts ...discordgo.RequestOption) error
+	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+	ChannelMessageSendComplex(channelID string, data *discordgo.MessageSend, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+	ChannelMessageEditComplex(m *discordgo.MessageEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+	ApplicationCommandBulkOverwrite(appID, guildID string, cmds []*discordgo.ApplicationCommand, opts ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error)
+}
+
+// Store keeps one blob per channel (the encoded Table). Update must run fn
+// and write its result in one durable transaction.
+type Store interface {
+	Get(channelID string) ([]byte, bool, error)
+	Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
+	ForEach(fn func(channelID string, blob []byte) error) error
+}
+
+// Options configure the bot.
+type Options struct {
+	AppID string
+	// GuildID registers the commands to one guild (development) instead of
+	// globally.
+	GuildID string
+	// TurnTimeout is how long players have for an action (RULES P1);
+	// ReminderBefore how long before its end the undecided are mentioned.
+	TurnTimeout    time.Duration
+	ReminderBefore time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Bot handles interactions. Create it with New, register its commands with
+// RegisterCommands and pass OnInteraction to discordgo's AddHandler.
+type Bot struct {
+	dc  Discord
+	st  Store
+	rd  Renderer
+	opt Options
+	log zerolog.Logger
+
+	locks    keyedMutex
+	timers   timerIndex
+	refresh  refresher
+	inflight sync.WaitGroup
+	closing  atomic.Bool
+}
+
+// New makes a bot.
+func New(dc Discord, st Store, rd Renderer, opt Options, log zerolog.Logger) *Bot {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.TurnTimeout <= 0 {
+		opt.TurnTimeout = 2 * time.Minute
+	}
+	if opt.ReminderBefore <= 0 || opt.ReminderBefore >= opt.TurnTimeout {
+		opt.ReminderBefore = opt.TurnTimeout / 5
+	}
+	return &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log}
+}
+
+// Permissions the bot needs in a channel, and the invite URL's permission
+// integer (RequiredPermissions).
+const (
+	permView    = discordgo.PermissionViewChannel
+	permSend    = discordgo.PermissionSendMessages
+	permThreads = discordgo.PermissionSendMessagesInThreads
+	permAttach  = discordgo.PermissionAttachFiles
+	permEmbed   = discordgo.PermissionEmbedLinks
+	// RequiredPermissions is what the invite link asks for: view channels,
+	// send messages (also in threads), embed links, attach files.
+	RequiredPermissions = permView | permSend | permThreads | permAttach | permEmbed
+)
+
+// InviteURL is the link that adds the bot to a server with exactly the
+// scopes (bot, applications.commands) and permissions it needs.
+func InviteURL(appID string) string {
+	return fmt.Sprintf("https://discord.com/oauth2/authorize?client_id=%s&scope=bot+applications.commands&permissions=%d", appID, RequiredPermissions)
+}
+
+// Shutdown stops taking interactions and waits for those in flight, or
+// until ctx ends.
+func (b *Bot) Shutdown(ctx context.Context) error {
+	b.closing.Store(true)
+	done := make(chan struct{})
+	go func() { b.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("bot: shutdown: %w", ctx.Err())
+	}
+}
+
+// OnInteraction is the discordgo handler for INTERACTION_CREATE.
+func (b *Bot) OnInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreate) {
+	b.Handle(ic.Interaction)
+}
+
+// Handle answers one interaction. discordgo calls handlers concurrently;
+// each channel's changes are serialised here.
+func (b *Bot) Handle(i *discordgo.Interaction) {
+	if b.closing.Load() {
+		return // Discord shows the user "interaction failed"; nothing changed
+	}
+	b.inflight.Add(1)
+	defer b.inflight.Done()
+	r := b.newRequest(i)
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error().Interface("panic", p).Msg("interaction handler panicked")
+			r.fail(fmt.Errorf("panic: %v", p))
+		}
+	}()
+	if i.GuildID == "" {
+		r.ephemeral(r.lang.T("err.dm"))
+		return
+	}
+	if missing := missingPermissions(i.AppPermissions); len(missing) > 0 {
+		names := make([]string, len(missing))
+		for k, m := range missing {
+			names[k] = r.lang.T(m)
+		}
+		r.ephemeral(r.lang.T("err.perms", strings.Join(names, ", ")))
+		return
+	}
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		b.command(r)
+	case discordgo.InteractionMessageComponent:
+		b.component(r)
+	default:
+		r.log.Debug().Int("type", int(i.Type)).Msg("ignored interaction type")
+	}
+}
+
+// missingPermissions lists the message keys of the permissions the bot lacks.
+func missingPermissions(have int64) []string {
+	var out []string
+	if have&permView == 0 {
+		out = append(out, "perm.view")
+	}
+	if have&(permSend|permThreads) == 0 {
+		out = append(out, "perm.send")
+	}
+	if have&permAttach == 0 {
+		out = append(out, "perm.attach")
+	}
+	if have&permEmbed == 0 {
+		out = append(out, "perm.embed")
+	}
+	return out
+}
+
+// request is one interaction being answered.
+type request struct {
+	b        *Bot
+	i        *discordgo.Interaction
+	log      zerolog.Logger
+	lang     Lang // the user's language, for ephemeral answers
+	glang    Lang // the guild's language, for public messages
+	userID   string
+	userName string
+	perms    int64 // the member's permissions in the channel
+	answered bool
+}
+
+func (b *Bot) newRequest(i *discordgo.Interaction) *request {
+	r := &request{b: b, i: i, lang: LangFor(string(i.Locale)), glang: LangFor("en-US")}
+	if i.GuildLocale != nil {
+		r.glang = LangFor(string(*i.GuildLocale))
+	}
+	var u *discordgo.User
+	if i.Member != nil {
+		u = i.Member.User
+		r.perms = i.Member.Permissions
+		if i.Member.Nick != "" && u != nil {
+			r.userName = i.Member.Nick
+		}
+	} else {
+		u = i.User
+	}
+	if u != nil {
+		r.userID = u.ID
+		if r.userName == "" {
+			r.userName = u.GlobalName
+		}
+		if r.userName == "" {
+			r.userName = u.Username
+		}
+	}
+	r.log = b.log.With().Str("interaction", i.ID).Str("channel", i.ChannelID).Str("user", r.userID).Logger()
+	return r
+}
+
+// respond sends the interaction's one response.
+func (r *request) respond(resp *discordgo.InteractionResponse) error {
+	r.answered = true
+	if err := r.b.dc.InteractionRespond(r.i, resp); err != nil {
+		r.log.Error().Err(err).Msg("interaction response failed")
+		return fmt.Errorf("bot: respond: %w", err)
+	}
+	return nil
+}
+
+// ephemeral answers with a message only the user sees.
+func (r *request) ephemeral(text string) {
+	r.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral},
+	})
+}
+
+// fail answers an internal error politely, if nothing was answered yet.
+func (r *request) fail(err error) {
+	r.log.Error().Err(err).Msg("interaction failed")
+	if !r.answered {
+		r.ephemeral(r.lang.T("err.internal"))
+	}
+}
+
+// errRefused is returned by table changes that were refused with a message
+// already sent to the user; nothing is written.
+var errRefused = errors.New("bot: refused")
+
+// withTable runs fn on the channel's table under the channel's lock and
+// stores the result before returning, so that a change acknowledged to a
+// player is on disk before the answer is sent. fn gets nil when the channel
+// has no table; it returns the table to keep (nil deletes it) or an error,
+// in which case nothing is written. The channel stays locked until the
+// returned unlock is called, so the caller can answer in order.
+func (b *Bot) withTable(channelID string, fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+	unlock = b.locks.Lock(channelID)
+	t, err := b.loadTable(channelID)
+	if err != nil {
+		return unlock, err
+	}
+	nt, err := fn(t)
+	if err != nil {
+		return unlock, err
+	}
+	if err := b.saveTable(channelID, nt); err != nil {
+		return unlock, err
+	}
+	return unlock, nil
+}
+
+// saveTable writes the table (nil deletes the channel's table) in one
+// durable transaction, and keeps the timer index in step.
+func (b *Bot) saveTable(channelID string, t *Table) error {
+	err := b.st.Update(channelID, func(_ []byte, exists bool) ([]byte, bool, error) {
+		if t == nil {
+			return nil, exists, nil
+		}
+		blob, err := t.encode()
+		return blob, false, err
+	})
+	if err != nil {
+		return fmt.Errorf("bot: save table: %w", err)
+	}
+	b.timers.set(channelID, t)
+	return nil
+}
+// keyedMutex serialises work per key (channel).
+type keyedMutex struct {
+	mu sync.Mutex
+	m  map[string]*keyedEntry
+}
+
+type keyedEntry struct {
+	mu   sync.Mutex
+	refs int
+}
+
+// Lock locks key and returns its unlock function.
+func (k *keyedMutex) Lock(key string) func() {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[string]*keyedEntry{}
+	}
+	e := k.m[key]
+	if e == nil {
+		e = &keyedEntry{}
+		k.m[key] = e
+	}
+	e.refs++
+	k.mu.Unlock()
+	e.mu.Lock()
+	return func() {
+		e.mu.Unlock()
+		k.mu.Lock()
+		if e.refs--; e.refs == 0 {
+			delete(k.m, key)
+		}
+		k.mu.Unlock()
+	}
+}
+
+// variantName is the localised name of a variant.
+func variantName(l Lang, v game.Variant) string { return l.T("variant." + v.String()) }
+
+// loadTable reads the channel's table, or nil when it has none.
+func (b *Bot) loadTable(channelID string) (*Table, error) {
+	data, ok, err := b.st.Get(channelID)
+	if err != nil {
+		return nil, fmt.Errorf("bot: load table: %w", err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	return decodeTable(data)
+}

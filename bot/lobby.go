@@ -1,0 +1,232 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// cmdNew opens a table in the channel, with the host seated (one running
+// table per channel; a thread is a channel of its own).
+func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
+	var lobby *Table
+	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t != nil && t.Stage != StageOver {
+			r.ephemeral(r.lang.T("err.busy", variantName(r.lang, t.Variant)))
+			return nil, errRefused
+		}
+		lobby = &Table{
+			ID: newTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
+			Host: r.userID, Variant: v, Games: max(1, min(games, game.MaxMatchGames)),
+			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(),
+		}
+		lobby.Seats = []Seat{{UserID: r.userID, Name: lobby.uniqueName(r.userName)}}
+		return lobby, nil
+	})
+	defer unlock()
+	if err != nil {
+		if err != errRefused {
+			r.fail(err)
+		}
+		return
+	}
+	r.log.Info().Str("table", lobby.ID).Str("variant", v.String()).Msg("table opened")
+	r.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: lobbyMessage(lobby, LangFor(lobby.Lang)),
+	})
+}
+
+// lobbyMessage shows the lobby: variant, host, seats and the buttons.
+func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
+	var seats strings.Builder
+	for i, s := range t.Seats {
+		fmt.Fprintf(&seats, "%d. <@%s>\n", i+1, s.UserID)
+	}
+	desc := l.T("lobby.host", "<@"+t.Host+">")
+	if t.Games > 1 {
+		desc += "\n" + l.T("lobby.games", t.Games)
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       l.T("lobby.title", variantName(l, t.Variant)),
+		Description: desc,
+		Color:       0x2b7a3d,
+		Fields: []*discordgo.MessageEmbedField{{
+			Name: l.T("lobby.seats", len(t.Seats), game.MaxPlayers), Value: seats.String(),
+		}},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
+	}
+	full := len(t.Seats) >= game.MaxPlayers
+	return &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T("btn.join"), Style: discordgo.PrimaryButton, CustomID: t.action("join", ""), Disabled: full},
+			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: t.action("leave", "")},
+			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: t.action("start", ""), Disabled: len(t.Seats) < game.MinPlayers},
+			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: t.action("cancel", "")},
+		}}},
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}
+
+// component dispatches button and select clicks.
+func (b *Bot) component(r *request) {
+	a, err := DecodeAction(r.i.MessageComponentData().CustomID)
+	if err != nil {
+		r.log.Warn().Str("custom_id", r.i.MessageComponentData().CustomID).Msg("forged custom_id")
+		r.ephemeral(r.lang.T("err.forged"))
+		return
+	}
+	switch a.Verb {
+	case "join", "leave", "start", "cancel":
+		b.lobbyClick(r, a)
+	default:
+		b.playClick(r, a)
+	}
+}
+
+// lobbyClick handles Join, Leave, Start and Cancel on a lobby message.
+func (b *Bot) lobbyClick(r *request, a Action) {
+	var after *Table
+	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t == nil || t.ID != a.Table || t.Stage != StageLobby {
+			r.ephemeral(r.lang.T("err.stale"))
+			return nil, errRefused
+		}
+		seat := t.seatOf(r.userID)
+		switch a.Verb {
+		case "join":
+			if seat >= 0 {
+				r.ephemeral(r.lang.T("err.joined"))
+				return nil, errRefused
+			}
+			if len(t.Seats) >= game.MaxPlayers {
+				r.ephemeral(r.lang.T("err.full"))
+				return nil, errRefused
+			}
+			t.Seats = append(t.Seats, Seat{UserID: r.userID, Name: t.uniqueName(r.userName)})
+		case "leave":
+			if seat < 0 {
+				r.ephemeral(r.lang.T("err.notseated"))
+				return nil, errRefused
+			}
+			if r.userID == t.Host {
+				r.ephemeral(r.lang.T("err.hostleave"))
+				return nil, errRefused
+			}
+			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+		case "start", "cancel":
+			if r.userID != t.Host {
+				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
+				return nil, errRefused
+			}
+			if a.Verb == "cancel" {
+				after = nil
+				return nil, nil // delete the table
+			}
+			if len(t.Seats) < game.MinPlayers {
+				r.ephemeral(r.lang.T("err.fewplayers"))
+				return nil, errRefused
+			}
+			if err := b.startGame(t); err != nil {
+				return nil, err
+			}
+		}
+		after = t
+		return t, nil
+	})
+	defer unlock()
+	if err != nil {
+		if err != errRefused {
+			r.fail(err)
+		}
+		return
+	}
+	l := LangFor("en")
+	if after != nil {
+		l = LangFor(after.Lang)
+	}
+	switch {
+	case a.Verb == "cancel":
+		r.log.Info().Str("table", a.Table).Msg("table cancelled")
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+			Content: r.glang.T("lobby.cancelled", "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
+			AllowedMentions: &discordgo.MessageAllowedMentions{},
+		}})
+	case after.Stage == StagePlaying:
+		r.log.Info().Str("table", after.ID).Int("players", len(after.Seats)).Msg("game started")
+		names := make([]string, len(after.Seats))
+		for i, s := range after.Seats {
+			names[i] = "<@" + s.UserID + ">"
+		}
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+			Content: l.T("lobby.started", strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
+			AllowedMentions: &discordgo.MessageAllowedMentions{},
+		}})
+		b.refresh.kick(b, r.i.ChannelID)
+	default:
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: lobbyMessage(after, l)})
+	}
+}
+
+// startGame deals the first game of the table's match.
+func (b *Bot) startGame(t *Table) error {
+	players := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		players[i] = s.Name
+	}
+	g, err := game.New(game.Config{Variant: t.Variant, Players: players, Seed: newSeed()})
+	if err != nil {
+		return fmt.Errorf("bot: start game: %w", err)
+	}
+	if t.Match == nil {
+		if t.Match, err = game.NewMatch(players, t.Games); err != nil {
+			return fmt.Errorf("bot: start match: %w", err)
+		}
+	}
+	t.g = g
+	t.Stage = StagePlaying
+	t.TableMessage = ""
+	b.resetTimer(t)
+	return nil
+}
+
+// cmdEnd ends the channel's game (host, or members who may manage
+// messages), showing the standings.
+func (b *Bot) cmdEnd(r *request) {
+	var ended *Table
+	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t == nil || t.Stage == StageOver {
+			r.ephemeral(r.lang.T("err.nogame"))
+			return nil, errRefused
+		}
+		if r.userID != t.Host && r.perms&discordgo.PermissionManageMessages == 0 {
+			r.ephemeral(r.lang.T("err.endperm"))
+			return nil, errRefused
+		}
+		ended = t
+		return nil, nil // the table is deleted; the channel is free again
+	})
+	defer unlock()
+	if err != nil {
+		if err != errRefused {
+			r.fail(err)
+		}
+		return
+	}
+	l := LangFor(ended.Lang)
+	r.log.Info().Str("table", ended.ID).Msg("game ended by command")
+	if ended.g == nil {
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: l.T("end.lobby", "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
+		return
+	}
+	data := b.resultsMessage(r.log, ended, l.T("end.done", "<@"+r.userID+">"))
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+	if ended.TableMessage != "" {
+		b.stripButtons(r.log, ended.ChannelID, ended.TableMessage)
+	}
+}

@@ -1,0 +1,513 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// playClick handles the buttons and menus of a running game.
+func (b *Bot) playClick(r *request, a Action) {
+	switch a.Verb {
+	case "sheet":
+		b.showSheet(r, true)
+		return
+	case "hand":
+		b.showHand(r, true)
+		return
+	case "pick", "as", "cross":
+		b.playBuilderClick(r, a)
+		return
+	case "again":
+		b.playAgain(r, a)
+		return
+	}
+	var (
+		chosen string
+		moved  bool
+	)
+	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t == nil || t.ID != a.Table || t.g == nil {
+			r.ephemeral(r.lang.T("err.stale"))
+			return nil, errRefused
+		}
+		if t.Stage == StageOver {
+			r.ephemeral(r.lang.T("err.overgame"))
+			return nil, errRefused
+		}
+		if a.Stamp != t.stamp() {
+			r.ephemeral(r.lang.T("err.stale"))
+			return nil, errRefused
+		}
+		seat := t.seatOf(r.userID)
+		if seat < 0 {
+			r.ephemeral(r.lang.T("err.notplaying"))
+			return nil, errRefused
+		}
+		m, label, err := moveFromAction(t.g, seat, a, r.lang)
+		if err != nil {
+			r.ephemeral(r.lang.T("err.forged"))
+			return nil, errRefused
+		}
+		if err := b.apply(t, m); err != nil {
+			r.ephemeral(explain(r.lang, err))
+			return nil, errRefused
+		}
+		chosen, moved = label, true
+		return t, nil
+	})
+	defer unlock()
+	if err != nil {
+		if err != errRefused {
+			r.fail(err)
+		}
+		return
+	}
+	if moved {
+		text := r.lang.T("ok.chose", chosen)
+		if chosen == "" {
+			text = r.lang.T("ok.passed")
+		}
+		if r.i.Message != nil && r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+				Content: text, Components: []discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{},
+			}})
+		} else {
+			r.ephemeral(text)
+		}
+		b.refresh.kick(b, r.i.ChannelID)
+	}
+}
+
+// moveFromAction turns a clicked action into a move for seat, with a label
+// for the confirmation ("" for a pass).
+func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string, error) {
+	switch a.Verb {
+	case "pass":
+		return game.PassMove(seat), "", nil
+	case "white", "number":
+		c, err := game.ParseColor(a.Arg)
+		if err != nil {
+			return game.Move{}, "", err
+		}
+		n := g.WhiteSum()
+		if a.Verb == "number" {
+			n = g.TopNumber()
+			return game.NumberMove(seat, c), l.T("btn.row", colorName(l, c), n), nil
+		}
+		return game.WhiteMove(seat, c), l.T("btn.row", colorName(l, c), n), nil
+	case "color":
+		w, col, ok := strings.Cut(a.Arg, ".")
+		c, err := game.ParseColor(col)
+		wi, err2 := strconv.Atoi(w)
+		if !ok || err != nil || err2 != nil || (wi != 1 && wi != 2) {
+			return game.Move{}, "", errForged
+		}
+		d := g.Dice()
+		return game.ColoredMove(seat, wi, c), l.T("btn.row", colorName(l, c), d[wi-1]+d[game.DieOf(c)]), nil
+	case "take":
+		var nums []int
+		for _, f := range strings.Split(a.Arg, "-") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 2 || n > 12 {
+				return game.Move{}, "", errForged
+			}
+			nums = append(nums, n)
+		}
+		if len(nums) > 3 {
+			return game.Move{}, "", errForged
+		}
+		return game.TakeMove(seat, nums...), takeLabel(l, nums), nil
+	case "play":
+		p, err := decodePlay(a.Arg)
+		if err != nil || !p.hasColor {
+			return game.Move{}, "", errForged
+		}
+		return game.PlayMove(seat, p.color, p.cards, p.cross...), playLabel(l, p), nil
+	}
+	return game.Move{}, "", errForged
+}
+
+// apply plays move m on the table's game, then plays for players who left
+// (RULES P2), records news, restarts the timer when the action changed and
+// handles the end of the game.
+func (b *Bot) apply(t *Table, m game.Move) error {
+	g := t.g
+	before := t.stamp()
+	sheets := make([]game.Sheet, g.NumPlayers())
+	for p := range sheets {
+		sheets[p] = g.Sheet(p)
+	}
+	closed := [game.NumColors]bool{}
+	for _, c := range game.Colors {
+		closed[c] = g.Closed(c)
+	}
+	if err := g.Apply(m); err != nil {
+		return err
+	}
+	b.autoMoves(t)
+	l := LangFor(t.Lang)
+	for p := range sheets {
+		now := g.Sheet(p)
+		for _, c := range game.Colors {
+			if now.Rows[c].Locked() && !sheets[p].Rows[c].Locked() {
+				t.addNews(l.T("event.lock", t.Seats[p].Name, colorName(l, c)))
+			}
+		}
+		if now.Misthrows > sheets[p].Misthrows {
+			t.addNews(l.T("event.misthrow", t.Seats[p].Name, now.Misthrows))
+		}
+	}
+	if g.Over() {
+		b.finishGame(t)
+	} else if t.stamp() != before {
+		b.resetTimer(t)
+	}
+	return nil
+}
+
+// autoMoves passes for seats whose players left (RULES P2).
+func (b *Bot) autoMoves(t *Table) {
+	for changed := true; changed && !t.g.Over(); {
+		changed = false
+		for _, p := range t.g.Waiting() {
+			if !t.Seats[p].Left {
+				continue
+			}
+			if m, err := t.g.TimeoutMove(p); err == nil && t.g.Apply(m) == nil {
+				changed = true
+			}
+		}
+	}
+}
+
+// finishGame records the result in the match and closes the table's game.
+func (b *Bot) finishGame(t *Table) {
+	if t.Match != nil && !t.Match.Done() {
+		if err := t.Match.AddGame(t.g); err != nil {
+			b.log.Error().Err(err).Str("table", t.ID).Msg("match result not recorded")
+		}
+	}
+	t.Stage = StageOver
+	t.Deadline = timeZero
+	t.Reminded = false
+}
+
+// resetTimer starts the timer of the current action (RULES P1).
+func (b *Bot) resetTimer(t *Table) {
+	t.Deadline = b.opt.Now().Add(b.opt.TurnTimeout).UTC()
+	t.Reminded = false
+}
+
+// tableContent is the text of the table message.
+func tableContent(t *Table, l Lang) string {
+	g := t.g
+	var sb strings.Builder
+	act := t.Seats[g.Active()]
+	if g.Over() {
+		return ""
+	}
+	fmt.Fprintln(&sb, l.T("turn.header", g.Turn(), "<@"+act.UserID+">"))
+	switch g.Phase() {
+	case game.PhaseWhite:
+		fmt.Fprintln(&sb, l.T("turn.white", g.WhiteSum()))
+	case game.PhaseColor:
+		fmt.Fprintln(&sb, l.T("turn.color", "<@"+act.UserID+">"))
+	case game.PhaseTake:
+		fmt.Fprintln(&sb, l.T("turn.take", "<@"+act.UserID+">"))
+	case game.PhaseNumber:
+		fmt.Fprintln(&sb, l.T("turn.number", g.TopNumber()))
+	case game.PhasePlay:
+		fmt.Fprintln(&sb, l.T("turn.play", "<@"+act.UserID+">"))
+	}
+	var waiting []string
+	for _, p := range g.Waiting() {
+		waiting = append(waiting, "<@"+t.Seats[p].UserID+">")
+	}
+	fmt.Fprintln(&sb, l.T("turn.waiting", strings.Join(waiting, " ")))
+	if !t.Deadline.IsZero() {
+		fmt.Fprintln(&sb, l.T("turn.deadline", fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
+	}
+	for _, n := range t.News {
+		if n.Turn >= g.Turn()-1 {
+			fmt.Fprintln(&sb, "> "+n.Text)
+		}
+	}
+	return strings.TrimSpace(sb.String())
+}
+
+// tableControls are the public buttons of the current action. They carry
+// nothing private (RULES C10): rows, dice, display numbers.
+func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
+	g := t.g
+	var btns []discordgo.MessageComponent
+	add := func(label, verb, arg string, style discordgo.ButtonStyle, disabled bool) {
+		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(verb, arg), Disabled: disabled})
+	}
+	switch g.Phase() {
+	case game.PhaseWhite, game.PhaseNumber:
+		n, verb := g.WhiteSum(), "white"
+		if g.Phase() == game.PhaseNumber {
+			n, verb = g.TopNumber(), "number"
+		}
+		for _, c := range game.Colors {
+			add(l.T("btn.row", colorName(l, c), n), verb, c.String(), discordgo.PrimaryButton, g.Closed(c))
+		}
+		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
+	case game.PhaseColor:
+		d := g.Dice()
+		for _, m := range g.LegalMoves(g.Active()) {
+			if m.Kind == game.Colored {
+				w := d[m.White-1]
+				add(l.T("btn.color", colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
+					"color", fmt.Sprintf("%d.%s", m.White, m.Color), discordgo.PrimaryButton, false)
+			}
+		}
+		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
+	case game.PhaseTake:
+		for _, m := range g.LegalMoves(g.Active()) {
+			nums := m.TakeNumbers()
+			add(takeLabel(l, nums), "take", joinInts(nums, "-"), discordgo.PrimaryButton, false)
+		}
+	}
+	rows := chunkButtons(btns)
+	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T("btn.sheet"), Style: discordgo.SecondaryButton, CustomID: t.action("sheet", "")}}
+	if t.Variant.CardGame() {
+		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: t.action("hand", "")})
+	}
+	return append(rows, discordgo.ActionsRow{Components: personal})
+}
+
+// chunkButtons lays buttons out in rows of at most five.
+func chunkButtons(btns []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for len(btns) > 0 {
+		n := min(5, len(btns))
+		rows = append(rows, discordgo.ActionsRow{Components: btns[:n]})
+		btns = btns[n:]
+	}
+	return rows
+}
+
+func joinInts(ns []int, sep string) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
+}
+
+func takeLabel(l Lang, nums []int) string { return l.T("btn.take", joinInts(nums, " + ")) }
+
+// syncTable brings the channel's table message up to date: a new message
+// for a new action (so the table stays near the bottom and old buttons go),
+// an edit otherwise, and the results when the game is over. It runs in the
+// channel's refresher goroutine, never under the channel lock while it talks
+// to Discord.
+func (b *Bot) syncTable(channelID string) {
+	log := b.log.With().Str("channel", channelID).Logger()
+	unlock := b.locks.Lock(channelID)
+	t, err := b.loadTable(channelID)
+	unlock()
+	if err != nil {
+		log.Error().Err(err).Msg("load table for refresh")
+		return
+	}
+	if t == nil || t.g == nil {
+		return
+	}
+	l := LangFor(t.Lang)
+	stamp := t.stamp()
+	if t.Stage == StageOver {
+		stamp = -stamp
+	}
+	if t.TableMessage != "" && t.Posted == stamp {
+		if t.Stage == StageOver {
+			return // results already shown
+		}
+		png, err := b.rd.Table(t.g.Public(), l)
+		if err != nil {
+			log.Error().Err(err).Msg("render table")
+			return
+		}
+		content := tableContent(t, l)
+		comps := tableControls(t, l)
+		_, err = b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{
+			ID: t.TableMessage, Channel: channelID, Content: &content, Components: &comps,
+			Files:           []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+			Attachments:     &[]*discordgo.MessageAttachment{},
+			AllowedMentions: &discordgo.MessageAllowedMentions{},
+		})
+		if err != nil {
+			log.Error().Err(err).Msg("edit table message")
+		}
+		return
+	}
+	var send *discordgo.MessageSend
+	if t.Stage == StageOver {
+		d := b.resultsMessage(log, t, "")
+		send = &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}
+	} else {
+		png, err := b.rd.Table(t.g.Public(), l)
+		if err != nil {
+			log.Error().Err(err).Msg("render table")
+			return
+		}
+		send = &discordgo.MessageSend{
+			Content: tableContent(t, l), Components: tableControls(t, l),
+			Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+			// Mention the players who must act, so they are notified.
+			AllowedMentions: &discordgo.MessageAllowedMentions{Users: waitingUsers(t)},
+		}
+	}
+	msg, err := b.dc.ChannelMessageSendComplex(channelID, send)
+	if err != nil {
+		log.Error().Err(err).Msg("post table message")
+		return
+	}
+	old := t.TableMessage
+	unlock = b.locks.Lock(channelID)
+	cur, err := b.loadTable(channelID)
+	if err == nil && cur != nil && cur.ID == t.ID {
+		cur.TableMessage, cur.Posted = msg.ID, stamp
+		err = b.saveTable(channelID, cur)
+	}
+	unlock()
+	if err != nil {
+		log.Error().Err(err).Msg("remember table message")
+	}
+	if old != "" {
+		b.stripButtons(log, channelID, old)
+	}
+}
+
+// waitingUsers are the user IDs of the players who must act now.
+func waitingUsers(t *Table) []string {
+	var ids []string
+	for _, p := range t.g.Waiting() {
+		ids = append(ids, t.Seats[p].UserID)
+	}
+	return ids
+}
+
+// stripButtons removes the buttons of an old table message.
+func (b *Bot) stripButtons(log zerolog.Logger, channelID, messageID string) {
+	empty := []discordgo.MessageComponent{}
+	if _, err := b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: messageID, Channel: channelID, Components: &empty}); err != nil {
+		log.Warn().Err(err).Str("message", messageID).Msg("remove old buttons")
+	}
+}
+
+// resultsMessage shows the final sheets, the ranking (ties share), the
+// match totals and a button to play again.
+func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *discordgo.InteractionResponseData {
+	l := LangFor(t.Lang)
+	g := t.g
+	var sb strings.Builder
+	if headline != "" {
+		fmt.Fprintln(&sb, headline)
+	}
+	fmt.Fprintln(&sb, l.T("over.title"))
+	switch g.EndReason() {
+	case game.EndLocks:
+		if t.Variant.CardGame() {
+			for p := range t.Seats {
+				if g.Sheet(p).Locks() >= 2 {
+					fmt.Fprintln(&sb, l.T("over.lockscard", t.Seats[p].Name))
+				}
+			}
+		} else {
+			fmt.Fprintln(&sb, l.T("over.locks"))
+		}
+	case game.EndMisthrows:
+		for p := range t.Seats {
+			if g.Sheet(p).Misthrows >= game.MaxMisthrows {
+				fmt.Fprintln(&sb, l.T("over.misthrows", t.Seats[p].Name))
+			}
+		}
+	default:
+		fmt.Fprintln(&sb, l.T("over.stopped"))
+	}
+	scores := g.Scores()
+	win := game.Winners(scores)
+	var wn []string
+	for _, w := range win {
+		wn = append(wn, "<@"+t.Seats[w].UserID+">")
+	}
+	if len(win) == 1 {
+		fmt.Fprintln(&sb, l.T("over.winner", wn[0], scores[win[0]]))
+	} else {
+		fmt.Fprintln(&sb, l.T("over.winners", strings.Join(wn, ", "), scores[win[0]]))
+	}
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, c int) int { return scores[c] - scores[a] })
+	for rank, p := range order {
+		fmt.Fprintln(&sb, l.T("over.rank", rank+1, t.Seats[p].Name, scores[p]))
+	}
+	if m := t.Match; m != nil && m.Games > 1 {
+		fmt.Fprintln(&sb, l.T("over.match", m.Played(), m.Games))
+		tot := m.Totals()
+		for p, s := range t.Seats {
+			fmt.Fprintf(&sb, "%s: %d\n", s.Name, tot[p])
+		}
+	}
+	data := &discordgo.InteractionResponseData{Content: strings.TrimSpace(sb.String()), AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	if png, err := b.rd.Results(g.Public(), t.Match, l); err != nil {
+		log.Error().Err(err).Msg("render results")
+	} else {
+		data.Files = []*discordgo.File{{Name: "results.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
+	}
+	label := l.T("btn.again")
+	if t.Match != nil && !t.Match.Done() {
+		label = l.T("btn.next")
+	}
+	if t.Stage == StageOver {
+		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: Action{Table: t.ID, Stamp: 0, Verb: "again"}.Encode()},
+		}}}
+	}
+	return data
+}
+
+// playAgain starts the next game of the match, or a new match, with the
+// same players.
+func (b *Bot) playAgain(r *request, a Action) {
+	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t == nil || t.ID != a.Table || t.Stage != StageOver {
+			r.ephemeral(r.lang.T("err.stale"))
+			return nil, errRefused
+		}
+		if t.seatOf(r.userID) < 0 {
+			r.ephemeral(r.lang.T("err.notplaying"))
+			return nil, errRefused
+		}
+		if t.Match != nil && t.Match.Done() {
+			t.Match = nil
+		}
+		for i := range t.Seats {
+			t.Seats[i].Left = false
+		}
+		t.News = nil
+		return t, b.startGame(t)
+	})
+	defer unlock()
+	if err != nil {
+		if err != errRefused {
+			r.fail(err)
+		}
+		return
+	}
+	empty := []discordgo.MessageComponent{}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: empty}})
+	b.refresh.kick(b, r.i.ChannelID)
+}

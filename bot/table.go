@@ -1,0 +1,197 @@
+package bot
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// TableVersion is the version of a stored table; decodeTable refuses others.
+const TableVersion = 1
+
+// Stage is where a table is in its life.
+type Stage uint8
+
+// The stages of a table.
+const (
+	StageLobby   Stage = iota + 1 // players join; the host starts
+	StagePlaying                  // a game is running
+	StageOver                     // the last game ended; results shown
+)
+
+// Seat is a player at a table.
+type Seat struct {
+	UserID string `json:"user_id"`
+	Name   string `json:"name"` // unique at the table; used as the game's player name
+	// Left is set when the player left or was removed mid-game: their turns
+	// are passed for them (RULES P2).
+	Left bool `json:"left,omitempty"`
+}
+
+// Table is everything the bot keeps about one channel's table: the lobby,
+// the running game and the messages that show it. It is stored as JSON under
+// the channel's ID and changed only under that channel's lock.
+type Table struct {
+	Version   int          `json:"version"`
+	ID        string       `json:"id"` // random; in every custom_id of this table
+	GuildID   string       `json:"guild_id"`
+	ChannelID string       `json:"channel_id"`
+	Host      string       `json:"host"` // user ID
+	Variant   game.Variant `json:"variant"`
+	Games     int          `json:"games"` // match length, 1–5 (RULES D11)
+	Seats     []Seat       `json:"seats"`
+	Stage     Stage        `json:"stage"`
+	Lang      string       `json:"lang"` // language of public messages (guild locale)
+	Created   time.Time    `json:"created"`
+	// LobbyMessage is the lobby's message (an interaction response, changed
+	// only through clicks on it); TableMessage the bot's own message showing
+	// the running game, edited freely.
+	LobbyMessage string `json:"lobby_message,omitempty"`
+	TableMessage string `json:"table_message,omitempty"`
+	// Game is the running game's snapshot (game.Game.MarshalBinary).
+	Game  json.RawMessage `json:"game,omitempty"`
+	Match *game.Match     `json:"match,omitempty"`
+	// Deadline is when the current action's timer runs out (RULES P1).
+	Deadline time.Time `json:"deadline,omitzero"`
+	// Reminded is set once the reminder for the current action was sent.
+	Reminded bool `json:"reminded,omitempty"`
+	// Posted is the stamp the table message was made for; a new action gets
+	// a new message so the table stays at the bottom of the channel.
+	Posted int `json:"posted,omitempty"`
+	// News are recent public events (locks, misthrows, timeouts), already in
+	// the table's language.
+	News []News `json:"news,omitempty"`
+
+	g *game.Game // decoded Game, loaded on demand
+}
+
+// News is one public event of a turn.
+type News struct {
+	Turn int    `json:"turn"`
+	Text string `json:"text"`
+}
+
+// addNews remembers an event, keeping the last few.
+func (t *Table) addNews(text string) {
+	turn := 0
+	if t.g != nil {
+		turn = t.g.Turn()
+	}
+	t.News = append(t.News, News{Turn: turn, Text: text})
+	if len(t.News) > 8 {
+		t.News = t.News[len(t.News)-8:]
+	}
+}
+
+// newTableID makes a short random id for custom_ids.
+func newTableID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("bot: crypto/rand: %v", err))
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// newSeed draws a game seed from crypto/rand (DESIGN: production seeds).
+func newSeed() [32]byte {
+	var s [32]byte
+	if _, err := rand.Read(s[:]); err != nil {
+		panic(fmt.Sprintf("bot: crypto/rand: %v", err))
+	}
+	return s
+}
+
+// decodeTable reads a stored table, refusing unknown versions and broken
+// games (a corrupt database must not crash or mislead the bot).
+func decodeTable(data []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("bot: decode table: %w", err)
+	}
+	if t.Version != TableVersion {
+		return nil, fmt.Errorf("bot: table version %d, this program reads version %d", t.Version, TableVersion)
+	}
+	if t.Stage < StageLobby || t.Stage > StageOver || t.ID == "" {
+		return nil, fmt.Errorf("bot: table has no valid stage or id")
+	}
+	if len(t.Game) > 0 {
+		g, err := game.Restore(t.Game)
+		if err != nil {
+			return nil, fmt.Errorf("bot: table %s: %w", t.ID, err)
+		}
+		t.g = g
+	}
+	return &t, nil
+}
+
+// encode writes the table, with its game's current state.
+func (t *Table) encode() ([]byte, error) {
+	t.Version = TableVersion
+	if t.g != nil {
+		data, err := t.g.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		t.Game = data
+	}
+	return json.Marshal(t)
+}
+
+// seatOf returns the seat index of a user, or -1.
+func (t *Table) seatOf(userID string) int {
+	for i, s := range t.Seats {
+		if s.UserID == userID {
+			return i
+		}
+	}
+	return -1
+}
+
+// uniqueName makes a display name unique among the seats.
+func (t *Table) uniqueName(name string) string {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = "Player"
+	}
+	if len([]rune(name)) > 32 {
+		name = string([]rune(name)[:32])
+	}
+	taken := func(n string) bool {
+		for _, s := range t.Seats {
+			if s.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	if !taken(name) {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s (%d)", name, i); !taken(n) {
+			return n
+		}
+	}
+}
+
+// stamp identifies the state buttons are made for: lobby buttons stay valid
+// through the lobby; game buttons are valid for one action of one turn.
+func (t *Table) stamp() int {
+	if t.g == nil {
+		return 0
+	}
+	return t.Match.Played()*10000 + t.g.Turn()*8 + int(t.g.Phase())
+}
+
+// action makes a component action of this table for the current state.
+func (t *Table) action(verb, arg string) string {
+	return Action{Table: t.ID, Stamp: t.stamp(), Verb: verb, Arg: arg}.Encode()
+}

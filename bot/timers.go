@@ -1,0 +1,221 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+var timeZero time.Time
+
+// timerIndex mirrors every stored table's deadline in memory, so that Tick
+// finds due timers without reading the database.
+type timerIndex struct {
+	mu sync.Mutex
+	m  map[string]timerEntry
+}
+
+type timerEntry struct {
+	deadline time.Time
+	reminded bool
+}
+
+func (x *timerIndex) set(channelID string, t *Table) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.m == nil {
+		x.m = map[string]timerEntry{}
+	}
+	if t == nil || t.Deadline.IsZero() || t.Stage != StagePlaying {
+		delete(x.m, channelID)
+		return
+	}
+	x.m[channelID] = timerEntry{deadline: t.Deadline, reminded: t.Reminded}
+}
+
+// due lists channels whose timer ran out, and those due a reminder.
+func (x *timerIndex) due(now time.Time, before time.Duration) (expired, remind []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for ch, e := range x.m {
+		switch {
+		case !now.Before(e.deadline):
+			expired = append(expired, ch)
+		case !e.reminded && !now.Before(e.deadline.Add(-before)):
+			remind = append(remind, ch)
+		}
+	}
+	slices.Sort(expired)
+	slices.Sort(remind)
+	return expired, remind
+}
+
+// Start loads every stored table: it restores the timers and re-posts any
+// table message that a crash kept from being posted. Call it once before
+// taking interactions.
+func (b *Bot) Start() error {
+	var repost []string
+	err := b.st.ForEach(func(channelID string, blob []byte) error {
+		t, err := decodeTable(blob)
+		if err != nil {
+			b.log.Error().Err(err).Str("channel", channelID).Msg("stored table unreadable; left untouched")
+			return nil
+		}
+		b.timers.set(channelID, t)
+		if t.g != nil && t.TableMessage == "" {
+			repost = append(repost, channelID)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bot: load tables: %w", err)
+	}
+	for _, ch := range repost {
+		b.refresh.kick(b, ch)
+	}
+	return nil
+}
+
+// Run calls Tick every interval until ctx ends.
+func (b *Bot) Run(ctx context.Context, interval time.Duration) {
+	tk := time.NewTicker(interval)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+			b.Tick()
+		}
+	}
+}
+
+// Tick handles every due timer: it sends reminders and, when an action's
+// time has run out, passes for everybody still undecided (RULES P1).
+func (b *Bot) Tick() {
+	now := b.opt.Now()
+	expired, remind := b.timers.due(now, b.opt.ReminderBefore)
+	for _, ch := range remind {
+		b.remind(ch, now)
+	}
+	for _, ch := range expired {
+		b.expire(ch, now)
+	}
+}
+
+// remind mentions the players who still have to decide.
+func (b *Bot) remind(channelID string, now time.Time) {
+	var text string
+	var users []string
+	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
+		if t == nil || t.g == nil || t.Stage != StagePlaying || t.Reminded {
+			return nil, errRefused
+		}
+		t.Reminded = true
+		users = waitingUsers(t)
+		mentions := make([]string, len(users))
+		for i, u := range users {
+			mentions[i] = "<@" + u + ">"
+		}
+		l := LangFor(t.Lang)
+		text = l.T("turn.reminder", strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
+		return t, nil
+	})
+	unlock()
+	if err != nil {
+		if err != errRefused {
+			b.log.Error().Err(err).Str("channel", channelID).Msg("reminder")
+		}
+		return
+	}
+	if _, err := b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+		Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
+	}); err != nil {
+		b.log.Warn().Err(err).Str("channel", channelID).Msg("send reminder")
+	}
+}
+
+// expire passes for every undecided player when the timer ran out; where
+// the rules force an action, the least helpful legal one is taken and
+// nothing is crossed (game.TimeoutMove).
+func (b *Bot) expire(channelID string, now time.Time) {
+	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
+		if t == nil || t.g == nil || t.Stage != StagePlaying || now.Before(t.Deadline) {
+			return nil, errRefused
+		}
+		l := LangFor(t.Lang)
+		stamp := t.stamp()
+		for _, p := range t.g.Waiting() {
+			if t.stamp() != stamp {
+				break // the action resolved; the next one gets its own timer
+			}
+			m, err := t.g.TimeoutMove(p)
+			if err != nil {
+				continue
+			}
+			t.addNews(l.T("turn.timeout", t.Seats[p].Name))
+			if err := b.apply(t, m); err != nil {
+				return nil, fmt.Errorf("bot: timeout move %v: %w", m, err)
+			}
+		}
+		if t.stamp() == stamp && t.Stage == StagePlaying {
+			b.resetTimer(t) // nothing could be done: avoid spinning
+		}
+		return t, nil
+	})
+	unlock()
+	if err != nil {
+		if err != errRefused {
+			b.log.Error().Err(err).Str("channel", channelID).Msg("timer")
+		}
+		return
+	}
+	b.log.Info().Str("channel", channelID).Msg("turn timer ran out")
+	b.refresh.kick(b, channelID)
+}
+
+// refresher runs syncTable for a channel in one goroutine at a time,
+// coalescing requests that arrive while it works.
+type refresher struct {
+	mu      sync.Mutex
+	pending map[string]bool
+	running map[string]bool
+	wg      sync.WaitGroup
+}
+
+// kick asks for the channel's table message to be brought up to date.
+func (f *refresher) kick(b *Bot, channelID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pending == nil {
+		f.pending, f.running = map[string]bool{}, map[string]bool{}
+	}
+	f.pending[channelID] = true
+	if f.running[channelID] {
+		return
+	}
+	f.running[channelID] = true
+	f.wg.Add(1)
+	go func() {
+		defer f.wg.Done()
+		for {
+			f.mu.Lock()
+			if !f.pending[channelID] {
+				delete(f.running, channelID)
+				f.mu.Unlock()
+				return
+			}
+			delete(f.pending, channelID)
+			f.mu.Unlock()
+			b.syncTable(channelID)
+		}
+	}()
+}
+
+// Idle waits until no table message refresh is running (tests and shutdown).
+func (b *Bot) Idle() { b.refresh.wg.Wait() }

@@ -1,0 +1,365 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+func (b *Bot) cmdSheet(r *request) { b.showSheet(r, false) }
+func (b *Bot) cmdHand(r *request)  { b.showHand(r, false) }
+
+// seatedTable loads the channel's table for a private view, answering the
+// user when there is none or they are not seated.
+func (b *Bot) seatedTable(r *request) (*Table, int, bool) {
+	unlock := b.locks.Lock(r.i.ChannelID)
+	t, err := b.loadTable(r.i.ChannelID)
+	unlock()
+	if err != nil {
+		r.fail(err)
+		return nil, 0, false
+	}
+	if t == nil || t.g == nil {
+		r.ephemeral(r.lang.T("err.nogame"))
+		return nil, 0, false
+	}
+	seat := t.seatOf(r.userID)
+	if seat < 0 {
+		r.ephemeral(r.lang.T("err.notplaying"))
+		return nil, 0, false
+	}
+	return t, seat, true
+}
+
+// showSheet answers with the user's own sheet, only for them, and the
+// choices legal for them right now (RULES: only their legal ones).
+func (b *Bot) showSheet(r *request, _ bool) {
+	t, seat, ok := b.seatedTable(r)
+	if !ok {
+		return
+	}
+	png, err := b.rd.Sheet(t.g.Public(), seat, r.lang)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	score := t.g.Sheet(seat).Score()
+	text := r.lang.T("sheet.wait", score)
+	comps := personalControls(t, seat, r.lang)
+	if len(comps) > 0 {
+		text = r.lang.T("sheet.mine", score)
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: comps,
+		Files: []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+	}})
+}
+
+// personalControls are buttons for exactly the user's legal moves now.
+func personalControls(t *Table, seat int, l Lang) []discordgo.MessageComponent {
+	g := t.g
+	if t.Stage != StagePlaying || !g.MayAct(seat) {
+		return nil
+	}
+	var btns []discordgo.MessageComponent
+	d := g.Dice()
+	for _, m := range g.LegalMoves(seat) {
+		var label, verb, arg string
+		style := discordgo.PrimaryButton
+		switch m.Kind {
+		case game.Pass:
+			label, verb, style = l.T("btn.pass"), "pass", discordgo.SecondaryButton
+		case game.White:
+			label, verb, arg = l.T("btn.row", colorName(l, m.Color), g.WhiteSum()), "white", m.Color.String()
+		case game.Number:
+			label, verb, arg = l.T("btn.row", colorName(l, m.Color), g.TopNumber()), "number", m.Color.String()
+		case game.Colored:
+			w := d[m.White-1]
+			label = l.T("btn.color", colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)])
+			verb, arg = "color", fmt.Sprintf("%d.%s", m.White, m.Color)
+		case game.Take:
+			label, verb, arg = takeLabel(l, m.TakeNumbers()), "take", joinInts(m.TakeNumbers(), "-")
+		default:
+			continue // plays are built in the hand view
+		}
+		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(verb, arg)})
+	}
+	return chunkButtons(btns)
+}
+
+// showHand answers with the user's cards, only for them; in their action 3
+// it starts the play builder.
+func (b *Bot) showHand(r *request, _ bool) {
+	t, seat, ok := b.seatedTable(r)
+	if !ok {
+		return
+	}
+	if !t.Variant.CardGame() {
+		r.ephemeral(r.lang.T("hand.none"))
+		return
+	}
+	data, err := b.handView(t, seat, r.lang, playSel{})
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+}
+
+// handView is the private hand message: the hand picture and its cards,
+// the take buttons in the user's action 1, and in action 3 the play builder
+// for the selection sel.
+func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.InteractionResponseData, error) {
+	g := t.g
+	png, err := b.rd.Hand(g.Private(seat), l)
+	if err != nil {
+		return nil, err
+	}
+	hand := g.Hand(seat)
+	lines := []string{l.T("hand.mine", cardList(l, hand))}
+	var comps []discordgo.MessageComponent
+	if t.Stage == StagePlaying && g.MayAct(seat) {
+		switch g.Phase() {
+		case game.PhasePlay:
+			var status string
+			comps, status = playBuilder(t, seat, l, sel)
+			lines = append(lines, status)
+		default:
+			comps = personalControls(t, seat, l)
+		}
+	}
+	return &discordgo.InteractionResponseData{
+		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
+		Files:       []*discordgo.File{{Name: "hand.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+		Attachments: &[]*discordgo.MessageAttachment{},
+	}, nil
+}
+
+// cardName names a card for its owner: "Red 5", "Joker 9".
+func cardName(l Lang, c game.Card) string {
+	if c.Joker() {
+		return "Joker " + strconv.Itoa(c.Number())
+	}
+	return colorName(l, c.Color()) + " " + strconv.Itoa(c.Number())
+}
+
+func cardList(l Lang, cs []game.Card) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = cardName(l, c)
+	}
+	return strings.Join(s, ", ")
+}
+
+// playSel is a card play being put together in the hand view: the cards,
+// the colour they count as, the numbers to cross. It travels in the
+// custom_ids of the (ephemeral, private) builder message as
+// "R4-R5-J7.r.4-5-7".
+type playSel struct {
+	cards    []game.Card
+	color    game.Color
+	hasColor bool
+	cross    []int
+}
+
+func (p playSel) encode() string {
+	cs := make([]string, len(p.cards))
+	for i, c := range p.cards {
+		cs[i] = c.String()
+	}
+	col := ""
+	if p.hasColor {
+		col = string(p.color.Letter() + 'a' - 'A')
+	}
+	return strings.Join(cs, "-") + "." + col + "." + joinInts(p.cross, "-")
+}
+
+func decodePlay(s string) (playSel, error) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return playSel{}, errForged
+	}
+	var p playSel
+	if parts[0] != "" {
+		for _, f := range strings.Split(parts[0], "-") {
+			c, err := game.ParseCard(f)
+			if err != nil {
+				return playSel{}, errForged
+			}
+			p.cards = append(p.cards, c)
+		}
+	}
+	if len(p.cards) > 3 {
+		return playSel{}, errForged
+	}
+	if parts[1] != "" {
+		c, err := game.ParseColor(parts[1])
+		if err != nil {
+			return playSel{}, errForged
+		}
+		p.color, p.hasColor = c, true
+	}
+	if parts[2] != "" {
+		for _, f := range strings.Split(parts[2], "-") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 2 || n > 12 {
+				return playSel{}, errForged
+			}
+			p.cross = append(p.cross, n)
+		}
+	}
+	if len(p.cross) > 3 {
+		return playSel{}, errForged
+	}
+	return p, nil
+}
+
+// inferColor sets the colour from the colour cards when there is one.
+func (p *playSel) inferColor() {
+	for _, c := range p.cards {
+		if !c.Joker() {
+			p.color, p.hasColor = c.Color(), true
+			return
+		}
+	}
+}
+
+func playLabel(l Lang, p playSel) string {
+	cross := l.T("play.none")
+	if len(p.cross) > 0 {
+		cross = joinInts(p.cross, ", ")
+	}
+	return l.T("play.ready", cardList(l, p.cards), colorName(l, p.color), cross)
+}
+
+// playBuilder makes the components of the play builder and a status line
+// saying whether the current selection may be played, and if not why.
+func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageComponent, string) {
+	g := t.g
+	hand := g.Hand(seat)
+	one := 1
+	var opts []discordgo.SelectMenuOption
+	for _, c := range hand {
+		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.cards, c)})
+	}
+	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+		MenuType: discordgo.StringSelectMenu, CustomID: t.action("pick", ""), Placeholder: l.T("play.pick"),
+		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
+	}}}}
+	if len(sel.cards) == 0 {
+		return comps, l.T("play.pick")
+	}
+	allJokers := !slices.ContainsFunc(sel.cards, func(c game.Card) bool { return !c.Joker() })
+	if allJokers {
+		var copts []discordgo.SelectMenuOption
+		for _, c := range game.Colors {
+			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.hasColor && sel.color == c})
+		}
+		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			MenuType: discordgo.StringSelectMenu, CustomID: t.action("as", sel.encode()), Placeholder: l.T("play.as"), Options: copts,
+		}}})
+	}
+	var nums []int
+	for _, c := range sel.cards {
+		if !slices.Contains(nums, c.Number()) {
+			nums = append(nums, c.Number())
+		}
+	}
+	slices.Sort(nums)
+	var nopts []discordgo.SelectMenuOption
+	for _, n := range nums {
+		nopts = append(nopts, discordgo.SelectMenuOption{Label: strconv.Itoa(n), Value: strconv.Itoa(n), Default: slices.Contains(sel.cross, n)})
+	}
+	zero := 0
+	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+		MenuType: discordgo.StringSelectMenu, CustomID: t.action("cross", sel.encode()), Placeholder: l.T("play.cross"),
+		MinValues: &zero, MaxValues: len(nums), Options: nopts,
+	}}})
+	status := ""
+	ok := sel.hasColor
+	if !sel.hasColor {
+		status = l.T("play.as")
+	} else if err := g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
+		status, ok = "⚠️ "+explain(l, err), false
+	} else {
+		status = playLabel(l, sel)
+	}
+	confirm := Action{Table: t.ID, Stamp: t.stamp(), Verb: "play", Arg: sel.encode()}.Encode()
+	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: l.T("btn.play"), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
+	}})
+	return comps, status
+}
+
+// playBuilderClick handles the selects of the play builder: each choice
+// updates the private message with the new selection and whether it may be
+// played.
+func (b *Bot) playBuilderClick(r *request, a Action) {
+	t, seat, ok := b.seatedTable(r)
+	if !ok {
+		return
+	}
+	if t.ID != a.Table || a.Stamp != t.stamp() || t.Stage != StagePlaying {
+		r.ephemeral(r.lang.T("err.stale"))
+		return
+	}
+	if !t.g.MayAct(seat) || t.g.Phase() != game.PhasePlay {
+		r.ephemeral(r.lang.T("err.notnow"))
+		return
+	}
+	values := r.i.MessageComponentData().Values
+	var sel playSel
+	var err error
+	if a.Verb != "pick" {
+		if sel, err = decodePlay(a.Arg); err != nil {
+			r.ephemeral(r.lang.T("err.forged"))
+			return
+		}
+	}
+	switch a.Verb {
+	case "pick":
+		sel = playSel{}
+		for _, v := range values {
+			c, err := game.ParseCard(v)
+			if err != nil || len(sel.cards) == 3 {
+				r.ephemeral(r.lang.T("err.forged"))
+				return
+			}
+			sel.cards = append(sel.cards, c)
+		}
+		sel.inferColor()
+	case "as":
+		if len(values) != 1 {
+			r.ephemeral(r.lang.T("err.forged"))
+			return
+		}
+		c, err := game.ParseColor(values[0])
+		if err != nil {
+			r.ephemeral(r.lang.T("err.forged"))
+			return
+		}
+		sel.color, sel.hasColor = c, true
+	case "cross":
+		sel.cross = nil
+		for _, v := range values {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 2 || n > 12 || len(sel.cross) == 3 {
+				r.ephemeral(r.lang.T("err.forged"))
+				return
+			}
+			sel.cross = append(sel.cross, n)
+		}
+	}
+	data, err := b.handView(t, seat, r.lang, sel)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data})
+}
