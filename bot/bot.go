@@ -282,6 +282,7 @@ func (b *Bot) saveTable(channelID string, t *Table) error {
 	b.timers.set(channelID, t)
 	return nil
 }
+
 // keyedMutex serialises work per key (channel).
 type keyedMutex struct {
 	mu sync.Mutex

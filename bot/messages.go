@@ -3,54 +3,70 @@ package bot
 // messages holds every user-facing string: English, German, French, in the
 // rulebooks' own terms (misthrow / Fehlwurf / coup manqué). Arguments use
 // fmt verbs with explicit indexes where word order differs.
-var messages = map[string][3]string{
+var messages = mergeMessages(baseMessages, playMessages, reasonMessages)
+
+func mergeMessages(parts ...map[string][3]string) map[string][3]string {
+	out := map[string][3]string{}
+	for _, p := range parts {
+		for k, v := range p {
+			if _, dup := out[k]; dup {
+				panic("bot: message " + k + " defined twice")
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// baseMessages are the commands, the lobby and general errors.
+var baseMessages = map[string][3]string{
 	// Commands
-	"cmd.qwixx":          {"Play Qwixx in this channel", "Qwixx in diesem Kanal spielen", "Jouer à Qwixx dans ce salon"},
-	"cmd.new":            {"Open a new Qwixx table in this channel", "Einen neuen Qwixx-Tisch in diesem Kanal eröffnen", "Ouvrir une nouvelle table de Qwixx dans ce salon"},
-	"cmd.new.variant":    {"Which game to play", "Welches Spiel", "Quel jeu"},
-	"cmd.new.games":      {"Number of games in the match (1-5)", "Anzahl der Partien (1-5)", "Nombre de parties (1-5)"},
-	"cmd.sheet":          {"Show your own score sheet (only you see it)", "Deinen Spielzettel zeigen (nur für dich)", "Afficher ta feuille de score (visible par toi seul)"},
-	"cmd.hand":           {"Show your cards (only you see them)", "Deine Handkarten zeigen (nur für dich)", "Afficher tes cartes (visibles par toi seul)"},
-	"cmd.end":            {"End the game in this channel", "Das Spiel in diesem Kanal beenden", "Terminer la partie dans ce salon"},
-	"cmd.rules":          {"The rules of Qwixx in short", "Die Qwixx-Regeln in Kürze", "Les règles de Qwixx en bref"},
-	"cmd.help":           {"How to play with this bot", "So spielst du mit diesem Bot", "Comment jouer avec ce bot"},
-	"variant.dice":       {"Qwixx (dice game)", "Qwixx (Würfelspiel)", "Qwixx (jeu de dés)"},
-	"variant.cards":      {"Qwixx card game", "Qwixx – Das Kartenspiel", "Qwixx, le jeu de cartes"},
-	"variant.jokers":     {"Qwixx card game with jokers", "Qwixx – Das Kartenspiel mit Jokern", "Qwixx, le jeu de cartes avec jokers"},
+	"cmd.qwixx":       {"Play Qwixx in this channel", "Qwixx in diesem Kanal spielen", "Jouer à Qwixx dans ce salon"},
+	"cmd.new":         {"Open a new Qwixx table in this channel", "Einen neuen Qwixx-Tisch in diesem Kanal eröffnen", "Ouvrir une nouvelle table de Qwixx dans ce salon"},
+	"cmd.new.variant": {"Which game to play", "Welches Spiel", "Quel jeu"},
+	"cmd.new.games":   {"Number of games in the match (1-5)", "Anzahl der Partien (1-5)", "Nombre de parties (1-5)"},
+	"cmd.sheet":       {"Show your own score sheet (only you see it)", "Deinen Spielzettel zeigen (nur für dich)", "Afficher ta feuille de score (visible par toi seul)"},
+	"cmd.hand":        {"Show your cards (only you see them)", "Deine Handkarten zeigen (nur für dich)", "Afficher tes cartes (visibles par toi seul)"},
+	"cmd.end":         {"End the game in this channel", "Das Spiel in diesem Kanal beenden", "Terminer la partie dans ce salon"},
+	"cmd.rules":       {"The rules of Qwixx in short", "Die Qwixx-Regeln in Kürze", "Les règles de Qwixx en bref"},
+	"cmd.help":        {"How to play with this bot", "So spielst du mit diesem Bot", "Comment jouer avec ce bot"},
+	"variant.dice":    {"Qwixx (dice game)", "Qwixx (Würfelspiel)", "Qwixx (jeu de dés)"},
+	"variant.cards":   {"Qwixx card game", "Qwixx – Das Kartenspiel", "Qwixx, le jeu de cartes"},
+	"variant.jokers":  {"Qwixx card game with jokers", "Qwixx – Das Kartenspiel mit Jokern", "Qwixx, le jeu de cartes avec jokers"},
 
 	// Lobby
-	"lobby.title":        {"New table: %[1]s", "Neuer Tisch: %[1]s", "Nouvelle table : %[1]s"},
-	"lobby.host":         {"Host: %[1]s", "Gastgeber: %[1]s", "Hôte : %[1]s"},
-	"lobby.seats":        {"Players (%[1]d/%[2]d)", "Spieler (%[1]d/%[2]d)", "Joueurs (%[1]d/%[2]d)"},
-	"lobby.hint":         {"Join with the button. The host starts the game when 2 to 5 players are seated.", "Mit dem Knopf beitreten. Der Gastgeber startet, sobald 2 bis 5 Spieler sitzen.", "Rejoins avec le bouton. L'hôte lance la partie quand 2 à 5 joueurs sont assis."},
-	"lobby.games":        {"Match of %[1]d games", "Serie mit %[1]d Partien", "Série de %[1]d parties"},
-	"btn.join":           {"Join", "Beitreten", "Rejoindre"},
-	"btn.leave":          {"Leave", "Verlassen", "Quitter"},
-	"btn.start":          {"Start", "Starten", "Lancer"},
-	"btn.cancel":         {"Cancel table", "Tisch auflösen", "Annuler la table"},
-	"lobby.cancelled":    {"The table was closed by %[1]s.", "%[1]s hat den Tisch aufgelöst.", "%[1]s a fermé la table."},
-	"lobby.started":      {"The game has started: %[1]s", "Das Spiel hat begonnen: %[1]s", "La partie a commencé : %[1]s"},
-	"err.full":           {"The table is full (5 players).", "Der Tisch ist voll (5 Spieler).", "La table est complète (5 joueurs)."},
-	"err.joined":         {"You are already seated.", "Du sitzt schon am Tisch.", "Tu es déjà assis à la table."},
-	"err.notseated":      {"You are not seated at this table.", "Du sitzt nicht an diesem Tisch.", "Tu n'es pas assis à cette table."},
-	"err.hostonly":       {"Only the host (%[1]s) can do that.", "Nur der Gastgeber (%[1]s) kann das.", "Seul l'hôte (%[1]s) peut faire cela."},
-	"err.hostleave":      {"You are the host: cancel the table instead of leaving.", "Du bist Gastgeber: Löse den Tisch auf, statt zu gehen.", "Tu es l'hôte : annule la table au lieu de la quitter."},
-	"err.fewplayers":     {"At least 2 players are needed to start.", "Zum Starten braucht es mindestens 2 Spieler.", "Il faut au moins 2 joueurs pour commencer."},
-	"err.busy":           {"This channel already has a table (%[1]s). Finish it or end it with /qwixx end first.", "In diesem Kanal gibt es schon einen Tisch (%[1]s). Beendet ihn zuerst oder mit /qwixx end.", "Ce salon a déjà une table (%[1]s). Terminez-la d'abord ou utilisez /qwixx end."},
-	"err.nogame":         {"There is no Qwixx game in this channel. Start one with /qwixx new.", "In diesem Kanal läuft kein Qwixx-Spiel. Starte eines mit /qwixx new.", "Aucune partie de Qwixx dans ce salon. Lance-en une avec /qwixx new."},
-	"err.stale":          {"This button belongs to an earlier state of the game. Use the newest table message.", "Dieser Knopf gehört zu einem früheren Spielstand. Benutze die neueste Tisch-Nachricht.", "Ce bouton appartient à un état précédent de la partie. Utilise le message de table le plus récent."},
-	"err.forged":         {"This button is not one of mine.", "Dieser Knopf stammt nicht von mir.", "Ce bouton ne vient pas de moi."},
-	"err.dm":             {"Qwixx is played in a server channel, not in direct messages. Invite me to a server and use /qwixx new there.", "Qwixx wird in einem Server-Kanal gespielt, nicht in Direktnachrichten. Lade mich auf einen Server ein und nutze dort /qwixx new.", "Qwixx se joue dans un salon de serveur, pas en message privé. Invite-moi sur un serveur et utilise /qwixx new."},
-	"err.perms":          {"I am missing permissions in this channel: %[1]s. Ask a moderator to grant them.", "Mir fehlen in diesem Kanal Berechtigungen: %[1]s. Bitte einen Moderator, sie zu erteilen.", "Il me manque des permissions dans ce salon : %[1]s. Demande à un modérateur de me les accorder."},
-	"err.internal":       {"Something went wrong on my side; nothing was changed. Please try again.", "Bei mir ist etwas schiefgegangen; nichts wurde geändert. Bitte versuche es noch einmal.", "Un problème est survenu de mon côté ; rien n'a été modifié. Réessaie."},
-	"err.endperm":        {"Only the host or members who may manage messages can end the game.", "Nur der Gastgeber oder wer Nachrichten verwalten darf, kann das Spiel beenden.", "Seuls l'hôte ou les membres pouvant gérer les messages peuvent terminer la partie."},
-	"perm.send":          {"Send Messages", "Nachrichten senden", "Envoyer des messages"},
-	"perm.view":          {"View Channel", "Kanal ansehen", "Voir le salon"},
-	"perm.attach":        {"Attach Files", "Dateien anhängen", "Joindre des fichiers"},
-	"perm.embed":         {"Embed Links", "Links einbetten", "Intégrer des liens"},
-	"perm.threads":       {"Send Messages in Threads", "Nachrichten in Threads senden", "Envoyer des messages dans les fils"},
-	"end.done":           {"%[1]s ended the game.", "%[1]s hat das Spiel beendet.", "%[1]s a terminé la partie."},
-	"end.lobby":          {"%[1]s closed the table.", "%[1]s hat den Tisch aufgelöst.", "%[1]s a fermé la table."},
+	"lobby.title":     {"New table: %[1]s", "Neuer Tisch: %[1]s", "Nouvelle table : %[1]s"},
+	"lobby.host":      {"Host: %[1]s", "Gastgeber: %[1]s", "Hôte : %[1]s"},
+	"lobby.seats":     {"Players (%[1]d/%[2]d)", "Spieler (%[1]d/%[2]d)", "Joueurs (%[1]d/%[2]d)"},
+	"lobby.hint":      {"Join with the button. The host starts the game when 2 to 5 players are seated.", "Mit dem Knopf beitreten. Der Gastgeber startet, sobald 2 bis 5 Spieler sitzen.", "Rejoins avec le bouton. L'hôte lance la partie quand 2 à 5 joueurs sont assis."},
+	"lobby.games":     {"Match of %[1]d games", "Serie mit %[1]d Partien", "Série de %[1]d parties"},
+	"btn.join":        {"Join", "Beitreten", "Rejoindre"},
+	"btn.leave":       {"Leave", "Verlassen", "Quitter"},
+	"btn.start":       {"Start", "Starten", "Lancer"},
+	"btn.cancel":      {"Cancel table", "Tisch auflösen", "Annuler la table"},
+	"lobby.cancelled": {"The table was closed by %[1]s.", "%[1]s hat den Tisch aufgelöst.", "%[1]s a fermé la table."},
+	"lobby.started":   {"The game has started: %[1]s", "Das Spiel hat begonnen: %[1]s", "La partie a commencé : %[1]s"},
+	"err.full":        {"The table is full (5 players).", "Der Tisch ist voll (5 Spieler).", "La table est complète (5 joueurs)."},
+	"err.joined":      {"You are already seated.", "Du sitzt schon am Tisch.", "Tu es déjà assis à la table."},
+	"err.notseated":   {"You are not seated at this table.", "Du sitzt nicht an diesem Tisch.", "Tu n'es pas assis à cette table."},
+	"err.hostonly":    {"Only the host (%[1]s) can do that.", "Nur der Gastgeber (%[1]s) kann das.", "Seul l'hôte (%[1]s) peut faire cela."},
+	"err.hostleave":   {"You are the host: cancel the table instead of leaving.", "Du bist Gastgeber: Löse den Tisch auf, statt zu gehen.", "Tu es l'hôte : annule la table au lieu de la quitter."},
+	"err.fewplayers":  {"At least 2 players are needed to start.", "Zum Starten braucht es mindestens 2 Spieler.", "Il faut au moins 2 joueurs pour commencer."},
+	"err.busy":        {"This channel already has a table (%[1]s). Finish it or end it with /qwixx end first.", "In diesem Kanal gibt es schon einen Tisch (%[1]s). Beendet ihn zuerst oder mit /qwixx end.", "Ce salon a déjà une table (%[1]s). Terminez-la d'abord ou utilisez /qwixx end."},
+	"err.nogame":      {"There is no Qwixx game in this channel. Start one with /qwixx new.", "In diesem Kanal läuft kein Qwixx-Spiel. Starte eines mit /qwixx new.", "Aucune partie de Qwixx dans ce salon. Lance-en une avec /qwixx new."},
+	"err.stale":       {"This button belongs to an earlier state of the game. Use the newest table message.", "Dieser Knopf gehört zu einem früheren Spielstand. Benutze die neueste Tisch-Nachricht.", "Ce bouton appartient à un état précédent de la partie. Utilise le message de table le plus récent."},
+	"err.forged":      {"This button is not one of mine.", "Dieser Knopf stammt nicht von mir.", "Ce bouton ne vient pas de moi."},
+	"err.dm":          {"Qwixx is played in a server channel, not in direct messages. Invite me to a server and use /qwixx new there.", "Qwixx wird in einem Server-Kanal gespielt, nicht in Direktnachrichten. Lade mich auf einen Server ein und nutze dort /qwixx new.", "Qwixx se joue dans un salon de serveur, pas en message privé. Invite-moi sur un serveur et utilise /qwixx new."},
+	"err.perms":       {"I am missing permissions in this channel: %[1]s. Ask a moderator to grant them.", "Mir fehlen in diesem Kanal Berechtigungen: %[1]s. Bitte einen Moderator, sie zu erteilen.", "Il me manque des permissions dans ce salon : %[1]s. Demande à un modérateur de me les accorder."},
+	"err.internal":    {"Something went wrong on my side; nothing was changed. Please try again.", "Bei mir ist etwas schiefgegangen; nichts wurde geändert. Bitte versuche es noch einmal.", "Un problème est survenu de mon côté ; rien n'a été modifié. Réessaie."},
+	"err.endperm":     {"Only the host or members who may manage messages can end the game.", "Nur der Gastgeber oder wer Nachrichten verwalten darf, kann das Spiel beenden.", "Seuls l'hôte ou les membres pouvant gérer les messages peuvent terminer la partie."},
+	"perm.send":       {"Send Messages", "Nachrichten senden", "Envoyer des messages"},
+	"perm.view":       {"View Channel", "Kanal ansehen", "Voir le salon"},
+	"perm.attach":     {"Attach Files", "Dateien anhängen", "Joindre des fichiers"},
+	"perm.embed":      {"Embed Links", "Links einbetten", "Intégrer des liens"},
+	"perm.threads":    {"Send Messages in Threads", "Nachrichten in Threads senden", "Envoyer des messages dans les fils"},
+	"end.done":        {"%[1]s ended the game.", "%[1]s hat das Spiel beendet.", "%[1]s a terminé la partie."},
+	"end.lobby":       {"%[1]s closed the table.", "%[1]s hat den Tisch aufgelöst.", "%[1]s a fermé la table."},
 
 	// Help and rules
 	"help.text": {

@@ -1,11 +1,5 @@
 package bot
 
-func init() {
-	for k, v := range playMessages {
-		messages[k] = v
-	}
-}
-
 // playMessages are the strings of a running game.
 var playMessages = map[string][3]string{
 	"color.red":    {"Red", "Rot", "Rouge"},

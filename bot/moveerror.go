@@ -8,12 +8,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-func init() {
-	for k, v := range reasonMessages {
-		messages[k] = v
-	}
-}
-
 // reasonMessages explain refused moves; see explain for each one's arguments.
 var reasonMessages = map[string][3]string{
 	"why.over":      {"The game is over.", "Das Spiel ist vorbei.", "La partie est terminée."},

@@ -1,0 +1,291 @@
+package bot
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+func strOpt(name, v string) *discordgo.ApplicationCommandInteractionDataOption {
+	return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: v}
+}
+
+// openTable opens a lobby by host and seats the others.
+func (h *harness) openTable(variant string, host string, others ...string) *discordgo.InteractionResponse {
+	h.t.Helper()
+	resp := h.command(host, "new", strOpt("variant", variant))
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		h.t.Fatalf("lobby must be a public message, got %+v", resp)
+	}
+	join := buttons(resp.Data.Components, "Join")
+	if len(join) != 1 {
+		h.t.Fatalf("lobby has no Join button")
+	}
+	for _, u := range others {
+		resp = h.click(u, join[0], nil)
+		if resp.Type != discordgo.InteractionResponseUpdateMessage {
+			h.t.Fatalf("join answered %+v", resp)
+		}
+	}
+	return resp
+}
+
+func TestLobbyToStart(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben", "cleo")
+	if got := resp.Data.Embeds[0].Fields[0].Name; got != "Players (3/5)" {
+		t.Fatalf("seats field %q", got)
+	}
+	// Only the host may start.
+	start := buttons(resp.Data.Components, "Start")[0]
+	if r := h.click("ben", start, nil); r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(r.Data.Content, "Only the host") {
+		t.Fatalf("non-host start: %+v", r.Data)
+	}
+	// Joining twice is refused, privately.
+	if r := h.click("ben", buttons(resp.Data.Components, "Join")[0], nil); !strings.Contains(r.Data.Content, "already seated") {
+		t.Fatalf("double join: %q", r.Data.Content)
+	}
+	r := h.click("anna", start, nil)
+	if r.Type != discordgo.InteractionResponseUpdateMessage || len(r.Data.Components) != 0 {
+		t.Fatalf("start must update the lobby and remove its buttons: %+v", r)
+	}
+	tb := h.table()
+	if tb.Stage != StagePlaying || tb.g == nil || tb.g.NumPlayers() != 3 {
+		t.Fatalf("table after start: %+v", tb)
+	}
+	msg := h.dc.lastTable(testChannel)
+	if msg == nil || len(msg.Attachments) != 1 || !strings.Contains(msg.Content, "Action 1") {
+		t.Fatalf("table message: %+v", msg)
+	}
+	if tb.TableMessage != msg.ID {
+		t.Fatalf("table message id not stored")
+	}
+	// A second table in the same channel is refused while this one runs.
+	if r := h.command("dan", "new"); !strings.Contains(r.Data.Content, "already has a table") {
+		t.Fatalf("second table: %q", r.Data.Content)
+	}
+}
+
+func TestStaleAndForgedClicks(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	msg := h.dc.lastTable(testChannel)
+	pass := buttons(msg.Components, "Pass")[0]
+	before := h.table().g.Moves()
+	for _, id := range []string{"nonsense", "q1:zzz:1:pass", strings.Replace(pass, ":pass", ":white:purple", 1)} {
+		r := h.click("anna", id, msg)
+		if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			t.Fatalf("%q: answer must be ephemeral", id)
+		}
+	}
+	// A stranger's click is refused politely.
+	if r := h.click("mallory", pass, msg); !strings.Contains(r.Data.Content, "not playing") {
+		t.Fatalf("stranger: %q", r.Data.Content)
+	}
+	// An old lobby button after the start is stale.
+	if r := h.click("cleo", buttons(resp.Data.Components, "Join")[0], nil); !strings.Contains(r.Data.Content, "earlier state") {
+		t.Fatalf("old lobby button: %q", r.Data.Content)
+	}
+	if got := h.table().g.Moves(); len(got) != len(before) {
+		t.Fatalf("refused clicks changed the game: %v", got)
+	}
+	// After both passed action 1, the action-1 buttons are stale.
+	h.click("anna", pass, msg)
+	h.click("ben", pass, msg)
+	if r := h.click("anna", pass, msg); !strings.Contains(r.Data.Content, "earlier state") && !strings.Contains(r.Data.Content, "passed") {
+		t.Fatalf("click after the action moved on: %q", r.Data.Content)
+	}
+}
+
+func TestIllegalClickExplained(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tb := h.table()
+	active := tb.Seats[tb.g.Active()].UserID
+	other := tb.Seats[1-tb.g.Active()].UserID
+	msg := h.dc.lastTable(testChannel)
+	h.click(active, buttons(msg.Components, "Pass")[0], msg)
+	h.click(other, buttons(msg.Components, "Pass")[0], msg)
+	msg = h.dc.lastTable(testChannel)
+	if !strings.Contains(msg.Content, "Action 2") {
+		t.Fatalf("expected action 2, got %q", msg.Content)
+	}
+	// The non-active player may not act in action 2.
+	r := h.click(other, buttons(msg.Components, "Pass")[0], msg)
+	if !strings.Contains(r.Data.Content, "not your turn") {
+		t.Fatalf("got %q", r.Data.Content)
+	}
+}
+
+// A whole dice game played through the bot, always choosing the first
+// legal personal button, ends with results that match the engine.
+func TestWholeDiceGameThroughSheetButtons(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben", "cleo")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	for steps := 0; h.table().Stage == StagePlaying; steps++ {
+		if steps > 2000 {
+			t.Fatal("game did not end")
+		}
+		tb := h.table()
+		p := tb.g.Waiting()[0]
+		user := tb.Seats[p].UserID
+		msg := h.dc.lastTable(testChannel)
+		sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
+		ids := buttons(sheet.Data.Components, "")
+		if len(ids) == 0 {
+			t.Fatalf("player %s may act but the sheet offers nothing", user)
+		}
+		choice := ids[steps%len(ids)]
+		r := h.click(user, choice, &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
+		if r.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("personal choice answered %+v", r)
+		}
+	}
+	tb := h.table()
+	if !tb.g.Over() || tb.Match.Played() != 1 {
+		t.Fatal("game over not recorded")
+	}
+	// The results message is posted with a play-again button.
+	var results *discordgo.Message
+	for _, m := range h.dc.channel[testChannel] {
+		if strings.Contains(m.Content, "Game over") {
+			results = m
+		}
+	}
+	if results == nil || len(buttons(results.Components, "Play again")) != 1 {
+		t.Fatalf("no results message with Play again")
+	}
+	// The engine's replay of the bot's record gives the same scores.
+	rep, err := game.Replay(tb.g.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, s := range rep.Scores() {
+		if !strings.Contains(results.Content, tb.Seats[p].Name) || s != tb.g.Scores()[p] {
+			t.Fatalf("replayed score %d differs", s)
+		}
+	}
+	r := h.click("ben", buttons(results.Components, "Play again")[0], results)
+	if r.Type != discordgo.InteractionResponseUpdateMessage || h.table().Stage != StagePlaying {
+		t.Fatal("play again did not start a new game")
+	}
+}
+
+// Simultaneous clicks lose nothing and apply nothing twice.
+func TestSimultaneousClicks(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben", "cleo", "dan", "emma")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	msg := h.dc.lastTable(testChannel)
+	pass := buttons(msg.Components, "Pass")[0]
+	// Everybody clicks Pass three times at once.
+	var wg sync.WaitGroup
+	var ids sync.Map
+	var mu sync.Mutex
+	for _, u := range []string{"anna", "ben", "cleo", "dan", "emma"} {
+		for k := range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mu.Lock()
+				i := h.interaction(u, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: pass}, msg)
+				mu.Unlock()
+				ids.Store(i.ID, k)
+				h.bot.Handle(i)
+			}()
+		}
+	}
+	wg.Wait()
+	h.bot.Idle()
+	g := h.table().g
+	if g.Phase() != game.PhaseColor {
+		t.Fatalf("after everybody passed, phase %s", g.Phase())
+	}
+	if n := len(g.Moves()); n != 5 {
+		t.Fatalf("%d moves recorded, want exactly 5", n)
+	}
+	answered := 0
+	ids.Range(func(k, _ any) bool {
+		h.dc.mu.Lock()
+		if h.dc.responses[k.(string)] != nil {
+			answered++
+		}
+		h.dc.mu.Unlock()
+		return true
+	})
+	if answered != 15 {
+		t.Fatalf("%d of 15 clicks answered", answered)
+	}
+}
+
+func TestTimerPassesAndSurvivesRestart(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	msg := h.dc.lastTable(testChannel)
+	tb := h.table()
+	h.click(tb.Seats[0].UserID, buttons(msg.Components, "Pass")[0], msg)
+	// Restart: a new bot on the same store picks the timer up.
+	h.bot = h.newBot()
+	if err := h.bot.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.now = h.now.Add(50 * time.Second)
+	h.bot.Tick()
+	h.bot.Idle()
+	var reminder bool
+	for _, m := range h.dc.channel[testChannel] {
+		if strings.Contains(m.Content, "⏰") && strings.Contains(m.Content, "<@"+tb.Seats[1].UserID+">") && !strings.Contains(m.Content, "<@"+tb.Seats[0].UserID+">") {
+			reminder = true
+		}
+	}
+	if !reminder {
+		t.Fatal("no reminder mentioning only the undecided player")
+	}
+	h.now = h.now.Add(11 * time.Second)
+	h.bot.Tick()
+	h.bot.Idle()
+	g := h.table().g
+	if g.Phase() != game.PhaseColor {
+		t.Fatalf("timer did not pass for the undecided player: phase %s", g.Phase())
+	}
+	if g.Sheet(1).Crosses() != 0 {
+		t.Fatal("a timeout crossed something")
+	}
+}
+
+func TestDMAndPermissions(t *testing.T) {
+	h := newHarness(t)
+	i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{Name: "qwixx"}, nil)
+	i.GuildID, i.Member, i.User = "", nil, &discordgo.User{ID: "anna"}
+	h.bot.Handle(i)
+	if r := h.response(i); !strings.Contains(r.Data.Content, "direct messages") {
+		t.Fatalf("DM: %q", r.Data.Content)
+	}
+	h.perm = RequiredPermissions &^ (permAttach | permSend | permThreads)
+	r := h.command("anna", "new")
+	if !strings.Contains(r.Data.Content, "Attach Files") || !strings.Contains(r.Data.Content, "Send Messages") || h.table() != nil {
+		t.Fatalf("missing permissions: %q", r.Data.Content)
+	}
+}
+
+func TestGermanTable(t *testing.T) {
+	h := newHarness(t)
+	i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "new", Type: discordgo.ApplicationCommandOptionSubCommand}},
+	}, nil)
+	de := discordgo.Locale("de")
+	i.GuildLocale = &de
+	h.bot.Handle(i)
+	if r := h.response(i); !strings.Contains(r.Data.Embeds[0].Title, "Würfelspiel") {
+		t.Fatalf("German lobby: %q", r.Data.Embeds[0].Title)
+	}
+}

@@ -1,0 +1,270 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// memStore is an in-memory Store.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (s *memStore) Get(ch string) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.m[ch]
+	return slices.Clone(b), ok, nil
+}
+
+func (s *memStore) Update(ch string, fn func([]byte, bool) ([]byte, bool, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string][]byte{}
+	}
+	old, ok := s.m[ch]
+	nb, del, err := fn(slices.Clone(old), ok)
+	if err != nil {
+		return err
+	}
+	if del {
+		delete(s.m, ch)
+	} else if nb != nil {
+		s.m[ch] = nb
+	}
+	return nil
+}
+
+func (s *memStore) ForEach(fn func(string, []byte) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, v := range s.m {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tinyRenderer draws a 4x4 PNG whose pixel encodes what was asked, so tests
+// can check which view reached it.
+type tinyRenderer struct {
+	mu    sync.Mutex
+	hands []game.PrivateView
+}
+
+func tinyPNG() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
+	var buf bytes.Buffer
+	png.Encode(&buf, img)
+	return buf.Bytes()
+}
+
+func (r *tinyRenderer) Table(game.PublicView, Lang) ([]byte, error)      { return tinyPNG(), nil }
+func (r *tinyRenderer) Sheet(game.PublicView, int, Lang) ([]byte, error) { return tinyPNG(), nil }
+func (r *tinyRenderer) Hand(v game.PrivateView, _ Lang) ([]byte, error) {
+	r.mu.Lock()
+	r.hands = append(r.hands, v)
+	r.mu.Unlock()
+	return tinyPNG(), nil
+}
+func (r *tinyRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
+	return tinyPNG(), nil
+}
+
+// fakeDiscord records what the bot sends.
+type fakeDiscord struct {
+	mu        sync.Mutex
+	next      int
+	responses map[string]*discordgo.InteractionResponse // by interaction ID
+	channel   map[string][]*discordgo.Message           // channel messages, in order
+	byID      map[string]*discordgo.Message
+}
+
+func newFakeDiscord() *fakeDiscord {
+	return &fakeDiscord{responses: map[string]*discordgo.InteractionResponse{}, channel: map[string][]*discordgo.Message{}, byID: map[string]*discordgo.Message{}}
+}
+
+func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, _ ...discordgo.RequestOption) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, dup := f.responses[i.ID]; dup {
+		return fmt.Errorf("interaction %s answered twice", i.ID)
+	}
+	f.responses[i.ID] = r
+	if r.Data != nil {
+		for _, file := range r.Data.Files {
+			io.ReadAll(file.Reader)
+		}
+	}
+	return nil
+}
+
+func (f *fakeDiscord) FollowupMessageCreate(i *discordgo.Interaction, _ bool, d *discordgo.WebhookParams, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	return &discordgo.Message{ID: "followup"}, nil
+}
+
+func (f *fakeDiscord) ChannelMessageSendComplex(ch string, d *discordgo.MessageSend, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	m := &discordgo.Message{ID: fmt.Sprintf("m%d", f.next), ChannelID: ch, Content: d.Content, Components: d.Components}
+	for _, file := range d.Files {
+		io.ReadAll(file.Reader)
+		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{Filename: file.Name})
+	}
+	f.channel[ch] = append(f.channel[ch], m)
+	f.byID[m.ID] = m
+	return m, nil
+}
+
+func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.byID[e.ID]
+	if m == nil {
+		return nil, fmt.Errorf("unknown message %s", e.ID)
+	}
+	if e.Content != nil {
+		m.Content = *e.Content
+	}
+	if e.Components != nil {
+		m.Components = *e.Components
+	}
+	for _, file := range e.Files {
+		io.ReadAll(file.Reader)
+	}
+	return m, nil
+}
+
+func (f *fakeDiscord) ApplicationCommandBulkOverwrite(string, string, []*discordgo.ApplicationCommand, ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error) {
+	return nil, nil
+}
+
+// lastTable returns the newest channel message with components.
+func (f *fakeDiscord) lastTable(ch string) *discordgo.Message {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	msgs := f.channel[ch]
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if len(msgs[i].Components) > 0 {
+			return msgs[i]
+		}
+	}
+	return nil
+}
+
+// harness runs a bot against the doubles, with a fake clock.
+type harness struct {
+	t    *testing.T
+	bot  *Bot
+	dc   *fakeDiscord
+	st   *memStore
+	rd   *tinyRenderer
+	now  time.Time
+	seq  int
+	perm int64
+}
+
+const testChannel = "c1"
+
+func newHarness(t *testing.T) *harness {
+	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), perm: RequiredPermissions}
+	h.bot = h.newBot()
+	return h
+}
+
+func (h *harness) newBot() *Bot {
+	return New(h.dc, h.st, h.rd, Options{AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: func() time.Time { return h.now }}, zerolog.Nop())
+}
+
+func (h *harness) interaction(user string, typ discordgo.InteractionType, data discordgo.InteractionData, msg *discordgo.Message) *discordgo.Interaction {
+	h.seq++
+	loc := discordgo.Locale("en-US")
+	return &discordgo.Interaction{
+		ID: fmt.Sprintf("i%d", h.seq), AppID: "app", Type: typ, Data: data, GuildID: "g1", ChannelID: testChannel,
+		Member: &discordgo.Member{User: &discordgo.User{ID: user, Username: user}}, Locale: "en-US", GuildLocale: &loc,
+		AppPermissions: h.perm, Token: "tok", Message: msg,
+	}
+}
+
+// command runs /qwixx sub as user and returns the response.
+func (h *harness) command(user, sub string, opts ...*discordgo.ApplicationCommandInteractionDataOption) *discordgo.InteractionResponse {
+	i := h.interaction(user, discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand, Options: opts}},
+	}, nil)
+	h.bot.Handle(i)
+	h.bot.Idle()
+	return h.response(i)
+}
+
+// click presses the component with customID as user.
+func (h *harness) click(user, customID string, msg *discordgo.Message, values ...string) *discordgo.InteractionResponse {
+	if msg == nil {
+		msg = &discordgo.Message{ID: "lobby"}
+	}
+	i := h.interaction(user, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: customID, Values: values}, msg)
+	h.bot.Handle(i)
+	h.bot.Idle()
+	return h.response(i)
+}
+
+func (h *harness) response(i *discordgo.Interaction) *discordgo.InteractionResponse {
+	h.dc.mu.Lock()
+	defer h.dc.mu.Unlock()
+	r := h.dc.responses[i.ID]
+	if r == nil {
+		h.t.Fatalf("interaction %s got no response", i.ID)
+	}
+	return r
+}
+
+// buttons lists the custom_ids of a message's (or response's) components
+// whose label starts with prefix.
+func buttons(comps []discordgo.MessageComponent, prefix string) []string {
+	var out []string
+	for _, row := range comps {
+		ar, ok := row.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range ar.Components {
+			switch b := c.(type) {
+			case discordgo.Button:
+				if strings.HasPrefix(b.Label, prefix) && !b.Disabled {
+					out = append(out, b.CustomID)
+				}
+			case discordgo.SelectMenu:
+				if prefix == "" || strings.HasPrefix(b.Placeholder, prefix) {
+					out = append(out, b.CustomID)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (h *harness) table() *Table {
+	t, err := h.bot.loadTable(testChannel)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return t
+}
