@@ -152,8 +152,20 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	if err := g.Apply(m); err != nil {
 		return err
 	}
-	b.autoMoves(t)
 	l := LangFor(t.Lang)
+	if m.Kind == game.Play {
+		// Played cards are public once shown (RULES C10).
+		names := make([]string, 0, 3)
+		for _, c := range m.CardList() {
+			n := cardName(l, c)
+			if c.Joker() {
+				n += " → " + colorName(l, m.Color)
+			}
+			names = append(names, n)
+		}
+		t.addNews(l.T("turn.played", t.Seats[m.Player].Name, strings.Join(names, ", ")))
+	}
+	b.autoMoves(t)
 	for p := range sheets {
 		now := g.Sheet(p)
 		for _, c := range game.Colors {

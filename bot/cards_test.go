@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// selectMenu finds the select menu whose custom_id has the verb.
+func selectMenu(comps []discordgo.MessageComponent, verb string) *discordgo.SelectMenu {
+	for _, row := range comps {
+		ar, ok := row.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range ar.Components {
+			if s, ok := c.(discordgo.SelectMenu); ok && strings.Contains(s.CustomID, ":"+verb) {
+				return &s
+			}
+		}
+	}
+	return nil
+}
+
+var cardCode = regexp.MustCompile(`\b[RYGBJ](1[0-2]|[2-9])\b`)
+
+// publicText is everything public about a channel message: content, button
+// labels and custom_ids, attachment names.
+func publicText(m *discordgo.Message) string {
+	var sb strings.Builder
+	sb.WriteString(m.Content)
+	for _, a := range m.Attachments {
+		sb.WriteString(" " + a.Filename)
+	}
+	for _, row := range m.Components {
+		if ar, ok := row.(discordgo.ActionsRow); ok {
+			for _, c := range ar.Components {
+				if b, ok := c.(discordgo.Button); ok {
+					sb.WriteString(" " + b.Label + " " + b.CustomID)
+				}
+			}
+		}
+	}
+	return sb.String()
+}
+
+// A whole card game with jokers through the bot: takes from the public
+// buttons, the number for everyone from the private sheet, plays built in
+// the private hand view. Nothing public names a card.
+func TestWholeJokerGameThroughHandView(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("jokers", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	eph := &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral}
+	plays, refusals := 0, 0
+	for steps := 0; h.table().Stage == StagePlaying; steps++ {
+		if steps > 3000 {
+			t.Fatal("game did not end")
+		}
+		tb := h.table()
+		p := tb.g.Waiting()[0]
+		user := tb.Seats[p].UserID
+		msg := h.dc.lastTable(testChannel)
+		switch tb.g.Phase() {
+		case game.PhaseTake:
+			takes := buttons(msg.Components, "Take")
+			if len(takes) == 0 {
+				t.Fatal("no take buttons on the table")
+			}
+			h.click(user, takes[steps%len(takes)], msg)
+		case game.PhaseNumber:
+			sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
+			ids := buttons(sheet.Data.Components, "")
+			h.click(user, ids[steps%len(ids)], eph)
+		case game.PhasePlay:
+			hand := h.click(user, buttons(msg.Components, "My cards")[0], msg)
+			if hand.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+				t.Fatal("the hand view must be ephemeral")
+			}
+			pick := selectMenu(hand.Data.Components, "pick")
+			if pick == nil || len(pick.Options) != len(tb.g.Hand(p)) {
+				t.Fatalf("hand view has no pick menu for %d cards", len(tb.g.Hand(p)))
+			}
+			// Try the first three cards together (often illegal), then one.
+			var vals []string
+			for i := 0; i < len(pick.Options) && i < 3; i++ {
+				vals = append(vals, pick.Options[i].Value)
+			}
+			up := h.click(user, pick.CustomID, eph, vals...)
+			play := buttons(up.Data.Components, "Play")
+			if len(play) == 0 {
+				refusals++
+				if !strings.Contains(up.Data.Content, "⚠️") && selectMenu(up.Data.Components, "as") == nil {
+					t.Fatalf("a play that cannot be confirmed must say why: %q", up.Data.Content)
+				}
+				up = h.click(user, pick.CustomID, eph, pick.Options[0].Value)
+			}
+			if as := selectMenu(up.Data.Components, "as"); as != nil {
+				up = h.click(user, as.CustomID, eph, "blue")
+			}
+			if cross := selectMenu(up.Data.Components, "cross"); cross != nil && steps%2 == 0 {
+				up = h.click(user, cross.CustomID, eph, cross.Options[0].Value)
+			}
+			play = buttons(up.Data.Components, "Play")
+			if len(play) == 0 {
+				// crossing that number is not allowed: cross nothing instead
+				cross := selectMenu(up.Data.Components, "cross")
+				up = h.click(user, cross.CustomID, eph)
+				play = buttons(up.Data.Components, "Play")
+			}
+			if len(play) != 1 {
+				t.Fatalf("no Play button: %q", up.Data.Content)
+			}
+			r := h.click(user, play[0], eph)
+			if r.Type != discordgo.InteractionResponseUpdateMessage {
+				t.Fatalf("play refused: %+v", r.Data)
+			}
+			plays++
+		default:
+			t.Fatalf("phase %s", tb.g.Phase())
+		}
+	}
+	if plays == 0 {
+		t.Fatal("no card was played")
+	}
+	t.Logf("%d plays, %d multi-card picks refused", plays, refusals)
+	for _, m := range h.dc.channel[testChannel] {
+		if code := cardCode.FindString(publicText(m)); code != "" {
+			t.Fatalf("public message names card %s: %q", code, publicText(m))
+		}
+	}
+	// The hand renderer only ever got the hand of the user who asked.
+	for _, v := range h.rd.hands {
+		if len(v.Hand) > game.HandSize {
+			t.Fatalf("hand view with %d cards", len(v.Hand))
+		}
+	}
+}
