@@ -289,3 +289,36 @@ func TestGermanTable(t *testing.T) {
 		t.Fatalf("German lobby: %q", r.Data.Embeds[0].Title)
 	}
 }
+
+func TestP2RemovedPlayerIsPassedFor(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben", "cleo")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	user := &discordgo.ApplicationCommandInteractionDataOption{Name: "player", Type: discordgo.ApplicationCommandOptionUser, Value: "cleo"}
+	if r := h.command("ben", "remove", user); !strings.Contains(r.Data.Content, "Only the host") {
+		t.Fatalf("non-host remove: %q", r.Data.Content)
+	}
+	if r := h.command("anna", "remove", user); !strings.Contains(r.Data.Content, "has left the game") {
+		t.Fatalf("remove: %q", r.Data.Content)
+	}
+	g := h.table().g
+	if !g.Decided(2) {
+		t.Fatal("the removed player's action-1 decision must be passed at once")
+	}
+	// Play on with the two others until the game ends: it never waits for cleo.
+	for steps := 0; h.table().Stage == StagePlaying; steps++ {
+		if steps > 3000 {
+			t.Fatal("game stalled with a removed player")
+		}
+		tb := h.table()
+		w := tb.g.Waiting()
+		if tb.Seats[w[0]].UserID == "cleo" {
+			t.Fatal("the game waits for a removed player")
+		}
+		msg := h.dc.lastTable(testChannel)
+		h.click(tb.Seats[w[0]].UserID, buttons(msg.Components, "Pass")[0], msg)
+	}
+	if h.table().g.Sheet(2).Crosses() != 0 {
+		t.Fatal("passes for a removed player crossed something")
+	}
+}

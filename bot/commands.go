@@ -66,6 +66,12 @@ func Commands() []*discordgo.ApplicationCommand {
 				}),
 			sub("sheet", "cmd.sheet", "zettel", "feuille"),
 			sub("hand", "cmd.hand", "hand", "main"),
+			sub("leave", "cmd.leave", "verlassen", "quitter"),
+			sub("remove", "cmd.remove", "entfernen", "retirer",
+				&discordgo.ApplicationCommandOption{
+					Type: discordgo.ApplicationCommandOptionUser, Name: "player", NameLocalizations: *names("spieler", "joueur"),
+					Description: en.T("cmd.remove.player"), DescriptionLocalizations: *localized("cmd.remove.player"), Required: true,
+				}),
 			sub("end", "cmd.end", "ende", "fin"),
 			sub("rules", "cmd.rules", "regeln", "regles"),
 			sub("help", "cmd.help", "hilfe", "aide"),
@@ -112,6 +118,12 @@ func (b *Bot) command(r *request) {
 		b.cmdHand(r)
 	case "end":
 		b.cmdEnd(r)
+	case "leave":
+		b.cmdLeave(r, r.userID)
+	case "remove":
+		if o := opts["player"]; o != nil {
+			b.cmdLeave(r, o.UserValue(nil).ID)
+		}
 	case "rules":
 		r.ephemeral(r.lang.T("rules.text"))
 	default:

@@ -230,3 +230,57 @@ func (b *Bot) cmdEnd(r *request) {
 		b.stripButtons(r.log, ended.ChannelID, ended.TableMessage)
 	}
 }
+
+// cmdLeave marks a seated player as gone: the player themself, or anybody
+// when the host asks. Their turns are passed from now on and their sheet
+// still scores (RULES P2). In the lobby, leaving frees the seat.
+func (b *Bot) cmdLeave(r *request, userID string) {
+	var name string
+	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t == nil || t.Stage == StageOver {
+			r.ephemeral(r.lang.T("err.nogame"))
+			return nil, errRefused
+		}
+		if userID != r.userID && r.userID != t.Host {
+			r.ephemeral(r.lang.T("err.removehost"))
+			return nil, errRefused
+		}
+		seat := t.seatOf(userID)
+		if seat < 0 {
+			r.ephemeral(r.lang.T("err.notseated"))
+			return nil, errRefused
+		}
+		if t.Stage == StageLobby {
+			if userID == t.Host {
+				r.ephemeral(r.lang.T("err.hostleave"))
+				return nil, errRefused
+			}
+			name = t.Seats[seat].Name
+			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+			return t, nil
+		}
+		name = t.Seats[seat].Name
+		t.Seats[seat].Left = true
+		l := LangFor(t.Lang)
+		t.addNews(l.T("event.left", name))
+		before := t.stamp()
+		b.autoMoves(t)
+		if t.g.Over() {
+			b.finishGame(t)
+		} else if t.stamp() != before {
+			b.resetTimer(t)
+		}
+		return t, nil
+	})
+	defer unlock()
+	if err != nil {
+		if err != errRefused {
+			r.fail(err)
+		}
+		return
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Content: r.glang.T("event.left", name), AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}})
+	b.refresh.kick(b, r.i.ChannelID)
+}

@@ -21,18 +21,21 @@ func mergeMessages(parts ...map[string][3]string) map[string][3]string {
 // baseMessages are the commands, the lobby and general errors.
 var baseMessages = map[string][3]string{
 	// Commands
-	"cmd.qwixx":       {"Play Qwixx in this channel", "Qwixx in diesem Kanal spielen", "Jouer à Qwixx dans ce salon"},
-	"cmd.new":         {"Open a new Qwixx table in this channel", "Einen neuen Qwixx-Tisch in diesem Kanal eröffnen", "Ouvrir une nouvelle table de Qwixx dans ce salon"},
-	"cmd.new.variant": {"Which game to play", "Welches Spiel", "Quel jeu"},
-	"cmd.new.games":   {"Number of games in the match (1-5)", "Anzahl der Partien (1-5)", "Nombre de parties (1-5)"},
-	"cmd.sheet":       {"Show your own score sheet (only you see it)", "Deinen Spielzettel zeigen (nur für dich)", "Afficher ta feuille de score (visible par toi seul)"},
-	"cmd.hand":        {"Show your cards (only you see them)", "Deine Handkarten zeigen (nur für dich)", "Afficher tes cartes (visibles par toi seul)"},
-	"cmd.end":         {"End the game in this channel", "Das Spiel in diesem Kanal beenden", "Terminer la partie dans ce salon"},
-	"cmd.rules":       {"The rules of Qwixx in short", "Die Qwixx-Regeln in Kürze", "Les règles de Qwixx en bref"},
-	"cmd.help":        {"How to play with this bot", "So spielst du mit diesem Bot", "Comment jouer avec ce bot"},
-	"variant.dice":    {"Qwixx (dice game)", "Qwixx (Würfelspiel)", "Qwixx (jeu de dés)"},
-	"variant.cards":   {"Qwixx card game", "Qwixx – Das Kartenspiel", "Qwixx, le jeu de cartes"},
-	"variant.jokers":  {"Qwixx card game with jokers", "Qwixx – Das Kartenspiel mit Jokern", "Qwixx, le jeu de cartes avec jokers"},
+	"cmd.qwixx":         {"Play Qwixx in this channel", "Qwixx in diesem Kanal spielen", "Jouer à Qwixx dans ce salon"},
+	"cmd.new":           {"Open a new Qwixx table in this channel", "Einen neuen Qwixx-Tisch in diesem Kanal eröffnen", "Ouvrir une nouvelle table de Qwixx dans ce salon"},
+	"cmd.new.variant":   {"Which game to play", "Welches Spiel", "Quel jeu"},
+	"cmd.new.games":     {"Number of games in the match (1-5)", "Anzahl der Partien (1-5)", "Nombre de parties (1-5)"},
+	"cmd.sheet":         {"Show your own score sheet (only you see it)", "Deinen Spielzettel zeigen (nur für dich)", "Afficher ta feuille de score (visible par toi seul)"},
+	"cmd.hand":          {"Show your cards (only you see them)", "Deine Handkarten zeigen (nur für dich)", "Afficher tes cartes (visibles par toi seul)"},
+	"cmd.leave":         {"Leave the game in this channel (your turns are passed)", "Das Spiel in diesem Kanal verlassen (für dich wird gepasst)", "Quitter la partie de ce salon (tes tours sont passés)"},
+	"cmd.remove":        {"Host: remove an absent player (their turns are passed)", "Gastgeber: einen abwesenden Spieler entfernen (für ihn wird gepasst)", "Hôte : retirer un joueur absent (ses tours sont passés)"},
+	"cmd.remove.player": {"The player to remove", "Der zu entfernende Spieler", "Le joueur à retirer"},
+	"cmd.end":           {"End the game in this channel", "Das Spiel in diesem Kanal beenden", "Terminer la partie dans ce salon"},
+	"cmd.rules":         {"The rules of Qwixx in short", "Die Qwixx-Regeln in Kürze", "Les règles de Qwixx en bref"},
+	"cmd.help":          {"How to play with this bot", "So spielst du mit diesem Bot", "Comment jouer avec ce bot"},
+	"variant.dice":      {"Qwixx (dice game)", "Qwixx (Würfelspiel)", "Qwixx (jeu de dés)"},
+	"variant.cards":     {"Qwixx card game", "Qwixx – Das Kartenspiel", "Qwixx, le jeu de cartes"},
+	"variant.jokers":    {"Qwixx card game with jokers", "Qwixx – Das Kartenspiel mit Jokern", "Qwixx, le jeu de cartes avec jokers"},
 
 	// Lobby
 	"lobby.title":     {"New table: %[1]s", "Neuer Tisch: %[1]s", "Nouvelle table : %[1]s"},
