@@ -1,0 +1,174 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/rs/zerolog"
+	"go.etcd.io/bbolt"
+)
+
+// Bucket and key names. They are part of the file format: never rename one.
+var (
+	bucketMeta    = []byte("meta")
+	bucketGames   = []byte("games")
+	bucketResults = []byte("results")
+	bucketGuilds  = []byte("guilds")
+	bucketTimers  = []byte("timers")
+	bucketDue     = []byte("due")  // inside timers
+	bucketKeys    = []byte("keys") // inside timers
+
+	keyVersion = []byte("version")
+)
+
+// Migration moves a database from schema version Version-1 to Version.
+// Apply runs inside the write transaction that opens the database and must
+// not commit or roll it back; returning an error aborts every migration of
+// that Open.
+type Migration struct {
+	Version int
+	Name    string
+	Apply   func(tx *bbolt.Tx) error
+}
+
+// SchemaVersion is the schema version this code writes: the Version of the
+// last migration.
+const SchemaVersion = 2
+
+// migrations is append only: never edit, reorder or remove a released entry
+// (see the package documentation).
+var migrations = []Migration{
+	{Version: 1, Name: "create games, results, guilds buckets", Apply: migrate1},
+	{Version: 2, Name: "create timers bucket with due-time and key indexes", Apply: migrate2},
+}
+
+func migrate1(tx *bbolt.Tx) error {
+	for _, name := range [][]byte{bucketGames, bucketResults, bucketGuilds} {
+		if _, err := tx.CreateBucket(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func migrate2(tx *bbolt.Tx) error {
+	t, err := tx.CreateBucket(bucketTimers)
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketTimers, err)
+	}
+	for _, name := range [][]byte{bucketDue, bucketKeys} {
+		if _, err := t.CreateBucket(name); err != nil {
+			return fmt.Errorf("create bucket %s/%s: %w", bucketTimers, name, err)
+		}
+	}
+	return nil
+}
+
+// readVersion returns the schema version of the database in tx: 0 for a
+// new, empty bbolt file. A bbolt file with buckets but no meta bucket
+// belongs to somebody else and gives ErrNotDatabase.
+func readVersion(tx *bbolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		var foreign []string
+		err := tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
+			foreign = append(foreign, string(name))
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		if len(foreign) > 0 {
+			return 0, fmt.Errorf("%w: bbolt file with buckets %q but no %s bucket", ErrNotDatabase, foreign, bucketMeta)
+		}
+		return 0, nil
+	}
+	v := meta.Get(keyVersion)
+	if len(v) != 8 {
+		return 0, fmt.Errorf("%w: %s/%s is %d bytes, want 8", ErrNotDatabase, bucketMeta, keyVersion, len(v))
+	}
+	n := binary.BigEndian.Uint64(v)
+	if n > 1<<31 {
+		return 0, fmt.Errorf("%w: implausible schema version %d", ErrNotDatabase, n)
+	}
+	return int(n), nil
+}
+
+func writeVersion(tx *bbolt.Tx, v int) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketMeta, err)
+	}
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(v))
+	return meta.Put(keyVersion, b[:])
+}
+
+// migrate brings db up to the last version of migs. It reads the version
+// first without writing, so opening an up-to-date database changes nothing;
+// the pending migrations then run in one write transaction.
+func migrate(db *bbolt.DB, migs []Migration, log zerolog.Logger) error {
+	if err := checkMigrations(migs); err != nil {
+		return err
+	}
+	latest := 0
+	if len(migs) > 0 {
+		latest = migs[len(migs)-1].Version
+	}
+	var have int
+	if err := db.View(func(tx *bbolt.Tx) error {
+		var err error
+		have, err = readVersion(tx)
+		return err
+	}); err != nil {
+		return err
+	}
+	switch {
+	case have > latest:
+		return fmt.Errorf("schema version %d is newer than the latest this program knows, %d: %w", have, latest, ErrSchemaTooNew)
+	case have == latest:
+		return nil
+	}
+	var applied []Migration
+	err := db.Update(func(tx *bbolt.Tx) error {
+		// Read again inside the write transaction: it is the one that counts.
+		v, err := readVersion(tx)
+		if err != nil {
+			return err
+		}
+		if v > latest {
+			return fmt.Errorf("schema version %d is newer than the latest this program knows, %d: %w", v, latest, ErrSchemaTooNew)
+		}
+		applied = migs[v:]
+		for _, m := range applied {
+			if err := m.Apply(tx); err != nil {
+				return fmt.Errorf("migration %d (%s): %w", m.Version, m.Name, err)
+			}
+			if err := writeVersion(tx, m.Version); err != nil {
+				return fmt.Errorf("migration %d (%s): write version: %w", m.Version, m.Name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range applied {
+		log.Info().Int("version", m.Version).Str("migration", m.Name).Msg("store: schema migrated")
+	}
+	return nil
+}
+
+// checkMigrations insists that versions run 1, 2, 3, … with no gaps, so
+// that migs[v:] is exactly what a database at version v lacks.
+func checkMigrations(migs []Migration) error {
+	for i, m := range migs {
+		if m.Version != i+1 {
+			return fmt.Errorf("migration list: entry %d has version %d, want %d", i, m.Version, i+1)
+		}
+		if m.Apply == nil {
+			return fmt.Errorf("migration list: migration %d (%s) has no Apply", m.Version, m.Name)
+		}
+	}
+	return nil
+}
