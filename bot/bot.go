@@ -46,6 +46,11 @@ type Options struct {
 	// ReminderBefore how long before its end the undecided are mentioned.
 	TurnTimeout    time.Duration
 	ReminderBefore time.Duration
+	// MaxPlayers is the largest table (2–5; 5 when zero).
+	MaxPlayers int
+	// Language is the fallback language code (en, de, fr) for locales the
+	// bot does not speak; English when empty.
+	Language string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -76,6 +81,9 @@ func New(dc Discord, st Store, rd Renderer, opt Options, log zerolog.Logger) *Bo
 	}
 	if opt.ReminderBefore <= 0 || opt.ReminderBefore >= opt.TurnTimeout {
 		opt.ReminderBefore = opt.TurnTimeout / 5
+	}
+	if opt.MaxPlayers < game.MinPlayers || opt.MaxPlayers > game.MaxPlayers {
+		opt.MaxPlayers = game.MaxPlayers
 	}
 	return &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log}
 }
@@ -187,9 +195,9 @@ type request struct {
 }
 
 func (b *Bot) newRequest(i *discordgo.Interaction) *request {
-	r := &request{b: b, i: i, lang: LangFor(string(i.Locale)), glang: LangFor("en-US")}
+	r := &request{b: b, i: i, lang: langOr(string(i.Locale), b.opt.Language), glang: langOr("", b.opt.Language)}
 	if i.GuildLocale != nil {
-		r.glang = LangFor(string(*i.GuildLocale))
+		r.glang = langOr(string(*i.GuildLocale), b.opt.Language)
 	}
 	var u *discordgo.User
 	if i.Member != nil {

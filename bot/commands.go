@@ -80,8 +80,12 @@ func Commands() []*discordgo.ApplicationCommand {
 }
 
 // RegisterCommands overwrites the application's commands, globally or in
-// Options.GuildID.
-func (b *Bot) RegisterCommands() error {
+// Options.GuildID. appID, when not empty, replaces Options.AppID (the
+// application ID is known for sure once the gateway is READY).
+func (b *Bot) RegisterCommands(appID string) error {
+	if appID != "" {
+		b.opt.AppID = appID
+	}
 	if _, err := b.dc.ApplicationCommandBulkOverwrite(b.opt.AppID, b.opt.GuildID, Commands()); err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}

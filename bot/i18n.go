@@ -58,6 +58,20 @@ func LangFor(locale string) Lang {
 	return Lang{Tag: tag, p: printers[tag]}
 }
 
+// langOr picks the language for a Discord locale, or the fallback language
+// code when the bot does not speak that locale.
+func langOr(locale, fallback string) Lang {
+	if t, err := language.Parse(locale); err == nil {
+		if _, _, conf := matcher.Match(t); conf >= language.High {
+			return LangFor(locale)
+		}
+	}
+	if fallback == "" {
+		fallback = "en"
+	}
+	return LangFor(fallback)
+}
+
 // T formats message key with args in this language.
 func (l Lang) T(key string, args ...any) string {
 	if _, ok := messages[key]; !ok {

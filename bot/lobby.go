@@ -24,6 +24,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(),
 		}
 		lobby.Seats = []Seat{{UserID: r.userID, Name: lobby.uniqueName(r.userName)}}
+		lobby.MaxSeats = b.opt.MaxPlayers
 		return lobby, nil
 	})
 	defer unlock()
@@ -55,11 +56,11 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Description: desc,
 		Color:       0x2b7a3d,
 		Fields: []*discordgo.MessageEmbedField{{
-			Name: l.T("lobby.seats", len(t.Seats), game.MaxPlayers), Value: seats.String(),
+			Name: l.T("lobby.seats", len(t.Seats), t.maxSeats()), Value: seats.String(),
 		}},
 		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
 	}
-	full := len(t.Seats) >= game.MaxPlayers
+	full := len(t.Seats) >= t.maxSeats()
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -103,8 +104,8 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 				r.ephemeral(r.lang.T("err.joined"))
 				return nil, errRefused
 			}
-			if len(t.Seats) >= game.MaxPlayers {
-				r.ephemeral(r.lang.T("err.full"))
+			if len(t.Seats) >= t.maxSeats() {
+				r.ephemeral(r.lang.T("err.full", t.maxSeats()))
 				return nil, errRefused
 			}
 			t.Seats = append(t.Seats, Seat{UserID: r.userID, Name: t.uniqueName(r.userName)})

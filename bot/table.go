@@ -44,6 +44,7 @@ type Table struct {
 	Variant   game.Variant `json:"variant"`
 	Games     int          `json:"games"` // match length, 1–5 (RULES D11)
 	Seats     []Seat       `json:"seats"`
+	MaxSeats  int          `json:"max_seats,omitempty"` // 2–5, from the configuration
 	Stage     Stage        `json:"stage"`
 	Lang      string       `json:"lang"` // language of public messages (guild locale)
 	Created   time.Time    `json:"created"`
@@ -143,6 +144,14 @@ func (t *Table) encode() ([]byte, error) {
 		t.Game = data
 	}
 	return json.Marshal(t)
+}
+
+// maxSeats is the table's size limit.
+func (t *Table) maxSeats() int {
+	if t.MaxSeats >= game.MinPlayers && t.MaxSeats <= game.MaxPlayers {
+		return t.MaxSeats
+	}
+	return game.MaxPlayers
 }
 
 // seatOf returns the seat index of a user, or -1.
