@@ -45,3 +45,18 @@ func TestTranslate(t *testing.T) {
 		t.Errorf("fallback: %q", got)
 	}
 }
+
+func TestImageLabelsValid(t *testing.T) {
+	for _, tag := range Languages {
+		l := LangFor(tag.String())
+		if err := l.Labels().Validate(); err != nil {
+			t.Errorf("%s: %v", tag, err)
+		}
+		if l.Labels().Misthrows == "" {
+			t.Errorf("%s: no misthrow label", tag)
+		}
+	}
+	if LangFor("de").Labels().Misthrows != "Fehlwürfe" || LangFor("fr").Labels().Misthrows != "Coups manqués" {
+		t.Error("rulebook terms missing")
+	}
+}

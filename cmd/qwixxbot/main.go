@@ -1,38 +1,86 @@
 // Command qwixxbot runs the Qwixx Discord bot and its tools.
 //
-//	qwixxbot replay FILE [--format json|text]   replay a game record
+//	qwixxbot [-config FILE]                       run the bot (QWIXXBOT_TOKEN set)
+//	qwixxbot [-config FILE] [-sandbox]            no token: play in the built-in fake Discord
+//	qwixxbot replay FILE [--format json|text]     replay a game record
+//	qwixxbot render FILE [--step N] [-o DIR]      draw a game record's table as PNG
 //
-// See README.md for everything else.
+// See README.md.
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-// run is main without the process: tests call it with their own arguments
-// and writers. It returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+// run is main without the process: tests call it with their own context,
+// arguments and writers. It returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "replay":
 			return runReplay(args[1:], stdout, stderr)
+		case "render":
+			return runRender(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return 0
 		}
 	}
-	usage(stderr)
-	return 2
+	fs := flag.NewFlagSet("qwixxbot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(stderr) }
+	cfgPath := fs.String("config", "", "configuration file (TOML); see config.example.toml")
+	sandbox := fs.Bool("sandbox", false, "play in the built-in fake Discord even if a token is set")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "qwixxbot: unknown command %q\n", fs.Arg(0))
+		usage(stderr)
+		return 2
+	}
+	cfg, err := loadConfig(*cfgPath, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot: %v\n", err)
+		return 2
+	}
+	log := newLogger(cfg.Log, stderr)
+	if *sandbox || !cfg.Discord.Token.IsSet() {
+		if err := runSandbox(ctx, cfg, log, stdout); err != nil {
+			fmt.Fprintf(stderr, "qwixxbot sandbox: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if err := serve(ctx, cfg, log, serveOptions{}); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "qwixxbot: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  qwixxbot replay FILE [--format json|text]   replay a game record (game/RECORD.md)
+  qwixxbot [-config FILE]            run the bot; the token comes from QWIXXBOT_TOKEN
+  qwixxbot [-config FILE] -sandbox   play whole games in the built-in fake Discord
+                                     (also what happens when no token is set)
+  qwixxbot replay FILE [--format json|text]
+                                     replay a game record (game/RECORD.md)
+  qwixxbot render FILE [--step N] [-o DIR]
+                                     draw a game record's table as PNG files
 `)
 }

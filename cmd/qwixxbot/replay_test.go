@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 
 func TestReplayJSON(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"replay", "../../game/testdata/records/dice-short.json"}, &out, &errb)
+	code := run(context.Background(), []string{"replay", "../../game/testdata/records/dice-short.json"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -29,7 +30,7 @@ func TestReplayJSON(t *testing.T) {
 
 func TestReplayText(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"replay", "../../game/testdata/records/dice-short.json", "--format", "text"}, &out, &errb); code != 0 {
+	if code := run(context.Background(), []string{"replay", "../../game/testdata/records/dice-short.json", "--format", "text"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"Anna: 7 points", "Ben: -3 points", "red     7 11", "leading: Anna"} {
@@ -41,7 +42,7 @@ func TestReplayText(t *testing.T) {
 
 func TestReplayIllegalStep(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"replay", "../../game/testdata/records/dice-illegal.json"}, &out, &errb)
+	code := run(context.Background(), []string{"replay", "../../game/testdata/records/dice-illegal.json"}, &out, &errb)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
@@ -55,7 +56,7 @@ func TestReplayIllegalStep(t *testing.T) {
 func TestReplayBadUsage(t *testing.T) {
 	for _, args := range [][]string{{"replay"}, {"replay", "x.json", "--format", "xml"}, {"replay", "/nonexistent.json"}, {"bogus"}} {
 		var out, errb bytes.Buffer
-		if code := run(args, &out, &errb); code != 2 {
+		if code := run(context.Background(), args, &out, &errb); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 		if errb.Len() == 0 {

@@ -1,0 +1,55 @@
+package bot
+
+import (
+	"golang.org/x/text/language"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
+)
+
+// imageLabels are the words in the pictures, per language (the rulebooks'
+// terms: Fehlwürfe, coups manqués). Format fields keep render's verbs.
+var imageLabels = map[language.Tag]render.Labels{
+	language.English: render.DefaultLabels(),
+	language.German: {
+		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte", Turn: "Runde %d",
+		Active: "Am Zug", Decided: "Entschieden", Display: "Auslage", DrawPile: "Zugstapel", Discard: "Ablage",
+		Hand: "Hand", PlayedBy: "Ausgespielt von %s", Joker: "JOKER", JokerMark: "J", GameOver: "Spielende",
+		EndLocks: "Zwei Reihen abgeschlossen", EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
+		Rank: "Platz", Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
+	},
+	language.French: {
+		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points", Turn: "Tour %d",
+		Active: "Actif", Decided: "A choisi", Display: "Étalage", DrawPile: "Pioche", Discard: "Défausse",
+		Hand: "Main", PlayedBy: "Joué par %s", Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie",
+		EndLocks: "Deux lignes fermées", EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants (ex æquo)",
+		Rank: "Rang", Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
+	},
+}
+
+// Labels are the image labels in this language.
+func (l Lang) Labels() render.Labels {
+	if lb, ok := imageLabels[l.Tag]; ok {
+		return lb
+	}
+	return render.DefaultLabels()
+}
+
+// Images is the Renderer that draws with the render package.
+type Images struct{}
+
+// Table draws every sheet and the dice or card display.
+func (Images) Table(v game.PublicView, l Lang) ([]byte, error) { return render.Table(v, l.Labels()) }
+
+// Sheet draws one player's sheet.
+func (Images) Sheet(v game.PublicView, seat int, l Lang) ([]byte, error) {
+	return render.Sheet(v, seat, l.Labels())
+}
+
+// Hand draws a player's private hand.
+func (Images) Hand(v game.PrivateView, l Lang) ([]byte, error) { return render.Hand(v, l.Labels()) }
+
+// Results draws the final sheets, ranking and match table.
+func (Images) Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error) {
+	return render.Results(v, m, l.Labels())
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// runRender replays a record up to a step and draws the table there (and,
+// at the end, the results; for card games each player's hand) as PNG files.
+func runRender(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	step := fs.Int("step", -1, "number of moves to replay (default: all)")
+	out := fs.String("o", "out", "output directory")
+	lang := fs.String("lang", "en", "language of the labels: en, de or fr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: qwixxbot render FILE [--step N] [-o DIR] [--lang en|de|fr]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(reorder(args)); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
+		return 2
+	}
+	rec, err := game.ParseRecord(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
+		return 2
+	}
+	r, err := game.NewReplayer(rec)
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
+		return 2
+	}
+	n := 0
+	for !r.Done() && (*step < 0 || n < *step) {
+		if err := r.Step(); err != nil {
+			fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
+			return 1
+		}
+		n++
+	}
+	g := r.Game()
+	l := bot.LangFor(*lang)
+	imgs := bot.Images{}
+	files := map[string]func() ([]byte, error){
+		"table.png": func() ([]byte, error) { return imgs.Table(g.Public(), l) },
+	}
+	if g.Over() {
+		files["results.png"] = func() ([]byte, error) { return imgs.Results(g.Public(), nil, l) }
+	}
+	if g.Variant().CardGame() {
+		for p, name := range g.Players() {
+			files[fmt.Sprintf("hand-%d-%s.png", p+1, safeName(name))] = func() ([]byte, error) { return imgs.Hand(g.Private(p), l) }
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
+		return 2
+	}
+	for name, draw := range files {
+		png, err := draw()
+		if err == nil {
+			err = os.WriteFile(filepath.Join(*out, name), png, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "qwixxbot render: %s: %v\n", name, err)
+			return 1
+		}
+		fmt.Fprintln(stdout, filepath.Join(*out, name))
+	}
+	fmt.Fprintf(stdout, "after %d of %d moves: turn %d, %s\n", n, len(rec.Moves), g.Turn(), g.Phase())
+	return 0
+}
+
+// safeName keeps letters and digits of a name for a file name.
+func safeName(s string) string {
+	out := []rune{}
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return "player"
+	}
+	return string(out)
+}

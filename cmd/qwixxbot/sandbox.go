@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+)
+
+var sandboxNames = []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"}
+
+// sandboxResult is what a sandbox run produced.
+type sandboxResult struct {
+	Results string // the results message
+	Moves   int    // clicks that made a move
+	Images  int    // files saved
+}
+
+// runSandbox starts the built-in fake Discord in this process, runs the real
+// bot against it and lets simulated players play a whole game. Everything
+// they see goes to a transcript and every image to a folder.
+func runSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
+	res, err := sandbox(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n\nsandbox: %d moves; transcript %s, %d images in %s\n",
+		res.Results, res.Moves, filepath.Join(cfg.Sandbox.OutDir, "transcript.txt"), res.Images, filepath.Join(cfg.Sandbox.OutDir, "images"))
+	return nil
+}
+
+func sandbox(ctx context.Context, cfg config.Config, log zerolog.Logger) (*sandboxResult, error) {
+	out := cfg.Sandbox.OutDir
+	images := filepath.Join(out, "images")
+	if err := os.MkdirAll(images, 0o755); err != nil {
+		return nil, err
+	}
+	tf, err := os.Create(filepath.Join(out, "transcript.txt"))
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "sandbox-token", Transcript: tf, AttachmentDir: images})
+	if err != nil {
+		return nil, fmt.Errorf("start fake discord: %w", err)
+	}
+	defer srv.Close()
+
+	cfg.Discord.Token = config.NewSecret(srv.Token())
+	cfg.Discord.BaseURL = "https://discord.com" // srv.Transport sends it to the fake
+	cfg.Store.Path = filepath.Join(out, "sandbox.db")
+	os.Remove(cfg.Store.Path)
+
+	bctx, stop := context.WithCancel(ctx)
+	defer stop()
+	ready := make(chan *bot.Bot, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(bctx, cfg, log, serveOptions{transport: srv.Transport(), ready: func(b *bot.Bot) { ready <- b }})
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		return nil, fmt.Errorf("bot stopped: %w", err)
+	case <-time.After(30 * time.Second):
+		return nil, errors.New("bot did not connect to the fake discord")
+	}
+
+	seed := uint64(time.Now().UnixNano())
+	if cfg.Sandbox.Seed != nil {
+		seed = uint64(*cfg.Sandbox.Seed)
+	}
+	p := &players{srv: srv, ch: srv.DefaultChannel(), rnd: rand.New(rand.NewPCG(seed, 1))}
+	for _, n := range sandboxNames[:cfg.Sandbox.Players] {
+		p.users = append(p.users, srv.AddUser(n, "en-US"))
+	}
+	res, err := p.playGame(ctx, cfg.Sandbox.Variant)
+	stop()
+	if berr := <-done; berr != nil && err == nil {
+		err = berr
+	}
+	if err != nil {
+		return nil, err
+	}
+	files, _ := os.ReadDir(images)
+	res.Images = len(files)
+	return res, nil
+}
+
+// players are simulated people: they see only what Discord would show them
+// and act by clicking.
+type players struct {
+	srv   *discordtest.Server
+	ch    string
+	users []*discordtest.User
+	rnd   *rand.Rand
+}
+
+// answer waits for the response to an interaction: answer(ctx)(u.Click(…)).
+func answer(ctx context.Context) func(*discordtest.Interaction, error) (*discordtest.Message, error) {
+	return func(it *discordtest.Interaction, err error) (*discordtest.Message, error) {
+		return awaitAnswer(ctx, it, err)
+	}
+}
+
+func awaitAnswer(ctx context.Context, it *discordtest.Interaction, err error) (*discordtest.Message, error) {
+	if err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	m, err := it.WaitResponse(wctx)
+	if err != nil {
+		return nil, fmt.Errorf("no answer: %w", err)
+	}
+	if it.Failed() {
+		return nil, errors.New("the interaction failed")
+	}
+	return m, nil
+}
+
+// idWith finds a component custom_id with the verb.
+func idWith(m *discordtest.Message, verb string) string {
+	for _, id := range m.CustomIDs() {
+		if strings.Contains(id, ":"+verb) {
+			return id
+		}
+	}
+	return ""
+}
+
+// playGame opens a table, seats everybody, starts and plays to the end.
+func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult, error) {
+	host := p.users[0]
+	lobby, err := answer(ctx)(host.Command(p.ch, "qwixx", "new", map[string]any{"variant": variant}))
+	if err != nil {
+		return nil, fmt.Errorf("/qwixx new: %w", err)
+	}
+	for _, u := range p.users[1:] {
+		if lobby, err = answer(ctx)(u.Click(lobby, idWith(lobby, "join"))); err != nil {
+			return nil, fmt.Errorf("join: %w", err)
+		}
+	}
+	if _, err := answer(ctx)(host.Click(lobby, idWith(lobby, "start"))); err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	res := &sandboxResult{}
+	for idle := 0; idle < 50; {
+		table, results := p.current(ctx)
+		if results != nil {
+			res.Results = results.Content
+			return res, nil
+		}
+		if table == nil {
+			idle++
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		moved := false
+		for _, u := range p.users {
+			ok, err := p.act(ctx, u, table)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				moved = true
+				res.Moves++
+				break
+			}
+		}
+		if !moved {
+			idle++
+			time.Sleep(20 * time.Millisecond)
+		} else {
+			idle = 0
+		}
+	}
+	return nil, errors.New("the game stalled: nobody could act")
+}
+
+// current returns the newest table message, or the results message.
+func (p *players) current(ctx context.Context) (table, results *discordtest.Message) {
+	ms := p.users[0].Messages(p.ch)
+	for i := len(ms) - 1; i >= 0; i-- {
+		m := ms[i]
+		if m.Ephemeral() || m.AuthorID != p.srv.BotUserID() {
+			continue
+		}
+		if idWith(m, "again") != "" {
+			return nil, m
+		}
+		if idWith(m, "sheet") != "" {
+			return m, nil
+		}
+	}
+	return nil, nil
+}
+
+// act lets user u do something if they can: choose among the legal
+// choices their private sheet offers, or build a card play in their hand.
+func (p *players) act(ctx context.Context, u *discordtest.User, table *discordtest.Message) (bool, error) {
+	sheet, err := answer(ctx)(u.Click(table, idWith(table, "sheet")))
+	if err != nil {
+		return false, fmt.Errorf("%s opens the sheet: %w", u.Name, err)
+	}
+	if ids := sheet.CustomIDs(); len(ids) > 0 {
+		_, err := answer(ctx)(u.Click(sheet, ids[p.rnd.IntN(len(ids))]))
+		return err == nil, err
+	}
+	hid := idWith(table, "hand")
+	if hid == "" {
+		return false, nil
+	}
+	hand, err := answer(ctx)(u.Click(table, hid))
+	if err != nil {
+		return false, fmt.Errorf("%s opens the hand: %w", u.Name, err)
+	}
+	pick := idWith(hand, "pick")
+	if pick == "" {
+		return false, nil
+	}
+	c, _ := hand.Component(pick)
+	opt := c.Options[p.rnd.IntN(len(c.Options))]
+	m, err := answer(ctx)(u.Select(hand, pick, opt.Value))
+	if err != nil {
+		return false, err
+	}
+	if as := idWith(m, "as"); as != "" {
+		if m, err = answer(ctx)(u.Select(m, as, "red")); err != nil {
+			return false, err
+		}
+	}
+	if cr := idWith(m, "cross"); cr != "" && p.rnd.IntN(2) == 0 {
+		c, _ := m.Component(cr)
+		if m2, err := answer(ctx)(u.Select(m, cr, c.Options[0].Value)); err == nil {
+			if comp, ok := m2.Component(idWith(m2, "play")); ok && !comp.Disabled {
+				m = m2
+			}
+		}
+	}
+	play := idWith(m, "play")
+	if comp, ok := m.Component(play); !ok || comp.Disabled {
+		if cr := idWith(m, "cross"); cr != "" {
+			if m, err = answer(ctx)(u.Select(m, cr)); err != nil {
+				return false, err
+			}
+			play = idWith(m, "play")
+		}
+	}
+	_, err = answer(ctx)(u.Click(m, play))
+	return err == nil, err
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// newLogger makes the one logger passed down everywhere.
+func newLogger(c config.Log, w io.Writer) zerolog.Logger {
+	if c.Format == "console" {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
+	}
+	return zerolog.New(w).Level(c.ZerologLevel()).With().Timestamp().Logger()
+}
+
+// serveOptions are what serve needs besides the configuration.
+type serveOptions struct {
+	// ready, if set, is called once the bot is connected and registered.
+	ready func(b *bot.Bot)
+	// transport, if set, carries all HTTP (the sandbox's in-process fake).
+	transport http.RoundTripper
+	// tick is how often timers are checked.
+	tick time.Duration
+}
+
+// serve runs the bot until ctx ends: it opens the store, connects to
+// Discord (or the server at discord.base_url), registers the commands,
+// restores every stored table and its timers, and answers interactions.
+// On the way out it stops taking interactions, finishes those in flight
+// and closes the database.
+func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveOptions) error {
+	if !cfg.Discord.Token.IsSet() {
+		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
+	}
+	st, err := store.Open(cfg.Store.Path, store.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error().Err(err).Msg("close store")
+		}
+	}()
+
+	s, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
+	if err != nil {
+		return fmt.Errorf("discord session: %w", err)
+	}
+	rt := so.transport
+	if cfg.Discord.BaseURL != "" && cfg.Discord.BaseURL != "https://discord.com" {
+		if rt, err = newBaseURLTransport(cfg.Discord.BaseURL, rt); err != nil {
+			return err
+		}
+	}
+	if rt != nil {
+		s.Client = &http.Client{Transport: rt, Timeout: 20 * time.Second}
+	}
+	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
+	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
+	s.ShouldReconnectOnError = true
+
+	b := bot.New(s, st, newRenderer(), bot.Options{
+		AppID:          cfg.Discord.ApplicationID,
+		GuildID:        cfg.Discord.GuildID,
+		TurnTimeout:    cfg.Game.TurnTimeout,
+		ReminderBefore: cfg.Game.ReminderBefore,
+		MaxPlayers:     cfg.Game.MaxPlayers,
+		Language:       cfg.Game.Language,
+	}, log)
+	if err := b.Start(); err != nil {
+		return err
+	}
+	ready := make(chan *discordgo.Ready, 1)
+	s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
+	s.AddHandler(b.OnInteraction)
+	if err := s.Open(); err != nil {
+		return fmt.Errorf("connect to discord: %w", err)
+	}
+	defer s.Close()
+
+	var r *discordgo.Ready
+	select {
+	case r = <-ready:
+	case <-time.After(30 * time.Second):
+		return errors.New("connect to discord: no READY within 30s")
+	case <-ctx.Done():
+		return nil
+	}
+	appID := cfg.Discord.ApplicationID
+	if appID == "" && r.Application != nil {
+		appID = r.Application.ID
+	}
+	if appID == "" && r.User != nil {
+		appID = r.User.ID
+	}
+	if err := b.RegisterCommands(appID); err != nil {
+		return err
+	}
+	log.Info().Str("app", appID).Int("shard", cfg.Discord.ShardID).Int("shards", cfg.Discord.ShardCount).
+		Str("invite", bot.InviteURL(appID)).Msg("qwixxbot ready")
+	if so.ready != nil {
+		so.ready(b)
+	}
+	tick := so.tick
+	if tick <= 0 {
+		tick = time.Second
+	}
+	go b.Run(ctx, tick)
+
+	<-ctx.Done()
+	log.Info().Msg("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := b.Shutdown(sctx); err != nil {
+		log.Warn().Err(err).Msg("interactions still in flight")
+	}
+	b.Idle()
+	return nil
+}
+
+// loadConfig reads the configuration file (if any) and the environment,
+// warning about QWIXXBOT_ variables that match no key.
+func loadConfig(path string, stderr io.Writer) (config.Config, error) {
+	cfg, err := config.Load(path, os.LookupEnv)
+	if err != nil {
+		return cfg, err
+	}
+	for _, v := range config.UnknownEnv(os.Environ()) {
+		fmt.Fprintf(stderr, "qwixxbot: warning: environment variable %s matches no configuration key\n", v)
+	}
+	return cfg, nil
+}
