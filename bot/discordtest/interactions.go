@@ -1,0 +1,217 @@
+package discordtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrInteractionFailed is returned by Interaction.Wait when the bot did not
+// answer within the deadline: the user sees "This interaction failed".
+var ErrInteractionFailed = errors.New("discordtest: this interaction failed (no response within the deadline)")
+
+type modalData struct {
+	CustomID   string      `json:"custom_id"`
+	Title      string      `json:"title"`
+	Components []Component `json:"components"`
+}
+
+// interaction is the server's record of one interaction.
+type interaction struct {
+	id, token    string
+	typ          int // 2 command, 3 component, 5 modal submit
+	userID       string
+	channelID    string
+	guildID      string
+	sourceID     string // component/modal: the message it came from
+	created      time.Time
+	timer        *time.Timer
+	acked        bool
+	failed       bool
+	callbackType int
+	responseID   string // the message @original refers to
+	followups    []string
+	modal        *modalData
+	payload      map[string]any
+	done         chan struct{}
+}
+
+// newInteractionLocked creates an interaction, sends INTERACTION_CREATE and
+// starts the deadline.
+func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[string]any, src *Message) *interaction {
+	it := &interaction{id: s.newID(), token: "aW50ZXJhY3Rpb246" + randomHex(40), typ: typ, userID: u.id,
+		channelID: c.id, guildID: c.guildID, created: s.clock.Now(), done: make(chan struct{})}
+	perms := s.botPermsLocked(c)
+	p := map[string]any{
+		"id": it.id, "application_id": s.appID, "type": typ, "data": data, "token": it.token, "version": 1,
+		"channel_id": c.id, "channel": c.json(), "locale": u.locale, "app_permissions": itoa64(perms),
+		"entitlements": []any{}, "attachment_size_limit": s.opts.AttachmentSizeLimit,
+	}
+	if g := s.guilds[c.guildID]; g != nil {
+		p["guild_id"] = g.id
+		p["guild_locale"] = g.locale
+		p["guild"] = map[string]any{"id": g.id, "locale": g.locale, "features": []any{}}
+		p["member"] = s.memberJSON(g, u)
+		p["context"] = 0
+		p["authorizing_integration_owners"] = map[string]any{"0": g.id}
+	} else {
+		p["user"] = u.json()
+		p["context"] = 1
+		p["authorizing_integration_owners"] = map[string]any{"0": "0"}
+	}
+	if src != nil {
+		it.sourceID = src.ID
+		p["message"] = s.messageJSON(src)
+	}
+	it.payload = p
+	s.interactions[it.id] = it
+	s.byToken[it.token] = it
+	s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)
+	it.timer = time.AfterFunc(s.opts.InteractionDeadline, func() { s.expire(it) })
+	s.notifyLocked()
+	return it
+}
+
+func (s *Server) memberJSON(g *guild, u *userRec) map[string]any {
+	return map[string]any{"user": u.json(), "roles": []any{}, "joined_at": s.clock.Now().UTC().Format(time.RFC3339),
+		"deaf": false, "mute": false, "nick": nil, "avatar": nil, "flags": 0, "pending": false,
+		"permissions": itoa64(g.members[u.id])}
+}
+
+// expire marks an unanswered interaction as failed.
+func (s *Server) expire(it *interaction) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if it.acked || it.failed {
+		return
+	}
+	it.failed = true
+	close(it.done)
+	s.logf(s.users[it.userID].name, "sees \"This interaction failed\" (no answer within %v)", s.opts.InteractionDeadline)
+	s.notifyLocked()
+}
+
+// ackLocked records the interaction's callback.
+func (s *Server) ackLocked(it *interaction, typ int) {
+	it.acked = true
+	it.callbackType = typ
+	if it.timer != nil {
+		it.timer.Stop()
+	}
+	close(it.done)
+	s.logf("bot", "answers interaction %s with type %d after %v", it.id, typ, s.clock.Now().Sub(it.created).Round(time.Millisecond))
+	s.notifyLocked()
+}
+
+// Interaction is a handle on an interaction a simulated user started.
+type Interaction struct {
+	s  *Server
+	it *interaction
+}
+
+// ID returns the interaction ID.
+func (i *Interaction) ID() string { return i.it.id }
+
+// Token returns the interaction token.
+func (i *Interaction) Token() string { return i.it.token }
+
+// Wait blocks until the bot acknowledged the interaction (nil) or it failed
+// (ErrInteractionFailed), or ctx ends.
+func (i *Interaction) Wait(ctx context.Context) error {
+	select {
+	case <-i.it.done:
+	case <-ctx.Done():
+		return fmt.Errorf("discordtest: waiting for interaction %s: %w", i.it.id, ctx.Err())
+	}
+	if i.Failed() {
+		return ErrInteractionFailed
+	}
+	return nil
+}
+
+// WaitTimeout is Wait with a timeout.
+func (i *Interaction) WaitTimeout(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return i.Wait(ctx)
+}
+
+// Failed reports whether the deadline passed without an answer.
+func (i *Interaction) Failed() bool {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	return i.it.failed
+}
+
+// CallbackType is the interaction response type the bot answered with
+// (4, 5, 6, 7 or 9), or 0 if none yet.
+func (i *Interaction) CallbackType() int {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	return i.it.callbackType
+}
+
+// Response returns the latest state of the message @original refers to: the
+// reply for types 4/5, the clicked message for types 6/7.
+func (i *Interaction) Response() (*Message, bool) {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	m := i.s.messages[i.it.responseID]
+	if m == nil {
+		return nil, false
+	}
+	return m.clone(), true
+}
+
+// WaitResponse waits for the acknowledgement and, after a deferred reply
+// (type 5), for the "thinking…" placeholder to be filled in; it returns the
+// @original message.
+func (i *Interaction) WaitResponse(ctx context.Context) (*Message, error) {
+	if err := i.Wait(ctx); err != nil {
+		return nil, err
+	}
+	err := i.s.waitLocked(ctx, func() bool {
+		m := i.s.messages[i.it.responseID]
+		return m != nil && (!m.Loading() || m.Deleted)
+	})
+	if err != nil {
+		return nil, err
+	}
+	m, _ := i.Response()
+	return m, nil
+}
+
+// Ephemeral reports whether the response message is ephemeral.
+func (i *Interaction) Ephemeral() bool {
+	m, ok := i.Response()
+	return ok && m.Ephemeral()
+}
+
+// Followups returns the follow-up messages sent with the interaction's token.
+func (i *Interaction) Followups() []*Message {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	var out []*Message
+	for _, id := range i.it.followups {
+		out = append(out, i.s.messages[id].clone())
+	}
+	return out
+}
+
+// Modal returns the modal the bot opened (callback type 9), if any.
+func (i *Interaction) Modal() (customID, title string, ok bool) {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	if i.it.modal == nil {
+		return "", "", false
+	}
+	return i.it.modal.CustomID, i.it.modal.Title, true
+}
+
+// Payload returns the INTERACTION_CREATE data sent to the bot.
+func (i *Interaction) Payload() map[string]any {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	return cloneJSON(i.it.payload)
+}

@@ -1,0 +1,469 @@
+package discordtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Request is one REST request the bot made, with the answer it got.
+type Request struct {
+	Method, Path string
+	Status       int
+	// Error is the JSON error body's message (and code), if any.
+	Error string
+	Time  time.Time
+}
+
+// Requests lists every REST request received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// upload is one file part of a multipart request.
+type upload struct {
+	index       int
+	filename    string
+	contentType string
+	data        []byte
+}
+
+// req is a parsed API request.
+type req struct {
+	r         *http.Request
+	raw       []byte // JSON body or payload_json
+	files     []upload
+	multipart bool
+}
+
+func (rq *req) param(name string) string { return rq.r.PathValue(name) }
+
+// decode unmarshals the JSON body into v.
+func (rq *req) decode(v any) error {
+	if len(rq.raw) == 0 {
+		return fmt.Errorf("empty body")
+	}
+	return json.Unmarshal(rq.raw, v)
+}
+
+type handler func(rq *req) (int, any)
+
+// apiError builds Discord's JSON error answer.
+func apiError(status, code int, msg string) (int, any) {
+	return status, map[string]any{"message": msg, "code": code}
+}
+
+func invalidForm(fe fieldErrors) (int, any) {
+	return http.StatusBadRequest, map[string]any{"message": "Invalid Form Body", "code": 50035, "errors": fe}
+}
+
+// route describes one REST endpoint.
+type route struct {
+	method, path string
+	specRoute    string // "METHOD /path" in openapi.json, "" = no body schema
+	auth         bool   // needs "Authorization: Bot <token>"
+	h            handler
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /gateway", s.handleGateway)
+	mux.HandleFunc("GET /gateway/", s.handleGateway)
+	mux.HandleFunc("GET /cdn/attachments/{cid}/{aid}/{name}", s.handleCDN)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]any{"message": "404: Not Found", "code": 0})
+	})
+	const wh = "/webhooks/{webhook_id}/{webhook_token}"
+	for _, rt := range []route{
+		{"GET", "/gateway", "", false, s.getGateway},
+		{"GET", "/gateway/bot", "", true, s.getGatewayBot},
+		{"GET", "/users/@me", "", true, s.getMe},
+		{"POST", "/users/@me/channels", "POST /users/@me/channels", true, s.createDM},
+		{"GET", "/applications/@me", "", true, s.getApplication},
+		{"GET", "/applications/{app}/commands", "", true, s.getCommands},
+		{"PUT", "/applications/{app}/commands", "PUT /applications/{application_id}/commands", true, s.putCommands},
+		{"GET", "/applications/{app}/guilds/{guild}/commands", "", true, s.getCommands},
+		{"PUT", "/applications/{app}/guilds/{guild}/commands", "PUT /applications/{application_id}/guilds/{guild_id}/commands", true, s.putCommands},
+		{"POST", "/interactions/{iid}/{token}/callback", "POST /interactions/{interaction_id}/{interaction_token}/callback", false, s.callback},
+		{"POST", "/webhooks/{app}/{token}", "POST " + wh, false, s.followup},
+		{"GET", "/webhooks/{app}/{token}/messages/{mid}", "", false, s.webhookGet},
+		{"PATCH", "/webhooks/{app}/{token}/messages/{mid}", "PATCH " + wh + "/messages/{message_id}", false, s.webhookEdit},
+		{"DELETE", "/webhooks/{app}/{token}/messages/{mid}", "", false, s.webhookDelete},
+		{"GET", "/channels/{cid}", "", true, s.getChannel},
+		{"GET", "/channels/{cid}/messages", "", true, s.listMessages},
+		{"POST", "/channels/{cid}/messages", "POST /channels/{channel_id}/messages", true, s.createMessage},
+		{"GET", "/channels/{cid}/messages/{mid}", "", true, s.getMessage},
+		{"PATCH", "/channels/{cid}/messages/{mid}", "PATCH /channels/{channel_id}/messages/{message_id}", true, s.editMessage},
+		{"DELETE", "/channels/{cid}/messages/{mid}", "", true, s.deleteMessage},
+		{"POST", "/channels/{cid}/threads", "POST /channels/{channel_id}/threads", true, s.startThread},
+		{"POST", "/channels/{cid}/messages/{mid}/threads", "POST /channels/{channel_id}/messages/{message_id}/threads", true, s.startThread},
+	} {
+		mux.Handle(rt.method+" /api/{version}"+rt.path, s.wrap(rt))
+	}
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	if body == nil {
+		w.WriteHeader(status)
+		return
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+var versionRE = regexp.MustCompile(`^v(9|10)$`)
+
+// wrap runs the steps common to every endpoint: parsing, fault injection,
+// authentication, rate limits, schema checks, locking and logging.
+func (s *Server) wrap(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		status, body := s.serve(rt, w, r)
+		s.mu.Lock()
+		entry := Request{Method: r.Method, Path: r.URL.Path, Status: status, Time: s.clock.Now()}
+		if m, ok := body.(map[string]any); ok && status >= 400 {
+			entry.Error = fmt.Sprintf("%v (%v)", m["message"], m["code"])
+			if fe, ok := m["errors"].(fieldErrors); ok {
+				entry.Error += ": " + fe.summary()
+			}
+		}
+		s.requests = append(s.requests, entry)
+		s.notifyLocked()
+		s.mu.Unlock()
+		if status >= 400 {
+			s.logf("discord", "%s %s → %d %s", r.Method, r.URL.Path, status, entry.Error)
+		}
+		if status == http.StatusNoContent {
+			body = nil
+		}
+		writeJSON(w, status, body)
+	})
+}
+
+func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request) (int, any) {
+	if !versionRE.MatchString(r.PathValue("version")) {
+		return apiError(http.StatusNotFound, 0, "404: Not Found")
+	}
+	if st, body, hit := s.injectFault(w, r); hit {
+		return st, body
+	}
+	if rt.auth && r.Header.Get("Authorization") != "Bot "+s.opts.Token {
+		return apiError(http.StatusUnauthorized, 0, "401: Unauthorized")
+	}
+	if st, body, limited := s.rateLimit(w, r, rt); limited {
+		return st, body
+	}
+	rq := &req{r: r}
+	if st, body := s.readBody(rq); st != 0 {
+		return st, body
+	}
+	if len(rq.raw) > 0 && !json.Valid(rq.raw) {
+		return apiError(http.StatusBadRequest, 50109, "The request body contains invalid JSON.")
+	}
+	if rt.specRoute != "" && s.spec != nil && len(rq.raw) > 0 {
+		specRoute := rt.specRoute
+		if r.PathValue("mid") == "@original" {
+			specRoute = strings.Replace(specRoute, "{message_id}", "@original", 1)
+		}
+		if err := s.spec.validate(specRoute, rq.raw); err != nil {
+			s.mu.Lock()
+			s.violations = append(s.violations, SchemaViolation{Method: r.Method, Path: r.URL.Path,
+				Route: specRoute, Body: string(rq.raw), Err: err.Error()})
+			s.mu.Unlock()
+			s.logf("discord", "schema violation %s %s: %v", r.Method, r.URL.Path, err)
+			if !s.opts.SchemaReportOnly {
+				// Report Discord's own, more precise, form errors when
+				// the body breaks one of its documented limits too.
+				fe := prevalidate(specRoute, rq.raw)
+				if len(fe) == 0 {
+					fe.add("", "SCHEMA_VALIDATION_FAILED", err.Error())
+				}
+				return invalidForm(fe)
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return apiError(http.StatusServiceUnavailable, 0, "server closed")
+	}
+	return rt.h(rq)
+}
+
+// readBody reads a JSON or multipart body into rq.
+func (s *Server) readBody(rq *req) (int, any) {
+	r := rq.r
+	limit := int64(s.opts.AttachmentSizeLimit)*maxAttachments + 1<<20
+	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return apiError(http.StatusBadRequest, 0, "reading body: "+err.Error())
+	}
+	if int64(len(data)) > limit {
+		return apiError(http.StatusRequestEntityTooLarge, 40005, "Request entity too large")
+	}
+	mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "multipart/form-data" {
+		rq.raw = data
+		return 0, nil
+	}
+	rq.multipart = true
+	mr := multipart.NewReader(bytes.NewReader(data), params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return apiError(http.StatusBadRequest, 50035, "malformed multipart body: "+err.Error())
+		}
+		b, err := io.ReadAll(part)
+		if err != nil {
+			return apiError(http.StatusBadRequest, 50035, "malformed multipart body: "+err.Error())
+		}
+		name := part.FormName()
+		switch {
+		case name == "payload_json":
+			rq.raw = b
+		case strings.HasPrefix(name, "files[") && strings.HasSuffix(name, "]"):
+			idx, err := strconv.Atoi(name[len("files[") : len(name)-1])
+			if err != nil {
+				return apiError(http.StatusBadRequest, 50035, "bad file field "+name)
+			}
+			if len(b) > s.opts.AttachmentSizeLimit {
+				return apiError(http.StatusRequestEntityTooLarge, 40005, "Request entity too large")
+			}
+			rq.files = append(rq.files, upload{index: idx, filename: part.FileName(),
+				contentType: part.Header.Get("Content-Type"), data: b})
+		}
+	}
+	return 0, nil
+}
+
+func (s *Server) handleCDN(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, m := range s.messages {
+		if m.ChannelID != r.PathValue("cid") {
+			continue
+		}
+		for _, a := range m.Attachments {
+			if a.ID == r.PathValue("aid") && a.Filename == r.PathValue("name") {
+				w.Header().Set("Content-Type", a.ContentType)
+				_, _ = w.Write(a.Data)
+				return
+			}
+		}
+	}
+	http.NotFound(w, r)
+}
+
+// ---- rate limits and fault injection ----
+
+type bucket struct {
+	hash      string
+	remaining int
+	reset     time.Time
+}
+
+const bucketLimit = 50
+const bucketWindow = time.Second
+
+// majorKey names the rate-limit bucket of a request: the route plus its
+// major parameter, as Discord does.
+func majorKey(r *http.Request, rt route) string {
+	major := r.PathValue("cid") + r.PathValue("guild") + r.PathValue("iid") + r.PathValue("token")
+	return rt.method + " " + rt.path + " " + major
+}
+
+// rateLimit applies per-route buckets and sets X-RateLimit-* headers.
+func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, rt route) (int, any, bool) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := majorKey(r, rt)
+	b := s.buckets[key]
+	if b == nil {
+		h := fnv.New64a()
+		h.Write([]byte(rt.method + rt.path))
+		b = &bucket{hash: strconv.FormatUint(h.Sum64(), 16)}
+		s.buckets[key] = b
+	}
+	if now.After(b.reset) {
+		b.remaining = bucketLimit
+		b.reset = now.Add(bucketWindow)
+	}
+	after := b.reset.Sub(now).Seconds()
+	hd := w.Header()
+	hd.Set("X-RateLimit-Limit", strconv.Itoa(bucketLimit))
+	hd.Set("X-RateLimit-Bucket", b.hash)
+	hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(b.reset.UnixMilli())/1000))
+	hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after))
+	if b.remaining <= 0 {
+		hd.Set("X-RateLimit-Remaining", "0")
+		hd.Set("X-RateLimit-Scope", "user")
+		hd.Set("Retry-After", strconv.Itoa(int(math.Ceil(after))))
+		return http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after, "global": false}, true
+	}
+	b.remaining--
+	hd.Set("X-RateLimit-Remaining", strconv.Itoa(b.remaining))
+	return 0, nil, false
+}
+
+type fault struct {
+	n          int
+	route      string // substring of the path; "" = any
+	status     int
+	retryAfter time.Duration
+	global     bool
+}
+
+type faults struct {
+	list []*fault
+}
+
+// InjectRateLimit makes the next n requests whose path contains route
+// ("" = any) answer 429 with Retry-After, X-RateLimit-* headers and
+// {"message":"You are being rate limited.","retry_after":…,"global":…}.
+func (s *Server) InjectRateLimit(n int, route string, retryAfter time.Duration, global bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.list = append(s.faults.list, &fault{n: n, route: route, status: http.StatusTooManyRequests, retryAfter: retryAfter, global: global})
+}
+
+// InjectServerErrors makes the next n requests whose path contains route
+// ("" = any) answer status (for example 502 Bad Gateway, which discordgo
+// retries, or 500, which it does not).
+func (s *Server) InjectServerErrors(n int, route string, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.list = append(s.faults.list, &fault{n: n, route: route, status: status})
+}
+
+func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) (int, any, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, f := range s.faults.list {
+		if f.n <= 0 || !strings.Contains(r.URL.Path, f.route) {
+			continue
+		}
+		f.n--
+		if f.n == 0 {
+			s.faults.list = slices.Delete(s.faults.list, i, i+1)
+		}
+		s.logf("fault", "%s %s → injected %d", r.Method, r.URL.Path, f.status)
+		if f.status != http.StatusTooManyRequests {
+			return f.status, map[string]any{"message": http.StatusText(f.status), "code": 0}, true
+		}
+		secs := f.retryAfter.Seconds()
+		hd := w.Header()
+		hd.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
+		hd.Set("X-RateLimit-Limit", strconv.Itoa(bucketLimit))
+		hd.Set("X-RateLimit-Remaining", "0")
+		hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", secs))
+		hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(time.Now().Add(f.retryAfter).UnixMilli())/1000))
+		hd.Set("X-RateLimit-Bucket", "injected")
+		scope := "user"
+		if f.global {
+			hd.Set("X-RateLimit-Global", "true")
+			scope = "global"
+		}
+		hd.Set("X-RateLimit-Scope", scope)
+		return http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": secs, "global": f.global}, true
+	}
+	return 0, nil, false
+}
+
+// ---- small endpoints ----
+
+func (s *Server) getGateway(*req) (int, any) {
+	return http.StatusOK, map[string]any{"url": s.GatewayURL()}
+}
+
+func (s *Server) getGatewayBot(*req) (int, any) {
+	return http.StatusOK, map[string]any{"url": s.GatewayURL(), "shards": 1,
+		"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
+}
+
+func (s *Server) getMe(*req) (int, any) {
+	u := s.users[s.botID].json()
+	u["verified"] = true
+	u["mfa_enabled"] = false
+	u["flags"] = 0
+	return http.StatusOK, u
+}
+
+func (s *Server) getApplication(*req) (int, any) {
+	return http.StatusOK, map[string]any{"id": s.appID, "name": s.opts.BotName, "description": "",
+		"bot_public": true, "bot_require_code_grant": false, "verify_key": "", "flags": 0,
+		"bot": s.users[s.botID].json(), "icon": nil}
+}
+
+func (s *Server) createDM(rq *req) (int, any) {
+	var body struct {
+		RecipientID string `json:"recipient_id"`
+	}
+	if err := rq.decode(&body); err != nil || s.users[body.RecipientID] == nil {
+		fe := fieldErrors{}
+		fe.add("recipient_id", "BASE_TYPE_REQUIRED", "Unknown user")
+		return invalidForm(fe)
+	}
+	c := s.dmLocked(body.RecipientID)
+	j := c.json()
+	j["recipients"] = []any{s.users[body.RecipientID].json()}
+	return http.StatusOK, j
+}
+
+// prevalidate runs the stateless form checks of a route on a body.
+func prevalidate(specRoute string, raw []byte) fieldErrors {
+	switch {
+	case strings.HasSuffix(specRoute, "/callback"):
+		var cb struct {
+			Type int             `json:"type"`
+			Data json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(raw, &cb) != nil {
+			return fieldErrors{}
+		}
+		if cb.Type == 9 {
+			var md modalData
+			fe := fieldErrors{}
+			if json.Unmarshal(cb.Data, &md) == nil {
+				validateModal(fe, "data", &md)
+			}
+			return fe
+		}
+		p, fe := parsePayload(cb.Data, "data")
+		validateContent(fe, "data", p)
+		return fe
+	case strings.HasSuffix(specRoute, "/commands"):
+		var defs []cmdDef
+		if json.Unmarshal(raw, &defs) != nil {
+			return fieldErrors{}
+		}
+		return validateCommands(defs)
+	case strings.HasSuffix(specRoute, "/threads") || strings.HasSuffix(specRoute, "/channels"):
+		return fieldErrors{}
+	}
+	p, fe := parsePayload(raw, "")
+	validateContent(fe, "", p)
+	return fe
+}

@@ -1,0 +1,39 @@
+package discordtest
+
+import (
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// NewTestServer starts a Server for a test and closes it when the test ends.
+func NewTestServer(t testing.TB, opts Options) *Server {
+	t.Helper()
+	srv, err := NewServer(opts)
+	if err != nil {
+		t.Fatalf("discordtest: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Connect creates a discordgo session for srv (Client from srv.Client()),
+// lets setup add handlers, opens the gateway and closes the session when the
+// test ends. Note that discordgo's Session.Close sleeps one second.
+func Connect(t testing.TB, srv *Server, setup func(*discordgo.Session)) *discordgo.Session {
+	t.Helper()
+	s, err := discordgo.New("Bot " + srv.Token())
+	if err != nil {
+		t.Fatalf("discordtest: session: %v", err)
+	}
+	s.Client = srv.Client()
+	s.LogLevel = discordgo.LogError
+	if setup != nil {
+		setup(s)
+	}
+	if err := s.Open(); err != nil {
+		t.Fatalf("discordtest: open gateway: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}

@@ -1,0 +1,119 @@
+package render
+
+import (
+	"bytes"
+	"image/png"
+	"testing"
+)
+
+// go test ./render -run '^$' -bench . -benchmem
+//
+// The images are drawn into a paletted image and PNG-encoded; EncodeOnly
+// encodes the same finished pixels alone, the floor of a whole render.
+
+func BenchmarkTable4Dice(b *testing.B) {
+	v, l := dice4(b), DefaultLabels()
+	benchImage(b, func() ([]byte, error) { return Table(v, l) })
+}
+
+func BenchmarkTable4Cards(b *testing.B) {
+	_, v := cards4(b)
+	l := DefaultLabels()
+	benchImage(b, func() ([]byte, error) { return Table(v, l) })
+}
+
+func BenchmarkHand(b *testing.B) {
+	v, l := handWithJokers(b), DefaultLabels()
+	benchImage(b, func() ([]byte, error) { return Hand(v, l) })
+}
+
+func BenchmarkResults(b *testing.B) {
+	v, m := finished3(b)
+	l := DefaultLabels()
+	benchImage(b, func() ([]byte, error) { return Results(v, m, l) })
+}
+
+func BenchmarkTable4DiceParallel(b *testing.B) {
+	v, l := dice4(b), DefaultLabels()
+	if _, err := Table(v, l); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := Table(v, l); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkEncodeOnly PNG-encodes the finished 4-player dice table, the
+// way the renderer does, without drawing it.
+func BenchmarkEncodeOnly(b *testing.B) {
+	img, err := TableImage(dice4(b), DefaultLabels())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := appendPNG(make([]byte, 0, 128<<10), img)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out)
+	}
+	b.ReportMetric(float64(n), "bytes/image")
+}
+
+// BenchmarkDrawOnly draws the 4-player dice table without encoding it.
+func BenchmarkDrawOnly(b *testing.B) {
+	v, l := dice4(b), DefaultLabels()
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := table(v, l, pooledPage)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pix := c.p.Pix
+		pixPool.Put(&pix)
+	}
+}
+
+// BenchmarkStdlibEncode encodes the same pixels with image/png at
+// BestSpeed, for comparison with the renderer's own encoder.
+func BenchmarkStdlibEncode(b *testing.B) {
+	img, err := TableImage(dice4(b), DefaultLabels())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := encoder.Encode(&buf, img); err != nil {
+			b.Fatal(err)
+		}
+		n = buf.Len()
+	}
+	b.ReportMetric(float64(n), "bytes/image")
+}
+
+func benchImage(b *testing.B, render func() ([]byte, error)) {
+	b.Helper()
+	out, err := render() // warm the caches
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := png.DecodeConfig(bytes.NewReader(out)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if out, err = render(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(out)), "bytes/image")
+}

@@ -1,0 +1,16 @@
+// Package render draws Qwixx pictures for the bot: the public table (every
+// player's score sheet with the dice or the card display), one player's
+// sheet, a private hand, and the results of a game and a match.
+//
+// The public pictures take a game.PublicView only, which cannot hold a
+// hidden card colour (RULES C10); only Hand takes a game.PrivateView. Every
+// word comes from the Labels passed in; the fonts are the embedded Go fonts,
+// so the output is the same on every machine.
+//
+// Pictures are Width pixels wide and drawn with a fixed palette into an
+// image.Paletted: rows are told apart by colour, lightness and a symbol
+// (red ●, yellow ▲, green ■, blue ◆). Everything that does not change
+// between states (empty sheets, glyphs, shapes) is drawn once and cached, and
+// the PNG encoder is specialised for these flat-colour images. All functions
+// are safe for concurrent use.
+package render

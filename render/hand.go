@@ -1,0 +1,93 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"strconv"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// Hand card geometry.
+const (
+	hcW, hcH = 136, 190
+	hcP      = 148
+	handTitH = 48
+	maxHand  = 8
+)
+
+// Hand draws a player's private hand as PNG: the cards face up in their
+// colours, in the order given, jokers black with a rainbow. It is meant for
+// the owner only (an ephemeral message), never for the channel.
+func Hand(v game.PrivateView, l Labels) ([]byte, error) {
+	return encodePooled(func(a alloc) (canvas, error) { return hand(v, l, a) }, "hand")
+}
+
+// HandImage draws a private hand (see Hand) without encoding it.
+func HandImage(v game.PrivateView, l Labels) (*image.Paletted, error) {
+	return own(hand(v, l, newPage))
+}
+
+func hand(v game.PrivateView, l Labels, alloc alloc) (canvas, error) {
+	fail := func(err error) (canvas, error) { return canvas{}, fmt.Errorf("render: hand: %w", err) }
+	if err := prepare(v.PublicView, l); err != nil {
+		return fail(err)
+	}
+	if !v.Variant.CardGame() {
+		return fail(fmt.Errorf("%w: a %v game has no hands", ErrView, v.Variant))
+	}
+	if len(v.Hand) > maxHand {
+		return fail(fmt.Errorf("%w: %d cards", ErrView, len(v.Hand)))
+	}
+	for _, k := range v.Hand {
+		if !k.Valid() {
+			return fail(fmt.Errorf("%w: card %v", ErrView, k))
+		}
+	}
+	h := margin + handTitH + hcH + 24 + margin
+	c := alloc(Width, h)
+	c.rbox(margin, margin, panelW, h-2*margin, 14, cPaper)
+	title := l.Hand
+	if v.Seat >= 0 && v.Seat < len(v.Players) {
+		title += " · " + v.Players[v.Seat].Name
+	}
+	c.textIn(fName, fit(fName, title, panelW-32), margin+16, margin+handTitH/2+2, left, cInk)
+	y := margin + handTitH + 8
+	n := len(v.Hand)
+	if n == 0 {
+		c.draw(dashed(hcW, hcH), (Width-hcW)/2, y, cLine)
+		return c, nil
+	}
+	p := hcP
+	if n > 1 {
+		p = min(hcP, (panelW-32-hcW)/(n-1))
+	}
+	x := (Width - (hcW + (n-1)*p)) / 2
+	for i, k := range v.Hand {
+		handCard(c, l, x+i*p, y, k)
+	}
+	return c, nil
+}
+
+// handCard draws card k face up at (x, y).
+func handCard(c canvas, l Labels, x, y int, k game.Card) {
+	num := strconv.Itoa(k.Number())
+	if k.Joker() {
+		c.draw(box(hcW, hcH, 14), x, y, cJoker)
+		rainbow(c, x+10, y+12, hcW-20, 12)
+		rainbow(c, x+10, y+hcH-24, hcW-20, 12)
+		f := fitFace(l.Joker, hcW-16, fLabelB, fSmall)
+		c.textIn(f, fit(f, l.Joker, hcW-16), x+hcW/2, y+46, center, cPaper)
+		c.textIn(fCardBig, num, x+hcW/2, y+hcH/2+18, center, cPaper)
+		return
+	}
+	col := k.Color()
+	fg := rowC(col, sSymbol)
+	c.draw(box(hcW, hcH, 14), x, y, rowC(col, sBg))
+	c.draw(frameMask(hcW-12, hcH-12, 10, 2.5), x+6, y+6, fg)
+	c.textIn(fLabelB, num, x+18, y+28, left, fg)
+	c.draw(rowSymbol(col, 9), x+hcW-26, y+28, fg)
+	c.draw(rowSymbol(col, 9), x+26, y+hcH-28, fg)
+	c.textIn(fLabelB, num, x+hcW-18, y+hcH-28, right, fg)
+	c.textIn(fCardBig, num, x+hcW/2, y+hcH/2, center, fg)
+}

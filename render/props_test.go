@@ -1,0 +1,352 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// at is the palette index at (x, y).
+func at(img *image.Paletted, x, y int) uint8 { return img.ColorIndexAt(x, y) }
+
+// sheetTop is the y of seat p's sheet on a table image.
+func sheetTop(v game.PublicView, p int) int {
+	return margin + topHeight(v) + gapY + p*(panelH+gapY)
+}
+
+// TestTableGeometry: every image is Width wide, and each player adds one
+// sheet to the table's height (2–5 players, D1).
+func TestTableGeometry(t *testing.T) {
+	l := DefaultLabels()
+	two, err := TableImage(emptyDice2(t), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	five, err := TableImage(dice5Locked(t), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if two.Rect.Dx() != Width || five.Rect.Dx() != Width {
+		t.Errorf("widths %d and %d, want %d", two.Rect.Dx(), five.Rect.Dx(), Width)
+	}
+	if got, want := five.Rect.Dy()-two.Rect.Dy(), 3*(panelH+gapY); got != want {
+		t.Errorf("5 players are %d px taller than 2, want %d", got, want)
+	}
+}
+
+// TestSheetMarks checks the sheet against the view cell by cell: crosses
+// are ink at the cell centre, fresh crosses have the highlight, passed
+// numbers are greyed (S2), locked and closed rows are dimmed (S3, D7).
+func TestSheetMarks(t *testing.T) {
+	views := map[string]game.PublicView{"dice5": dice5Locked(t)}
+	_, views["cards4"] = cards4(t)
+	_, views["over5"] = dice5TwoLocks(t)
+	for name, v := range views {
+		img, err := TableImage(v, DefaultLabels())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, pv := range v.Players {
+			y0 := sheetTop(v, p)
+			for _, c := range game.Colors {
+				row, fresh := pv.Sheet.Rows[c], pv.Fresh[c]
+				dim := row.Locked() || (v.Variant == game.Dice && v.Closed[c])
+				wantBand := rowC(c, sBg)
+				if dim {
+					wantBand = rowC(c, sDimBg)
+				}
+				// The band between the symbol and the first cell.
+				if got := at(img, margin+cellX0-1, y0+rowY(c)+rowH/2); got != wantBand {
+					t.Errorf("%s seat %d %v: band colour %d, want %d (dimmed %v)", name, p, c, got, wantBand, dim)
+				}
+				for pos := 0; pos < game.LockPos; pos++ {
+					r := cellRect(c, pos).Add(image.Pt(margin, y0))
+					cx, cy := r.Min.X+pitch/2, r.Min.Y+rowH/2
+					corner := at(img, r.Min.X+6, r.Min.Y+10) // inside the cell, off the number and the X
+					switch {
+					case row.Crossed(pos):
+						if got := at(img, cx, cy); got != cInk {
+							t.Errorf("%s seat %d %v %d: crossed cell centre %d, want ink", name, p, c, game.NumberAt(c, pos), got)
+						}
+						if fresh.Crossed(pos) != (corner == cFresh) {
+							t.Errorf("%s seat %d %v %d: fresh %v but cell colour %d", name, p, c, game.NumberAt(c, pos), fresh.Crossed(pos), corner)
+						}
+					case row.Passed(pos):
+						if corner != cPassBg {
+							t.Errorf("%s seat %d %v %d: passed cell colour %d, want grey", name, p, c, game.NumberAt(c, pos), corner)
+						}
+					default:
+						want := rowC(c, sTint)
+						if dim {
+							want = rowC(c, sDimTint)
+						}
+						if corner != want {
+							t.Errorf("%s seat %d %v %d: open cell colour %d, want %d", name, p, c, game.NumberAt(c, pos), corner, want)
+						}
+					}
+				}
+				// The lock: an ink disc once crossed, filled padlock when closed.
+				lr := cellRect(c, game.LockPos).Add(image.Pt(margin, y0))
+				edge := at(img, lr.Min.X+pitch/2-20, lr.Min.Y+rowH/2)
+				switch {
+				case row.Locked() && fresh.Locked():
+					if edge != cFresh {
+						t.Errorf("%s seat %d %v: lock crossed this turn, disc colour %d", name, p, c, edge)
+					}
+				case row.Locked():
+					if edge != cInk {
+						t.Errorf("%s seat %d %v: own lock, disc colour %d, want ink", name, p, c, edge)
+					}
+				}
+			}
+			// Misthrow boxes: an X in each used one.
+			for i := range game.MaxMisthrows {
+				x, y := y0+footY+3+fbH/2, margin+misthrowBoxX(i)+mbS/2
+				if got := at(img, y, x) == cInk; got != (i < pv.Sheet.Misthrows) {
+					t.Errorf("%s seat %d: misthrow box %d marked %v, misthrows %d", name, p, i+1, got, pv.Sheet.Misthrows)
+				}
+			}
+		}
+	}
+}
+
+// TestActiveAndDecided: the active player's sheet has the bold outline, the
+// others the thin one; the decided badge appears exactly for those decided.
+func TestActiveAndDecided(t *testing.T) {
+	v := dice4(t)
+	img, err := TableImage(v, DefaultLabels())
+	if err != nil {
+		t.Fatal(err)
+	}
+	decided := 0
+	for p, pv := range v.Players {
+		y0 := sheetTop(v, p)
+		edge := at(img, margin+1, y0+panelH/2)
+		if want := p == v.Active; (edge == cInk) != want {
+			t.Errorf("seat %d: outline colour %d, active %v", p, edge, want)
+		}
+		green := 0
+		for x := margin; x < margin+panelW; x++ {
+			if at(img, x, y0+hdrH/2) == cGood {
+				green++
+			}
+		}
+		if (green > 0) != pv.Decided {
+			t.Errorf("seat %d: decided %v, badge pixels %d", p, pv.Decided, green)
+		}
+		if pv.Decided {
+			decided++
+		}
+	}
+	if decided == 0 || decided == len(v.Players) {
+		t.Fatalf("scenario should have some players decided, has %d", decided)
+	}
+}
+
+// TestDice: a die shows its pips (the centre pip exactly for odd values), a
+// die that left the game (0, D7) is drawn as an empty outline.
+func TestDice(t *testing.T) {
+	for _, v := range []game.PublicView{dice5Locked(t), emptyDice2(t)} {
+		img, err := TableImage(v, DefaultLabels())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cy := margin + 38
+		x := 200
+		for i, d := range v.Dice {
+			body, pips, _, _ := dieColors(i)
+			centre := at(img, x+dieS/2, cy)
+			inside := at(img, x+4, cy)
+			switch {
+			case d == 0:
+				if inside != cPaper || centre != cPaper {
+					t.Errorf("die %d gone: inside %d, centre %d, want empty", i+1, inside, centre)
+				}
+			default:
+				if inside != body {
+					t.Errorf("die %d: body %d, want %d", i+1, inside, body)
+				}
+				if (centre == pips) != (d%2 == 1) {
+					t.Errorf("die %d shows %d: centre pip %v", i+1, d, centre == pips)
+				}
+			}
+			x += dieS + 12
+			if i == 1 {
+				x += 76
+			}
+		}
+	}
+}
+
+// TestEveryLabelIsUsed changes one label at a time and expects some image
+// to change: no field is dead, so no word can be missing from a language.
+func TestEveryLabelIsUsed(t *testing.T) {
+	base := DefaultLabels()
+	_, cv := cards4(t)
+	dv := dice4(t)
+	res, m := finished3(t)
+	_, over := dice5TwoLocks(t)
+	hand := handWithJokers(t)
+	tie := tiedGame(t)
+	draw := func(l Labels) [][]byte {
+		var out [][]byte
+		for _, f := range []func() (*image.Paletted, error){
+			func() (*image.Paletted, error) { return TableImage(cv, l) },
+			func() (*image.Paletted, error) { return TableImage(dv, l) },
+			func() (*image.Paletted, error) { return ResultsImage(res, m, l) },
+			func() (*image.Paletted, error) { return ResultsImage(over, nil, l) },
+			func() (*image.Paletted, error) { return HandImage(hand, l) },
+			func() (*image.Paletted, error) { return ResultsImage(tie, nil, l) },
+		} {
+			img, err := f()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, img.Pix)
+		}
+		return out
+	}
+	want := draw(base)
+	rv := reflect.ValueOf(&base).Elem()
+	for i := range rv.NumField() {
+		name := rv.Type().Field(i).Name
+		l := base
+		f := reflect.ValueOf(&l).Elem().Field(i)
+		f.SetString("Wq" + strings.ToLower(f.String()))
+		got := draw(l)
+		same := true
+		for k := range got {
+			same = same && bytes.Equal(got[k], want[k])
+		}
+		if same {
+			t.Errorf("label %s is drawn nowhere", name)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	l := DefaultLabels()
+	dv := dice4(t)
+	_, cv := cards4(t)
+	bad := l
+	bad.GameNofM = "Game %d"
+	noTable := cv
+	noTable.Table = nil
+	badDie := dv
+	badDie.Dice[3] = 7
+	tests := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"labels", func() error { _, err := Table(dv, bad); return err }(), ErrLabels},
+		{"no players", func() error { _, err := Table(game.PublicView{Variant: game.Dice}, l); return err }(), ErrView},
+		{"card game without table", func() error { _, err := Table(noTable, l); return err }(), ErrView},
+		{"die shows 7", func() error { _, err := Table(badDie, l); return err }(), ErrView},
+		{"seat out of range", func() error { _, err := Sheet(dv, 4, l); return err }(), ErrView},
+		{"dice game hand", func() error { _, err := Hand(game.PrivateView{PublicView: dv}, l); return err }(), ErrView},
+		{"match with a short result", func() error {
+			res, m := finished3(t)
+			m2 := *m
+			m2.Results = append([][]int{{1}}, m.Results...)
+			_, err := Results(res, &m2, l)
+			return err
+		}(), ErrView},
+	}
+	for _, tc := range tests {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("%s: error %v, want %v", tc.name, tc.err, tc.want)
+		}
+	}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "GameNofM") {
+		t.Errorf("Validate = %v, want it to name GameNofM", err)
+	}
+	for _, ls := range []Labels{l, germanLabels(), frenchLabels()} {
+		if err := ls.Validate(); err != nil {
+			t.Errorf("Validate(%s): %v", ls.Total, err)
+		}
+	}
+}
+
+// TestConcurrent renders from many goroutines at once (run with -race):
+// every result equals the one rendered alone.
+func TestConcurrent(t *testing.T) {
+	_, cv := cards4(t)
+	views := []game.PublicView{dice4(t), cv, dice5Locked(t)}
+	langs := []Labels{DefaultLabels(), germanLabels(), frenchLabels()}
+	want := map[string][]byte{}
+	for i, v := range views {
+		for j, l := range langs {
+			b, err := Table(v, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[fmt.Sprint(i, j)] = b
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 6 {
+				i, j := (g+k)%len(views), (g*k)%len(langs)
+				b, err := Table(views[i], langs[j])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !bytes.Equal(b, want[fmt.Sprint(i, j)]) {
+					t.Errorf("goroutine %d: table %d in language %d differs", g, i, j)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestImageSizes reports the PNG sizes and holds them to the 150 KB budget,
+// the 5-player tables (the largest) included.
+func TestImageSizes(t *testing.T) {
+	l := DefaultLabels()
+	c5 := find(t, game.Jokers, []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"}, func(g *game.Game) bool {
+		return g.Turn() > 10 && g.Phase() == game.PhaseNumber
+	}).Public()
+	_, c4 := cards4(t)
+	res, m := finished3(t)
+	_, over := dice5TwoLocks(t)
+	cases := []struct {
+		name string
+		f    func() ([]byte, error)
+	}{
+		{"table 2 dice empty", func() ([]byte, error) { return Table(emptyDice2(t), l) }},
+		{"table 4 dice", func() ([]byte, error) { return Table(dice4(t), l) }},
+		{"table 5 dice", func() ([]byte, error) { return Table(dice5Locked(t), l) }},
+		{"table 4 cards", func() ([]byte, error) { return Table(c4, l) }},
+		{"table 5 cards", func() ([]byte, error) { return Table(c5, l) }},
+		{"sheet", func() ([]byte, error) { return Sheet(c4, 0, l) }},
+		{"hand", func() ([]byte, error) { return Hand(handWithJokers(t), l) }},
+		{"results 3 + match", func() ([]byte, error) { return Results(res, m, l) }},
+		{"results 5", func() ([]byte, error) { return Results(over, nil, l) }},
+	}
+	for _, c := range cases {
+		b, err := c.f()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		t.Logf("%-20s %4dx%-4d %7d bytes", c.name, cfg.Width, cfg.Height, len(b))
+		if len(b) > 150<<10 {
+			t.Errorf("%s: %d bytes, over the 150 KB budget", c.name, len(b))
+		}
+	}
+}

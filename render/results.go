@@ -1,0 +1,176 @@
+package render
+
+import (
+	"fmt"
+	"image"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// Results layout.
+const (
+	resTitH  = 92
+	rankRowH = 40
+	matchRow = 38
+)
+
+// Results draws the end of a game as PNG: the winner or tied winners, the
+// ranking with totals, and the final sheets. With a match it adds the match
+// table: each game's scores and the running totals ("Game 2 of 5").
+func Results(v game.PublicView, m *game.Match, l Labels) ([]byte, error) {
+	return encodePooled(func(a alloc) (canvas, error) { return results(v, m, l, a) }, "results")
+}
+
+// ResultsImage draws the results (see Results) without encoding them.
+func ResultsImage(v game.PublicView, m *game.Match, l Labels) (*image.Paletted, error) {
+	return own(results(v, m, l, newPage))
+}
+
+func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, error) {
+	if err := prepare(v, l); err != nil {
+		return canvas{}, fmt.Errorf("render: results: %w", err)
+	}
+	if m != nil {
+		for i, r := range m.Results {
+			if len(r) != len(m.Players) {
+				return canvas{}, fmt.Errorf("render: results: %w: match game %d has %d scores for %d players", ErrView, i+1, len(r), len(m.Players))
+			}
+		}
+		if len(m.Players) == 0 || len(m.Players) > game.MaxPlayers || m.Games > game.MaxMatchGames || len(m.Results) > game.MaxMatchGames {
+			return canvas{}, fmt.Errorf("render: results: %w: match of %d players, %d games", ErrView, len(m.Players), m.Games)
+		}
+	}
+	st := staticsFor(l)
+	n := len(v.Players)
+	rankH := rankRowH + n*rankRowH + 16
+	matchH := 0
+	if m != nil {
+		matchH = 50 + matchRow + len(m.Players)*matchRow + 16 + gapY
+	}
+	h := margin + resTitH + gapY + rankH + gapY + matchH + n*(panelH+gapY) - gapY + margin
+	c := alloc(Width, h)
+
+	scores := make([]int, n)
+	for p, pv := range v.Players {
+		scores[p] = pv.Score
+	}
+	win := game.Winners(scores)
+
+	// Title: game over, why, and the winners.
+	y := margin
+	c.rbox(margin, y, panelW, resTitH, 14, cPaper)
+	c.textIn(fTitle, fit(fTitle, l.GameOver, panelW-32), margin+16, y+30, left, cInk)
+	why := ""
+	switch v.End {
+	case game.EndLocks:
+		why = l.EndLocks
+	case game.EndMisthrows:
+		why = l.EndMisses
+	}
+	wl := l.Winner
+	if len(win) > 1 {
+		wl = l.Winners
+	}
+	names := make([]string, len(win))
+	for i, w := range win {
+		names[i] = v.Players[w].Name
+	}
+	c.draw(star(13), margin+30, y+68, cGold)
+	line := wl + ": " + strings.Join(names, ", ")
+	x := c.textIn(fLabelB, fit(fLabelB, line, panelW-60), margin+50, y+68, left, cInk)
+	if why != "" {
+		wx := max(x+24, panelW/2)
+		f := fitFace(why, Width-margin-16-wx, fLabel, fSmall)
+		c.textIn(f, fit(f, why, Width-margin-16-wx), Width-margin-16, y+30, right, cInkSoft)
+	}
+	y += resTitH + gapY
+
+	// Ranking: equal totals share a rank.
+	c.rbox(margin, y, panelW, rankH, 14, cPaper)
+	const colRank, colName, colPts = margin + 24, margin + 110, Width - margin - 24
+	hy := y + rankRowH/2 + 4
+	c.textIn(fSmall, l.Rank, colRank, hy, left, cInkSoft)
+	c.textIn(fSmall, l.Player, colName, hy, left, cInkSoft)
+	c.textIn(fSmall, l.Points, colPts, hy, right, cInkSoft)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return scores[b] - scores[a] })
+	rank := 0
+	for i, p := range order {
+		if i == 0 || scores[p] != scores[order[i-1]] {
+			rank = i + 1
+		}
+		ry := y + rankRowH + i*rankRowH + rankRowH/2 + 4
+		if i%2 == 0 {
+			c.rbox(margin+8, ry-rankRowH/2+2, panelW-16, rankRowH-4, 8, cHeader)
+		}
+		f, ink := fLabel, uint8(cInkSoft)
+		if slices.Contains(win, p) {
+			f, ink = fLabelB, cInk
+			c.draw(star(11), colRank+40, ry, cGold)
+		}
+		c.textIn(fLabelB, strconv.Itoa(rank)+".", colRank, ry, left, ink)
+		c.textIn(f, fit(f, v.Players[p].Name, colPts-colName-80), colName, ry, left, cInk)
+		c.textIn(fBox, strconv.Itoa(scores[p]), colPts, ry, right, cInk)
+	}
+	y += rankH + gapY
+
+	if m != nil {
+		drawMatch(c, m, l, y, matchH-gapY)
+		y += matchH
+	}
+	for p, pv := range v.Players {
+		o := sheetOpts{cards: v.Variant.CardGame(), winner: slices.Contains(win, p), noFresh: true}
+		if v.Variant == game.Dice {
+			o.closed = v.Closed
+		}
+		drawSheet(c, st, l, pv, o, margin, y)
+		y += panelH + gapY
+	}
+	return c, nil
+}
+
+// drawMatch draws the match table: a column per game, the running total.
+func drawMatch(c canvas, m *game.Match, l Labels, y, h int) {
+	c.rbox(margin, y, panelW, h, 14, cPaper)
+	games := max(m.Games, m.Played(), 1)
+	c.textIn(fLabelB, fit(fLabelB, fmt.Sprintf(l.GameNofM, m.Played(), m.Games), panelW-32), margin+16, y+26, left, cInk)
+	const nameW, totW = 190, 100
+	x0 := margin + 16 + nameW
+	colW := (Width - margin - 16 - totW - x0) / games
+	hy := y + 50 + matchRow/2
+	c.textIn(fSmall, l.Player, margin+16, hy, left, cInkSoft)
+	for g := range games {
+		s := fmt.Sprintf(l.Game, g+1)
+		c.textIn(fSmall, fit(fSmall, s, colW-6), x0+g*colW+colW/2, hy, center, cInkSoft)
+	}
+	tx := Width - margin - 16
+	c.textIn(fSmall, l.Total, tx, hy, right, cInkSoft)
+	tot := m.Totals()
+	lead := m.Leaders()
+	for p, name := range m.Players {
+		ry := hy + (p+1)*matchRow
+		if p%2 == 0 {
+			c.rbox(margin+8, ry-matchRow/2+2, panelW-16, matchRow-4, 8, cHeader)
+		}
+		f := fLabel
+		if slices.Contains(lead, p) && m.Played() > 0 {
+			f = fLabelB
+			c.draw(star(10), margin+16+nameW-16, ry, cGold)
+		}
+		c.textIn(f, fit(f, name, nameW-36), margin+16, ry, left, cInk)
+		for g := range games {
+			s := "–"
+			if g < len(m.Results) {
+				s = strconv.Itoa(m.Results[g][p])
+			}
+			c.textIn(fLabel, s, x0+g*colW+colW/2, ry, center, cInk)
+		}
+		c.textIn(fBox, strconv.Itoa(tot[p]), tx, ry, right, cInk)
+	}
+}
