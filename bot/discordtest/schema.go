@@ -140,7 +140,7 @@ func (e schemaError) Error() string {
 			walk(c)
 		}
 	}
-	walk(*e.ve.BasicOutput())
+	walk(*e.ve.DetailedOutput())
 	slices.Sort(leaves)
 	leaves = slices.Compact(leaves)
 	if len(leaves) > 8 {

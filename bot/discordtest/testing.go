@@ -1,7 +1,9 @@
 package discordtest
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -31,9 +33,17 @@ func Connect(t testing.TB, srv *Server, setup func(*discordgo.Session)) *discord
 	if setup != nil {
 		setup(s)
 	}
+	before := srv.GatewayStats().Heartbeats
 	if err := s.Open(); err != nil {
 		t.Fatalf("discordtest: open gateway: %v", err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
+	// discordgo sends its first heartbeat right after Open; a Close racing
+	// with it makes discordgo reconnect forever, so wait for it.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Wait(ctx, func() bool { return srv.GatewayStats().Heartbeats > before }); err != nil {
+		t.Fatalf("discordtest: no first heartbeat: %v", err)
+	}
 	return s
 }

@@ -365,6 +365,12 @@ func (u *User) SubmitModal(from *Interaction, values map[string]string) (*Intera
 // Messages returns what the user sees in a channel, oldest first: the
 // public messages plus the ephemeral messages addressed to the user.
 func (u *User) Messages(channelID string) []*Message {
+	u.s.mu.Lock()
+	_, err := u.channelLocked(channelID)
+	u.s.mu.Unlock()
+	if err != nil {
+		return nil
+	}
 	return u.s.visibleMessages(channelID, u.ID)
 }
 
@@ -383,7 +389,11 @@ func (u *User) CanSee(id string) bool {
 	u.s.mu.Lock()
 	defer u.s.mu.Unlock()
 	m := u.s.messages[id]
-	return m != nil && !m.Deleted && visibleTo(m, u.ID)
+	if m == nil || m.Deleted || !visibleTo(m, u.ID) {
+		return false
+	}
+	_, err := u.channelLocked(m.ChannelID)
+	return err == nil
 }
 
 // Watch returns a Watcher for the events of a channel the user sees,
@@ -393,4 +403,3 @@ func (u *User) Watch(channelID string) *Watcher {
 	w.userID = u.ID
 	return w
 }
-
