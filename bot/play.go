@@ -463,8 +463,12 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, c int) int { return scores[c] - scores[a] })
-	for rank, p := range order {
-		fmt.Fprintln(&sb, l.T("over.rank", rank+1, t.Seats[p].Name, scores[p]))
+	rank := 0
+	for i, p := range order {
+		if i == 0 || scores[p] != scores[order[i-1]] {
+			rank = i + 1 // equal totals share a rank (RULES P3)
+		}
+		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].Name, scores[p]))
 	}
 	if m := t.Match; m != nil && m.Games > 1 {
 		fmt.Fprintln(&sb, l.T("over.match", m.Played(), m.Games))

@@ -25,6 +25,10 @@ type sandboxResult struct {
 	Results string // the results message
 	Moves   int    // clicks that made a move
 	Images  int    // files saved
+	// SchemaViolations counts request bodies that failed Discord's schema;
+	// MaxTokenAge is the oldest interaction token the bot used.
+	SchemaViolations int
+	MaxTokenAge      time.Duration
 }
 
 // runSandbox starts the built-in fake Discord in this process, runs the real
@@ -86,6 +90,13 @@ func sandbox(ctx context.Context, cfg config.Config, log zerolog.Logger) (*sandb
 		p.users = append(p.users, srv.AddUser(n, "en-US"))
 	}
 	res, err := p.playGame(ctx, cfg.Sandbox.Variant)
+	if res != nil {
+		for _, u := range p.users {
+			res.Results = strings.ReplaceAll(res.Results, "<@"+u.ID+">", u.Name)
+		}
+		res.SchemaViolations = len(srv.SchemaViolations())
+		res.MaxTokenAge = srv.MaxTokenAge()
+	}
 	stop()
 	if berr := <-done; berr != nil && err == nil {
 		err = berr
@@ -114,9 +125,13 @@ func answer(ctx context.Context) func(*discordtest.Interaction, error) (*discord
 	}
 }
 
+// errGone means the clicked message or button is no longer there (the bot
+// moved on to a newer message): a person would look at the channel again.
+var errGone = errors.New("that button is gone")
+
 func awaitAnswer(ctx context.Context, it *discordtest.Interaction, err error) (*discordtest.Message, error) {
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", errGone, err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -170,6 +185,9 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		moved := false
 		for _, u := range p.users {
 			ok, err := p.act(ctx, u, table)
+			if errors.Is(err, errGone) {
+				break // look at the channel again
+			}
 			if err != nil {
 				return nil, err
 			}
