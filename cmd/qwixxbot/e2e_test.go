@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+)
+
+// e2e runs the real bot (serve, as in production) against a fake Discord,
+// and can restart it on the same database.
+type e2e struct {
+	t     *testing.T
+	srv   *discordtest.Server
+	clock *discordtest.FakeClock
+	db    string
+	stop  func()
+}
+
+func newE2E(t *testing.T) *e2e {
+	clock := discordtest.NewFakeClock(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "e2e-token", Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &e2e{t: t, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db")}
+	t.Cleanup(func() {
+		if e.stop != nil {
+			e.stop()
+		}
+		srv.Close()
+	})
+	e.start()
+	return e
+}
+
+// start runs a bot process on the database.
+func (e *e2e) start() {
+	cfg := config.Default()
+	cfg.Discord.Token = config.NewSecret(e.srv.Token())
+	cfg.Store.Path = e.db
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, cfg, zerolog.Nop(), serveOptions{transport: e.srv.Transport(), ready: func(*bot.Bot) { close(ready) }})
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		e.t.Fatalf("bot stopped: %v", err)
+	case <-time.After(20 * time.Second):
+		e.t.Fatal("bot did not get ready")
+	}
+	e.stop = func() {
+		cancel()
+		if err := <-done; err != nil {
+			e.t.Errorf("bot stopped with %v", err)
+		}
+		e.stop = nil
+	}
+}
+
+// restart stops the bot (graceful shutdown) and starts a new one on the
+// same database, as after a deploy.
+func (e *e2e) restart() {
+	e.stop()
+	e.start()
+}
+
+func (e *e2e) answer(it *discordtest.Interaction, err error) *discordtest.Message {
+	e.t.Helper()
+	m, err := awaitAnswer(context.Background(), it, err)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return m
+}
+
+// table waits for the newest public message with a "My sheet" button whose
+// content contains want.
+func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
+	e.t.Helper()
+	var found *discordtest.Message
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := e.srv.Wait(ctx, func() bool {
+		ms := u.Messages(e.srv.DefaultChannel())
+		for i := len(ms) - 1; i >= 0; i-- {
+			if !ms[i].Ephemeral() && idWith(ms[i], "sheet") != "" {
+				found = ms[i]
+				return strings.Contains(found.Content, want)
+			}
+		}
+		return false
+	})
+	if err != nil {
+		e.t.Fatalf("no table message with %q (last: %v)", want, found)
+	}
+	return found
+}
+
+func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
+	e := newE2E(t)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "de")
+	ch := e.srv.DefaultChannel()
+	lobby := e.answer(anna.Command(ch, "qwixx", "new", map[string]any{"variant": "dice"}))
+	e.clock.Advance(16 * time.Minute) // the lobby's token has expired
+	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
+	if !strings.Contains(lobby.Embeds[0].Fields[0].Name, "(2/5)") {
+		t.Fatalf("join after 16 minutes: %q", lobby.Embeds[0].Fields[0].Name)
+	}
+	e.restart() // mid-lobby
+	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	tbl := e.table(anna, "Action 1")
+	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	e.restart() // mid-game, in action 1 with Anna decided
+	e.clock.Advance(40 * time.Minute)
+	r := e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+	if !r.Ephemeral() || !strings.Contains(r.Content, "gepasst") {
+		t.Fatalf("Ben's pass after the restart, in his language: %q", r.Content)
+	}
+	next := e.table(anna, "Action 2")
+	if next.ID == tbl.ID {
+		t.Fatalf("after both passed, a new table message for action 2: %q", next.Content)
+	}
+	for _, u := range e.srv.TokenUses() {
+		if u.Rejected || u.Age > 15*time.Minute {
+			t.Fatalf("the bot used a token %v old (%s %s)", u.Age, u.Method, u.Route)
+		}
+	}
+}
+
+func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
+	e := newE2E(t)
+	ch := e.srv.DefaultChannel()
+	var users []*discordtest.User
+	for _, n := range []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"} {
+		users = append(users, e.srv.AddUser(n, "en-US"))
+	}
+	mallory := e.srv.AddUser("Mallory", "fr")
+	lobby := e.answer(users[0].Command(ch, "qwixx", "new", nil))
+	for _, u := range users[1:] {
+		lobby = e.answer(u.Click(lobby, idWith(lobby, "join")))
+	}
+	e.answer(users[0].Click(lobby, idWith(lobby, "start")))
+	tbl := e.table(users[0], "Action 1")
+	pass := idWith(tbl, "pass")
+
+	// Forged and foreign clicks get a polite private answer, never a failure.
+	for _, tc := range []struct {
+		user *discordtest.User
+		id   string
+		want string
+	}{
+		{mallory, pass, "ne joues pas"},
+		{users[1], "hello", "not one of mine"},
+		{users[1], "q1:nosuchtable:1:pass", "earlier state"},
+		{users[1], strings.Replace(pass, ":pass", ":white:purple", 1), "not one of mine"},
+	} {
+		m := e.answer(tc.user.ForgeClick(ch, tbl.ID, tc.id))
+		if !m.Ephemeral() || !strings.Contains(m.Content, tc.want) {
+			t.Errorf("%s clicking %q: %q (ephemeral %v), want %q", tc.user.Name, tc.id, m.Content, m.Ephemeral(), tc.want)
+		}
+	}
+
+	// Everybody clicks Pass three times at once: exactly one decision each.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var its []*discordtest.Interaction
+	for _, u := range users {
+		for range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				it, err := u.ForgeClick(ch, tbl.ID, pass)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				its = append(its, it)
+				mu.Unlock()
+			}()
+		}
+	}
+	wg.Wait()
+	passed := 0
+	for _, it := range its {
+		m, err := awaitAnswer(context.Background(), it, nil)
+		if err != nil {
+			t.Fatalf("a simultaneous click was not answered: %v", err)
+		}
+		if strings.Contains(m.Content, "You passed") {
+			passed++
+		}
+	}
+	if passed != 5 {
+		t.Fatalf("%d clicks accepted, want exactly 5 (one per player)", passed)
+	}
+	next := e.table(users[0], "Action 2")
+	// Out of turn: only the active player may act in action 2.
+	var active, other *discordtest.User
+	for _, u := range users {
+		if strings.Contains(next.Content, "active player: <@"+u.ID+">") {
+			active = u
+		} else if other == nil {
+			other = u
+		}
+	}
+	if active == nil {
+		t.Fatalf("no active player in %q", next.Content)
+	}
+	if m := e.answer(other.Click(next, idWith(next, "pass"))); !strings.Contains(m.Content, "not your turn") {
+		t.Fatalf("out of turn: %q", m.Content)
+	}
+	// The old action-1 message lost its buttons; a forged click on it is stale.
+	if old, _ := e.srv.Message(tbl.ID); len(old.CustomIDs()) != 0 {
+		t.Fatalf("the old table message kept its buttons: %v", old.CustomIDs())
+	}
+	if m := e.answer(users[1].ForgeClick(ch, tbl.ID, pass)); !strings.Contains(m.Content, "earlier state") {
+		t.Fatalf("stale click: %q", m.Content)
+	}
+	if v := e.srv.SchemaViolations(); len(v) != 0 {
+		t.Fatalf("schema violations: %+v", v)
+	}
+}
+
+// Where the bot cannot work it says so plainly: in a DM, and in a channel
+// where it lacks a permission it needs (naming it); a thread is a table of
+// its own.
+func TestE2EDMPermissionsAndThreads(t *testing.T) {
+	e := newE2E(t)
+	anna := e.srv.AddUser("Anna", "en-US")
+	// The command is registered for guilds only, so Discord does not offer it
+	// in DMs; if a client sent it anyway, the bot would explain.
+	m, err := answer(context.Background())(anna.Command(e.srv.DMChannel(anna.ID), "qwixx", "help", nil))
+	switch {
+	case err != nil && !strings.Contains(err.Error(), "no command"):
+		t.Fatalf("DM: %v", err)
+	case err == nil && !strings.Contains(m.Content, "direct messages"):
+		t.Fatalf("DM: %q", m.Content)
+	}
+	ch := e.srv.AddChannel(e.srv.DefaultGuild(), "no-files")
+	e.srv.RevokeBotPermissions(ch, discordgoAttachFiles)
+	m = e.answer(anna.Command(ch, "qwixx", "new", nil))
+	if !m.Ephemeral() || !strings.Contains(m.Content, "Attach Files") {
+		t.Fatalf("missing permission: %q", m.Content)
+	}
+	// A table in the main channel does not block one in a thread.
+	e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "new", nil))
+	thread := e.srv.AddThread(e.srv.DefaultChannel(), "second table")
+	m = e.answer(anna.Command(thread, "qwixx", "new", nil))
+	if m.Ephemeral() || len(m.Embeds) == 0 {
+		t.Fatalf("a thread must get its own lobby: %q", m.Content)
+	}
+}
+
+const discordgoAttachFiles = 1 << 15
