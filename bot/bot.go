@@ -248,6 +248,18 @@ func (r *request) fail(err error) {
 	}
 }
 
+// failed reports whether err ends the request: a refusal already answered,
+// or an internal error, which it answers politely.
+func (r *request) failed(err error) bool {
+	if err == nil {
+		return false
+	}
+	if !errors.Is(err, errRefused) {
+		r.fail(err)
+	}
+	return true
+}
+
 // errRefused is returned by table changes that were refused with a message
 // already sent to the user; nothing is written.
 var errRefused = errors.New("bot: refused")

@@ -28,10 +28,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		return lobby, nil
 	})
 	defer unlock()
-	if err != nil {
-		if err != errRefused {
-			r.fail(err)
-		}
+	if r.failed(err) {
 		return
 	}
 	r.log.Info().Str("table", lobby.ID).Str("variant", v.String()).Msg("table opened")
@@ -140,10 +137,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 		return t, nil
 	})
 	defer unlock()
-	if err != nil {
-		if err != errRefused {
-			r.fail(err)
-		}
+	if r.failed(err) {
 		return
 	}
 	l := LangFor("en")
@@ -212,10 +206,7 @@ func (b *Bot) cmdEnd(r *request) {
 		return nil, nil // the table is deleted; the channel is free again
 	})
 	defer unlock()
-	if err != nil {
-		if err != errRefused {
-			r.fail(err)
-		}
+	if r.failed(err) {
 		return
 	}
 	l := LangFor(ended.Lang)
@@ -274,10 +265,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 		return t, nil
 	})
 	defer unlock()
-	if err != nil {
-		if err != errRefused {
-			r.fail(err)
-		}
+	if r.failed(err) {
 		return
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{

@@ -64,10 +64,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		return t, nil
 	})
 	defer unlock()
-	if err != nil {
-		if err != errRefused {
-			r.fail(err)
-		}
+	if r.failed(err) {
 		return
 	}
 	if moved {
@@ -517,10 +514,7 @@ func (b *Bot) playAgain(r *request, a Action) {
 		return t, b.startGame(t)
 	})
 	defer unlock()
-	if err != nil {
-		if err != errRefused {
-			r.fail(err)
-		}
+	if r.failed(err) {
 		return
 	}
 	empty := []discordgo.MessageComponent{}
