@@ -18,20 +18,26 @@ import (
 // e2e runs the real bot (serve, as in production) against a fake Discord,
 // and can restart it on the same database.
 type e2e struct {
-	t     *testing.T
-	srv   *discordtest.Server
-	clock *discordtest.FakeClock
-	db    string
-	stop  func()
+	t *testing.T
+	// botClock gives the bot the fake clock too (timer tests); otherwise
+	// only Discord's clock moves (token ages) and the bot's timers keep
+	// real time.
+	botClock bool
+	srv      *discordtest.Server
+	clock    *discordtest.FakeClock
+	db       string
+	stop     func()
 }
 
-func newE2E(t *testing.T) *e2e {
+func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
+
+func newE2EClock(t *testing.T, botClock bool) *e2e {
 	clock := discordtest.NewFakeClock(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
 	srv, err := discordtest.NewServer(discordtest.Options{Token: "e2e-token", Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db")}
+	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db")}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
@@ -47,11 +53,16 @@ func (e *e2e) start() {
 	cfg := config.Default()
 	cfg.Discord.Token = config.NewSecret(e.srv.Token())
 	cfg.Store.Path = e.db
+	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond}
+	if e.botClock {
+		so.now = e.clock.Now
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, cfg, zerolog.Nop(), serveOptions{transport: e.srv.Transport(), ready: func(*bot.Bot) { close(ready) }})
+		so.ready = func(*bot.Bot) { close(ready) }
+		done <- serve(ctx, cfg, zerolog.Nop(), so)
 	}()
 	select {
 	case <-ready:
@@ -223,7 +234,13 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 		t.Fatalf("out of turn: %q", m.Content)
 	}
 	// The old action-1 message lost its buttons; a forged click on it is stale.
-	if old, _ := e.srv.Message(tbl.ID); len(old.CustomIDs()) != 0 {
+	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.srv.Wait(wctx, func() bool {
+		old, _ := e.srv.Message(tbl.ID)
+		return len(old.CustomIDs()) == 0
+	}); err != nil {
+		old, _ := e.srv.Message(tbl.ID)
 		t.Fatalf("the old table message kept its buttons: %v", old.CustomIDs())
 	}
 	if m := e.answer(users[1].ForgeClick(ch, tbl.ID, pass)); !strings.Contains(m.Content, "earlier state") {
@@ -265,3 +282,42 @@ func TestE2EDMPermissionsAndThreads(t *testing.T) {
 }
 
 const discordgoAttachFiles = 1 << 15
+
+// RULES P1 through Discord: the undecided are reminded shortly before the
+// timer runs out (by mention, only them), then passed for; the timer
+// survives a restart.
+func TestE2ETurnTimerRemindsThenPasses(t *testing.T) {
+	e := newE2EClock(t, true)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	ch := e.srv.DefaultChannel()
+	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
+	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
+	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	tbl := e.table(anna, "Action 1")
+	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	e.restart()
+	e.clock.Advance(2*time.Minute - 10*time.Second) // default timeout 2m, reminder 20s before
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var reminder *discordtest.Message
+	err := e.srv.Wait(ctx, func() bool {
+		for _, m := range anna.Messages(ch) {
+			if strings.Contains(m.Content, "⏰") {
+				reminder = m
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatal("no reminder before the timer ran out")
+	}
+	if !strings.Contains(reminder.Content, "<@"+ben.ID+">") || strings.Contains(reminder.Content, "<@"+anna.ID+">") {
+		t.Fatalf("the reminder must mention only the undecided player: %q", reminder.Content)
+	}
+	e.clock.Advance(15 * time.Second)
+	next := e.table(anna, "Action 2")
+	if !strings.Contains(next.Content, "Time ran out for Ben") {
+		t.Fatalf("the timeout must be announced: %q", next.Content)
+	}
+}

@@ -33,6 +33,8 @@ type serveOptions struct {
 	transport http.RoundTripper
 	// tick is how often timers are checked.
 	tick time.Duration
+	// now is the bot's clock (tests pass the fake Discord's); time.Now if nil.
+	now func() time.Time
 }
 
 // serve runs the bot until ctx ends: it opens the store, connects to
@@ -78,6 +80,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		ReminderBefore: cfg.Game.ReminderBefore,
 		MaxPlayers:     cfg.Game.MaxPlayers,
 		Language:       cfg.Game.Language,
+		Now:            so.now,
 	}, log)
 	if err := b.Start(); err != nil {
 		return err
