@@ -321,3 +321,43 @@ func TestE2ETurnTimerRemindsThenPasses(t *testing.T) {
 		t.Fatalf("the timeout must be announced: %q", next.Content)
 	}
 }
+
+// The public table speaks the guild's language; private answers speak each
+// user's own.
+func TestE2EGermanAndFrenchTables(t *testing.T) {
+	for _, tc := range []struct {
+		locale, action1, action2, misthrow, pass string
+	}{
+		{"de", "Aktion 1", "Aktion 2", "Fehlwurf", "Passen"},
+		{"fr", "Action 1 :", "Action 2 :", "coup manqué", "Passer"},
+	} {
+		t.Run(tc.locale, func(t *testing.T) {
+			e := newE2E(t)
+			e.srv.SetGuildLocale(e.srv.DefaultGuild(), tc.locale)
+			anna, ben := e.srv.AddUser("Anna", tc.locale), e.srv.AddUser("Ben", "en-US")
+			ch := e.srv.DefaultChannel()
+			lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
+			lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
+			e.answer(anna.Click(lobby, idWith(lobby, "start")))
+			tbl := e.table(anna, tc.action1)
+			if c, _ := tbl.Component(idWith(tbl, "pass")); c.Label != tc.pass {
+				t.Fatalf("pass button %q, want %q", c.Label, tc.pass)
+			}
+			// Ben reads English in private, whatever the guild speaks.
+			if m := e.answer(ben.Click(tbl, idWith(tbl, "sheet"))); !strings.Contains(m.Content, "Your sheet") {
+				t.Fatalf("Ben's private sheet: %q", m.Content)
+			}
+			// Both pass; the active player passes action 2 too: a misthrow,
+			// announced in the guild's language.
+			e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+			e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+			next := e.table(anna, tc.action2)
+			active := ben // action 2 mentions only the active player
+			if strings.Contains(next.Content, "<@"+anna.ID+">") {
+				active = anna
+			}
+			e.answer(active.Click(next, idWith(next, "pass")))
+			e.table(anna, tc.misthrow)
+		})
+	}
+}
