@@ -53,6 +53,9 @@ type Options struct {
 	Language string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// NewGame starts a game; game.New with a seed from crypto/rand when nil.
+	// Tests use it to script the dice or the deck (game.Replay of a record).
+	NewGame func(v game.Variant, players []string) (*game.Game, error)
 }
 
 // Bot handles interactions. Create it with New, register its commands with

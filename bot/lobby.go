@@ -173,7 +173,13 @@ func (b *Bot) startGame(t *Table) error {
 	for i, s := range t.Seats {
 		players[i] = s.Name
 	}
-	g, err := game.New(game.Config{Variant: t.Variant, Players: players, Seed: newSeed()})
+	newGame := b.opt.NewGame
+	if newGame == nil {
+		newGame = func(v game.Variant, players []string) (*game.Game, error) {
+			return game.New(game.Config{Variant: v, Players: players, Seed: newSeed()})
+		}
+	}
+	g, err := newGame(t.Variant, players)
 	if err != nil {
 		return fmt.Errorf("bot: start game: %w", err)
 	}

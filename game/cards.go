@@ -74,13 +74,13 @@ func (g *Game) drawCard() Card {
 func (g *Game) reshuffle() {
 	s := &g.st
 	pile := append([]Card(nil), s.Discard...)
-	if g.script != nil && g.script.nextShuffle < len(g.script.shuffles) {
-		want := g.script.shuffles[g.script.nextShuffle]
-		g.script.nextShuffle++
+	if g.st.Script != nil && g.st.Script.NextShuffle < len(g.st.Script.Shuffles) {
+		want := g.st.Script.Shuffles[g.st.Script.NextShuffle]
+		g.st.Script.NextShuffle++
 		if samePile(pile, want) {
 			pile = append(pile[:0], want...)
 		} else {
-			g.script.err = errBadReshuffle
+			g.st.Script.err = errBadReshuffle
 			g.rnd.Shuffle(len(pile), func(i, j int) { pile[i], pile[j] = pile[j], pile[i] })
 		}
 	} else {

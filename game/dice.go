@@ -7,12 +7,12 @@ import "fmt"
 func (g *Game) roll() {
 	s := &g.st
 	var d [6]int
-	if g.script != nil && g.script.nextRoll < len(g.script.rolls) {
-		d = g.script.rolls[g.script.nextRoll]
-		g.script.nextRoll++
+	if g.st.Script != nil && g.st.Script.NextRoll < len(g.st.Script.Rolls) {
+		d = g.st.Script.Rolls[g.st.Script.NextRoll]
+		g.st.Script.NextRoll++
 		for _, c := range Colors {
 			if !s.Closed[c] && d[DieOf(c)] == 0 {
-				g.script.err = fmt.Errorf("roll %d: the %s die is in play but shows 0", g.script.nextRoll, c)
+				g.st.Script.err = fmt.Errorf("roll %d: the %s die is in play but shows 0", g.st.Script.NextRoll, c)
 				d[DieOf(c)] = 1 + g.rnd.IntN(6)
 			}
 		}

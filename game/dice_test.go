@@ -11,7 +11,7 @@ import (
 func diceGame(t *testing.T, n, first int, dice [6]int, sheets map[int]Sheet) *Game {
 	t.Helper()
 	g := newGame(Dice, names[:n], seed(7))
-	g.script = &script{rolls: [][6]int{dice}}
+	g.st.Script = &script{Rolls: [][6]int{dice}}
 	g.setup(first, nil)
 	for p, s := range sheets {
 		g.st.Sheets[p] = s
@@ -244,7 +244,7 @@ func TestD7LockInActionTwoClosesRowForEverybody(t *testing.T) {
 func TestD9SecondAndThirdLockInActionOneEndsWithoutActionTwo(t *testing.T) {
 	players := []string{"Emma", "Max", "Linus"}
 	g := newGame(Dice, players, seed(1))
-	g.script = &script{rolls: [][6]int{{6, 6, 1, 1, 0, 1}}}
+	g.st.Script = &script{Rolls: [][6]int{{6, 6, 1, 1, 0, 1}}}
 	g.st.Closed[Green] = true
 	g.setup(0, nil)
 	g.st.Sheets[1] = sheetWith(t, map[Color][]int{Red: fullRow(Red, 5)})

@@ -115,8 +115,6 @@ type Game struct {
 	st  state
 	src *rand.ChaCha8
 	rnd *rand.Rand
-	// script holds a record's chance outcomes during replay (not persisted).
-	script *script
 }
 
 // state is everything that persists, apart from the generator.
@@ -143,6 +141,7 @@ type state struct {
 	PlayedAs Color            `json:"played_as,omitempty"`
 	PlayedBy int              `json:"played_by,omitempty"`
 	Log      history          `json:"log"`
+	Script   *script          `json:"script,omitempty"` // a record's chance outcomes still to come
 }
 
 // history is what a record needs besides the setup: chance outcomes and moves.
@@ -376,6 +375,7 @@ func (g *Game) Apply(m Move) error {
 	case PhasePlay:
 		g.applyPlay(m)
 	}
+	g.dropUsedScript()
 	return nil
 }
 

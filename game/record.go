@@ -87,14 +87,19 @@ func (e *StepError) Unwrap() error { return e.Err }
 
 var errBadReshuffle = errors.New("the record's reshuffle is not a shuffle of the discard pile")
 
-// script holds a record's chance outcomes while it is replayed.
+// script holds a record's chance outcomes while it is replayed. It is saved
+// with the game, so a game started from a record keeps following it after a
+// restore; once used up it is dropped and the generator takes over.
 type script struct {
-	rolls       [][6]int
-	nextRoll    int
-	shuffles    [][]Card
-	nextShuffle int
+	Rolls       [][6]int `json:"rolls,omitempty"`
+	NextRoll    int      `json:"next_roll,omitempty"`
+	Shuffles    [][]Card `json:"shuffles,omitempty"`
+	NextShuffle int      `json:"next_shuffle,omitempty"`
 	err         error
 }
+
+// usedUp reports whether every scripted outcome has been used.
+func (s *script) usedUp() bool { return s.NextRoll >= len(s.Rolls) && s.NextShuffle >= len(s.Shuffles) }
 
 // ParseRecord reads a record strictly: unknown fields, another format or
 // version are errors.
@@ -217,7 +222,7 @@ func NewReplayer(rec *Record) (*Replayer, error) {
 				return nil, fmt.Errorf("record: roll %d: die %d shows %d", i+1, d+1, x)
 			}
 		}
-		sc.rolls = append(sc.rolls, roll)
+		sc.Rolls = append(sc.Rolls, roll)
 	}
 	var deck []Card
 	if v.CardGame() {
@@ -237,7 +242,7 @@ func NewReplayer(rec *Record) (*Replayer, error) {
 			if err != nil {
 				return nil, fmt.Errorf("record: reshuffle %d: %w", i+1, err)
 			}
-			sc.shuffles = append(sc.shuffles, cs)
+			sc.Shuffles = append(sc.Shuffles, cs)
 		}
 	} else if len(rec.Deck) > 0 || len(rec.Reshuffles) > 0 {
 		return nil, errors.New("record: a dice game has no deck")
@@ -245,11 +250,12 @@ func NewReplayer(rec *Record) (*Replayer, error) {
 	if v.CardGame() && len(rec.Rolls) > 0 {
 		return nil, errors.New("record: a card game has no dice rolls")
 	}
-	g.script = sc
+	g.st.Script = sc
 	g.setup(first, deck)
 	if sc.err != nil {
 		return nil, fmt.Errorf("record: first roll: %w", sc.err)
 	}
+	g.dropUsedScript()
 	return &Replayer{rec: rec, g: g}, nil
 }
 
@@ -276,13 +282,22 @@ func (r *Replayer) Step() error {
 	if err != nil {
 		return fail(err)
 	}
+	sc := g.st.Script
 	if err := g.Apply(m); err != nil {
 		return fail(err)
 	}
-	if g.script.err != nil {
-		return fail(g.script.err)
+	if sc != nil && sc.err != nil {
+		return fail(sc.err)
 	}
+	g.dropUsedScript()
 	return nil
+}
+
+// dropUsedScript forgets a script whose outcomes are all used.
+func (g *Game) dropUsedScript() {
+	if g.st.Script != nil && g.st.Script.usedUp() && g.st.Script.err == nil {
+		g.st.Script = nil
+	}
 }
 
 // Replay plays a whole record and returns the final game, or the first

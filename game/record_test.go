@@ -169,3 +169,27 @@ func TestRecordBadReshuffleReported(t *testing.T) {
 	}
 	t.Fatal("no random 5-player card game reshuffled")
 }
+
+// A game started from a record keeps following the record's dice after a
+// save and restore (the bot saves after every move), then the seed's.
+func TestRecordScriptSurvivesRestore(t *testing.T) {
+	rec := &Record{Format: RecordFormat, Version: RecordVersion, Variant: "dice", Players: []string{"A", "B"}, First: "A",
+		Rolls: [][6]int{{1, 1, 1, 1, 1, 1}, {2, 2, 2, 2, 2, 2}, {3, 3, 3, 3, 3, 3}}}
+	g, err := Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for want := 2; want <= 3; want++ {
+		mustApply(t, g, PassMove(0), PassMove(1), PassMove(g.Active()))
+		data, _ := g.MarshalBinary()
+		if g, err = Restore(data); err != nil {
+			t.Fatal(err)
+		}
+		if d := g.Dice(); d[0] != want || d[5] != want {
+			t.Fatalf("turn %d dice %v, want the record's %d", g.Turn(), d, want)
+		}
+	}
+	if g.st.Script != nil {
+		t.Fatal("a used-up script must be dropped")
+	}
+}

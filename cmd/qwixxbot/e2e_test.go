@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // e2e runs the real bot (serve, as in production) against a fake Discord,
@@ -27,6 +29,8 @@ type e2e struct {
 	clock    *discordtest.FakeClock
 	db       string
 	stop     func()
+	// rolls, if set, script the dice of every game (RULES scenarios).
+	rolls [][6]int
 }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
@@ -56,6 +60,12 @@ func (e *e2e) start() {
 	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond}
 	if e.botClock {
 		so.now = e.clock.Now
+	}
+	if e.rolls != nil {
+		so.newGame = func(v game.Variant, players []string) (*game.Game, error) {
+			return game.Replay(&game.Record{Format: game.RecordFormat, Version: game.RecordVersion,
+				Variant: v.String(), Players: players, First: players[0], Rolls: e.rolls})
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan struct{})
@@ -359,5 +369,66 @@ func TestE2EGermanAndFrenchTables(t *testing.T) {
 			e.answer(active.Click(next, idWith(next, "pass")))
 			e.table(anna, tc.misthrow)
 		})
+	}
+}
+
+// The rulebook's D9 example through Discord, with scripted dice: Max has five
+// red crosses and Linus five yellow ones; a white 6+6 lets both lock at the
+// same moment in action 1. Two rows are locked, so the game ends at once:
+// no action 2, both locks announced, both lock crosses counted.
+func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
+	e := newE2E(t)
+	e.stop()
+	for k := 1; k <= 5; k++ {
+		e.rolls = append(e.rolls, [6]int{1, k, 1, 1, 1, 1}) // white sums 2..6
+	}
+	e.rolls = append(e.rolls, [6]int{6, 6, 1, 1, 1, 1})
+	e.start()
+	max, linus := e.srv.AddUser("Max", "en-US"), e.srv.AddUser("Linus", "en-US")
+	ch := e.srv.DefaultChannel()
+	lobby := e.answer(max.Command(ch, "qwixx", "new", nil))
+	lobby = e.answer(linus.Click(lobby, idWith(lobby, "join")))
+	e.answer(max.Click(lobby, idWith(lobby, "start")))
+	for turn := 1; turn <= 6; turn++ {
+		sum := turn + 1
+		if turn == 6 {
+			sum = 12
+		}
+		tbl := e.table(max, fmt.Sprintf("white sum **%d**", sum))
+		e.answer(max.Click(tbl, idWith(tbl, "white:red")))
+		e.answer(linus.Click(tbl, idWith(tbl, "white:yellow")))
+		if turn == 6 {
+			break
+		}
+		next := e.table(max, "Action 2")
+		active := linus
+		if strings.Contains(next.Content, "<@"+max.ID+">") {
+			active = max
+		}
+		e.answer(active.Click(next, idWith(next, "pass")))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var results *discordtest.Message
+	if err := e.srv.Wait(ctx, func() bool {
+		for _, m := range max.Messages(ch) {
+			if strings.Contains(m.Content, "Game over") {
+				results = m
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatal("the game did not end after the second lock in action 1")
+	}
+	for _, want := range []string{"Two rows are locked", "Max: 28", "Linus: 28", "Shared win"} {
+		if !strings.Contains(results.Content, want) {
+			t.Errorf("results lack %q:\n%s", want, results.Content)
+		}
+	}
+	for _, m := range max.Messages(ch) {
+		if strings.Contains(m.Content, "white sum **12**") && strings.Contains(m.Content, "Action 2") {
+			t.Fatal("action 2 was offered after the game ended")
+		}
 	}
 }

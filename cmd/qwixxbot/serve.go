@@ -14,6 +14,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
@@ -35,6 +36,8 @@ type serveOptions struct {
 	tick time.Duration
 	// now is the bot's clock (tests pass the fake Discord's); time.Now if nil.
 	now func() time.Time
+	// newGame, if set, starts games (tests script the dice with a record).
+	newGame func(v game.Variant, players []string) (*game.Game, error)
 }
 
 // serve runs the bot until ctx ends: it opens the store, connects to
@@ -81,6 +84,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		MaxPlayers:     cfg.Game.MaxPlayers,
 		Language:       cfg.Game.Language,
 		Now:            so.now,
+		NewGame:        so.newGame,
 	}, log)
 	if err := b.Start(); err != nil {
 		return err
