@@ -432,3 +432,53 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 		}
 	}
 }
+
+// RULES D7/D8 through Discord: both players lock red in the same action 1.
+// Each gets the lock, it is one locked row, the game goes on, and the red
+// die is gone from action 2.
+func TestE2ED7SameRowLockedByTwoAtOnce(t *testing.T) {
+	e := newE2E(t)
+	e.stop()
+	for k := 1; k <= 5; k++ {
+		e.rolls = append(e.rolls, [6]int{1, k, 6, 1, 1, 1})
+	}
+	e.rolls = append(e.rolls, [6]int{6, 6, 6, 1, 1, 1})
+	e.start()
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	ch := e.srv.DefaultChannel()
+	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
+	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
+	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	var next *discordtest.Message
+	for turn := 1; turn <= 6; turn++ {
+		sum := turn + 1
+		if turn == 6 {
+			sum = 12
+		}
+		tbl := e.table(anna, fmt.Sprintf("white sum **%d**", sum))
+		e.answer(anna.Click(tbl, idWith(tbl, "white:red")))
+		e.answer(ben.Click(tbl, idWith(tbl, "white:red")))
+		next = e.table(anna, "Action 2")
+		if turn == 6 {
+			break
+		}
+		active := ben
+		if strings.Contains(next.Content, "<@"+anna.ID+">") {
+			active = anna
+		}
+		e.answer(active.Click(next, idWith(next, "pass")))
+	}
+	for _, want := range []string{"Anna locked the Red row", "Ben locked the Red row"} {
+		if !strings.Contains(next.Content, want) {
+			t.Errorf("action 2 message lacks %q:\n%s", want, next.Content)
+		}
+	}
+	if strings.Contains(next.Content, "Game over") {
+		t.Fatal("one row locked by two players is one locked row: the game goes on")
+	}
+	for _, id := range next.CustomIDs() {
+		if strings.Contains(id, ".red") {
+			t.Fatalf("the red die is gone, yet action 2 offers %s", id)
+		}
+	}
+}
