@@ -322,3 +322,26 @@ func TestP2RemovedPlayerIsPassedFor(t *testing.T) {
 		t.Fatal("passes for a removed player crossed something")
 	}
 }
+
+// Turn timers are configurable per server, by members who manage it.
+func TestSettingsTurnTimerPerServer(t *testing.T) {
+	h := newHarness(t)
+	secs := &discordgo.ApplicationCommandInteractionDataOption{Name: "timeout", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(30)}
+	if r := h.command("anna", "settings", secs); !strings.Contains(r.Data.Content, "manage the server") {
+		t.Fatalf("without Manage Server: %q", r.Data.Content)
+	}
+	// harness members have no permissions; grant Manage Server for this call
+	i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "settings", Type: discordgo.ApplicationCommandOptionSubCommand, Options: []*discordgo.ApplicationCommandInteractionDataOption{secs}}},
+	}, nil)
+	i.Member.Permissions = discordgo.PermissionManageGuild
+	h.bot.Handle(i)
+	if r := h.response(i); !strings.Contains(r.Data.Content, "30s per action") {
+		t.Fatalf("settings: %q", r.Data.Content)
+	}
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	if got := h.table().Deadline.Sub(h.now); got != 30*time.Second {
+		t.Fatalf("turn timer %v, want the server's 30s", got)
+	}
+}

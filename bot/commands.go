@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -45,6 +46,7 @@ func Commands() []*discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommandOptionChoice{Name: en.T(key), NameLocalizations: *localized(key), Value: v.String()}
 	}
 	minGames, maxGames := 1.0, float64(game.MaxMatchGames)
+	minTimeout, maxTimeout := float64(MinTurnTimeout/time.Second), float64(MaxTurnTimeout/time.Second)
 	dm := false
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "qwixx",
@@ -73,6 +75,12 @@ func Commands() []*discordgo.ApplicationCommand {
 					Description: en.T("cmd.remove.player"), DescriptionLocalizations: *localized("cmd.remove.player"), Required: true,
 				}),
 			sub("end", "cmd.end", "ende", "fin"),
+			sub("settings", "cmd.settings", "einstellungen", "reglages",
+				&discordgo.ApplicationCommandOption{
+					Type: discordgo.ApplicationCommandOptionInteger, Name: "timeout", NameLocalizations: *names("zeitlimit", "delai"),
+					Description: en.T("cmd.settings.timeout"), DescriptionLocalizations: *localized("cmd.settings.timeout"),
+					MinValue: &minTimeout, MaxValue: maxTimeout,
+				}),
 			sub("rules", "cmd.rules", "regeln", "regles"),
 			sub("help", "cmd.help", "hilfe", "aide"),
 		},
@@ -128,6 +136,12 @@ func (b *Bot) command(r *request) {
 		if o := opts["player"]; o != nil {
 			b.cmdLeave(r, o.UserValue(nil).ID)
 		}
+	case "settings":
+		secs := int64(0)
+		if o := opts["timeout"]; o != nil {
+			secs = o.IntValue()
+		}
+		b.cmdSettings(r, secs)
 	case "rules":
 		r.ephemeral(r.lang.T("rules.text"))
 	default:

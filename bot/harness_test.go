@@ -62,6 +62,11 @@ func (s *memStore) ForEach(fn func(string, []byte) error) error {
 	return nil
 }
 
+func (s *memStore) GuildSettings(g string) ([]byte, bool, error) { return s.Get("guild:" + g) }
+func (s *memStore) PutGuildSettings(g string, b []byte) error {
+	return s.Update("guild:"+g, func([]byte, bool) ([]byte, bool, error) { return b, false, nil })
+}
+
 // tinyRenderer draws a 4x4 PNG whose pixel encodes what was asked, so tests
 // can check which view reached it.
 type tinyRenderer struct {

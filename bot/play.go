@@ -211,7 +211,7 @@ func (b *Bot) finishGame(t *Table) {
 
 // resetTimer starts the timer of the current action (RULES P1).
 func (b *Bot) resetTimer(t *Table) {
-	t.Deadline = b.opt.Now().Add(b.opt.TurnTimeout).UTC()
+	t.Deadline = b.opt.Now().Add(b.turnTimeout(t.GuildID)).UTC()
 	t.Reminded = false
 }
 
