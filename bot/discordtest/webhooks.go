@@ -182,12 +182,18 @@ func (s *Server) webhookTarget(it *interaction, mid string) (*Message, int, any)
 	return m, 0, nil
 }
 
-func (s *Server) webhookGet(rq *req) (int, any) {
+// webhookMessage finds the message a webhook route addresses through its
+// interaction token.
+func (s *Server) webhookMessage(rq *req) (*Message, int, any) {
 	it, st, body := s.interactionByToken(rq)
 	if it == nil {
-		return st, body
+		return nil, st, body
 	}
-	m, st, body := s.webhookTarget(it, rq.param("mid"))
+	return s.webhookTarget(it, rq.param("mid"))
+}
+
+func (s *Server) webhookGet(rq *req) (int, any) {
+	m, st, body := s.webhookMessage(rq)
 	if m == nil {
 		return st, body
 	}
@@ -195,11 +201,7 @@ func (s *Server) webhookGet(rq *req) (int, any) {
 }
 
 func (s *Server) webhookEdit(rq *req) (int, any) {
-	it, st, body := s.interactionByToken(rq)
-	if it == nil {
-		return st, body
-	}
-	old, st, body := s.webhookTarget(it, rq.param("mid"))
+	old, st, body := s.webhookMessage(rq)
 	if old == nil {
 		return st, body
 	}
@@ -218,11 +220,7 @@ func (s *Server) webhookEdit(rq *req) (int, any) {
 }
 
 func (s *Server) webhookDelete(rq *req) (int, any) {
-	it, st, body := s.interactionByToken(rq)
-	if it == nil {
-		return st, body
-	}
-	m, st, body := s.webhookTarget(it, rq.param("mid"))
+	m, st, body := s.webhookMessage(rq)
 	if m == nil {
 		return st, body
 	}

@@ -129,6 +129,40 @@ func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
 	return found
 }
 
+// startTable opens a dice table as host, seats the others and starts.
+func (e *e2e) startTable(host *discordtest.User, others ...*discordtest.User) {
+	e.t.Helper()
+	ch := e.srv.DefaultChannel()
+	lobby := e.answer(host.Command(ch, "qwixx", "new", nil))
+	for _, u := range others {
+		lobby = e.answer(u.Click(lobby, idWith(lobby, "join")))
+	}
+	e.answer(host.Click(lobby, idWith(lobby, "start")))
+}
+
+// whiteTurns plays scripted dice turns: in each, a crosses the white sum in
+// rowA and b in rowB; then the active player passes action 2, except after
+// the last turn. It returns the last table message seen.
+func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) *discordtest.Message {
+	e.t.Helper()
+	var next *discordtest.Message
+	for i, sum := range sums {
+		tbl := e.table(a, fmt.Sprintf("white sum **%d**", sum))
+		e.answer(a.Click(tbl, idWith(tbl, "white:"+rowA)))
+		e.answer(b.Click(tbl, idWith(tbl, "white:"+rowB)))
+		if i == len(sums)-1 {
+			return tbl
+		}
+		next = e.table(a, "Action 2")
+		active := b // action 2 mentions only the active player
+		if strings.Contains(next.Content, "<@"+a.ID+">") {
+			active = a
+		}
+		e.answer(active.Click(next, idWith(next, "pass")))
+	}
+	return next
+}
+
 func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 	e := newE2E(t)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "de")
@@ -386,27 +420,8 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 	e.start()
 	max, linus := e.srv.AddUser("Max", "en-US"), e.srv.AddUser("Linus", "en-US")
 	ch := e.srv.DefaultChannel()
-	lobby := e.answer(max.Command(ch, "qwixx", "new", nil))
-	lobby = e.answer(linus.Click(lobby, idWith(lobby, "join")))
-	e.answer(max.Click(lobby, idWith(lobby, "start")))
-	for turn := 1; turn <= 6; turn++ {
-		sum := turn + 1
-		if turn == 6 {
-			sum = 12
-		}
-		tbl := e.table(max, fmt.Sprintf("white sum **%d**", sum))
-		e.answer(max.Click(tbl, idWith(tbl, "white:red")))
-		e.answer(linus.Click(tbl, idWith(tbl, "white:yellow")))
-		if turn == 6 {
-			break
-		}
-		next := e.table(max, "Action 2")
-		active := linus
-		if strings.Contains(next.Content, "<@"+max.ID+">") {
-			active = max
-		}
-		e.answer(active.Click(next, idWith(next, "pass")))
-	}
+	e.startTable(max, linus)
+	e.whiteTurns(max, linus, "red", "yellow", []int{2, 3, 4, 5, 6, 12})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var results *discordtest.Message
@@ -445,29 +460,9 @@ func TestE2ED7SameRowLockedByTwoAtOnce(t *testing.T) {
 	e.rolls = append(e.rolls, [6]int{6, 6, 6, 1, 1, 1})
 	e.start()
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
-	ch := e.srv.DefaultChannel()
-	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
-	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
-	e.answer(anna.Click(lobby, idWith(lobby, "start")))
-	var next *discordtest.Message
-	for turn := 1; turn <= 6; turn++ {
-		sum := turn + 1
-		if turn == 6 {
-			sum = 12
-		}
-		tbl := e.table(anna, fmt.Sprintf("white sum **%d**", sum))
-		e.answer(anna.Click(tbl, idWith(tbl, "white:red")))
-		e.answer(ben.Click(tbl, idWith(tbl, "white:red")))
-		next = e.table(anna, "Action 2")
-		if turn == 6 {
-			break
-		}
-		active := ben
-		if strings.Contains(next.Content, "<@"+anna.ID+">") {
-			active = anna
-		}
-		e.answer(active.Click(next, idWith(next, "pass")))
-	}
+	e.startTable(anna, ben)
+	e.whiteTurns(anna, ben, "red", "red", []int{2, 3, 4, 5, 6, 12})
+	next := e.table(anna, "Action 2")
 	for _, want := range []string{"Anna locked the Red row", "Ben locked the Red row"} {
 		if !strings.Contains(next.Content, want) {
 			t.Errorf("action 2 message lacks %q:\n%s", want, next.Content)
