@@ -309,13 +309,7 @@ func (s *Server) createMessage(rq *req) (int, any) {
 	if ch := s.channels[rq.param("cid")]; ch != nil && ch.isThread() {
 		need = discordgo.PermissionSendMessagesInThreads
 	}
-	if len(rq.files) > 0 {
-		need |= discordgo.PermissionAttachFiles
-	}
-	if len(p.Embeds) > 0 {
-		need |= discordgo.PermissionEmbedLinks
-	}
-	c, st, body := s.channelFor(rq, need)
+	c, st, body := s.channelFor(rq, need|contentPerms(p, rq))
 	if c == nil {
 		return st, body
 	}
@@ -328,11 +322,9 @@ func (s *Server) createMessage(rq *req) (int, any) {
 	return http.StatusOK, s.messageJSON(m)
 }
 
-func (s *Server) editMessage(rq *req) (int, any) {
-	p, fe := parsePayload(rq.raw, "")
-	if len(fe) > 0 {
-		return invalidForm(fe)
-	}
+// contentPerms are the permissions a message's content needs: files need
+// Attach Files, embeds Embed Links.
+func contentPerms(p *msgPayload, rq *req) int64 {
 	var need int64
 	if len(rq.files) > 0 {
 		need |= discordgo.PermissionAttachFiles
@@ -340,7 +332,15 @@ func (s *Server) editMessage(rq *req) (int, any) {
 	if len(p.Embeds) > 0 {
 		need |= discordgo.PermissionEmbedLinks
 	}
-	c, st, body := s.channelFor(rq, need)
+	return need
+}
+
+func (s *Server) editMessage(rq *req) (int, any) {
+	p, fe := parsePayload(rq.raw, "")
+	if len(fe) > 0 {
+		return invalidForm(fe)
+	}
+	c, st, body := s.channelFor(rq, contentPerms(p, rq))
 	if c == nil {
 		return st, body
 	}

@@ -280,33 +280,27 @@ func (s *Server) notifyLocked() {
 
 // waitLocked waits until cond (evaluated with s.mu held) is true.
 func (s *Server) waitLocked(ctx context.Context, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		ok, ch, closed := cond(), s.changed, s.closed
-		s.mu.Unlock()
-		if ok {
-			return nil
-		}
-		if closed {
-			return errors.New("discordtest: server closed")
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("discordtest: waiting: %w", ctx.Err())
-		}
-	}
+	return s.wait(ctx, cond, true)
 }
 
 // Wait blocks until cond returns true or ctx ends. cond is called without
 // the server's lock held, so it may call Server methods; it is re-evaluated
 // whenever anything on the server changes.
 func (s *Server) Wait(ctx context.Context, cond func() bool) error {
+	return s.wait(ctx, cond, false)
+}
+
+// wait re-evaluates cond, under s.mu when locked, after every change.
+func (s *Server) wait(ctx context.Context, cond func() bool, locked bool) error {
 	for {
 		s.mu.Lock()
 		ch, closed := s.changed, s.closed
+		ok := locked && cond()
 		s.mu.Unlock()
-		if cond() {
+		if !locked {
+			ok = cond()
+		}
+		if ok {
 			return nil
 		}
 		if closed {

@@ -3,7 +3,7 @@
 //	qwixxbot [-config FILE]                       run the bot (QWIXXBOT_TOKEN set)
 //	qwixxbot [-config FILE] [-sandbox]            no token: play in the built-in fake Discord
 //	qwixxbot replay FILE [--format json|text]     replay a game record
-//	qwixxbot render FILE [--step N] [-o DIR]      draw a game record's table as PNG
+//	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
 //
 // See README.md.
 package main
@@ -80,7 +80,7 @@ func usage(w io.Writer) {
                                      (also what happens when no token is set)
   qwixxbot replay FILE [--format json|text]
                                      replay a game record (game/RECORD.md)
-  qwixxbot render FILE [--step N] [-o DIR]
+  qwixxbot render FILE [--step N] [-o DIR] [--lang en|de|fr]
                                      draw a game record's table as PNG files
 `)
 }

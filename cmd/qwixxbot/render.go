@@ -30,12 +30,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	data, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
-		return 2
-	}
-	rec, err := game.ParseRecord(data)
+	rec, err := readRecord(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
 		return 2

@@ -74,9 +74,8 @@ func reorder(args []string) []string {
 	return append(flags, pos...)
 }
 
-// replayFile reads and replays a record; the game is returned as far as it
-// got, with a *game.StepError for an illegal step.
-func replayFile(path string) (*game.Game, error) {
+// readRecord reads and parses a game record file.
+func readRecord(path string) (*game.Record, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -84,6 +83,16 @@ func replayFile(path string) (*game.Game, error) {
 	rec, err := game.ParseRecord(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil
+}
+
+// replayFile reads and replays a record; the game is returned as far as it
+// got, with a *game.StepError for an illegal step.
+func replayFile(path string) (*game.Game, error) {
+	rec, err := readRecord(path)
+	if err != nil {
+		return nil, err
 	}
 	g, err := game.Replay(rec)
 	if err != nil {
