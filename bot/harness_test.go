@@ -101,6 +101,7 @@ type fakeDiscord struct {
 	responses map[string]*discordgo.InteractionResponse // by interaction ID
 	channel   map[string][]*discordgo.Message           // channel messages, in order
 	byID      map[string]*discordgo.Message
+	edits     []hookEdit // edits of interaction responses, in order
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -120,6 +121,22 @@ func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.
 		}
 	}
 	return nil
+}
+
+func (f *fakeDiscord) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.edits = append(f.edits, hookEdit{interaction: i.ID, edit: e})
+	for _, file := range e.Files {
+		io.ReadAll(file.Reader)
+	}
+	return &discordgo.Message{ID: "edited"}, nil
+}
+
+// hookEdit is an edit of an interaction's @original message.
+type hookEdit struct {
+	interaction string
+	edit        *discordgo.WebhookEdit
 }
 
 func (f *fakeDiscord) FollowupMessageCreate(i *discordgo.Interaction, _ bool, d *discordgo.WebhookParams, _ ...discordgo.RequestOption) (*discordgo.Message, error) {

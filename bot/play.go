@@ -32,6 +32,8 @@ func (b *Bot) playClick(r *request, a Action) {
 	var (
 		chosen string
 		moved  bool
+		after  *Table
+		seat   int
 	)
 	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.g == nil {
@@ -46,7 +48,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		seat := t.seatOf(r.userID)
+		seat = t.seatOf(r.userID)
 		if seat < 0 {
 			r.ephemeral(r.lang.T("err.notplaying"))
 			return nil, errRefused
@@ -60,7 +62,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			r.ephemeral(explain(r.lang, err))
 			return nil, errRefused
 		}
-		chosen, moved = label, true
+		chosen, moved, after = label, true, t
 		return t, nil
 	})
 	defer unlock()
@@ -72,7 +74,10 @@ func (b *Bot) playClick(r *request, a Action) {
 		if chosen == "" {
 			text = r.lang.T("ok.passed")
 		}
-		if r.i.Message != nil && r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		if fromHandView(r) {
+			// The hand view follows the game: the new cards, what comes next.
+			b.answerHand(r, after, seat, playSel{}, "✅ "+text, true)
+		} else if r.i.Message != nil && r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 				Content: text, Components: []discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{},
 			}})
@@ -146,10 +151,14 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	for _, c := range game.Colors {
 		closed[c] = g.Closed(c)
 	}
+	shuffles := g.Reshuffles()
 	if err := g.Apply(m); err != nil {
 		return err
 	}
 	l := LangFor(t.Lang)
+	if g.Reshuffles() > shuffles {
+		t.addNews(l.T("event.reshuffle", g.DrawSize()))
+	}
 	if m.Kind == game.Play {
 		// Played cards are public once shown (RULES C10).
 		names := make([]string, 0, 3)

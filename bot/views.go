@@ -104,13 +104,42 @@ func (b *Bot) showHand(r *request, _ bool) {
 		r.ephemeral(r.lang.T("hand.none"))
 		return
 	}
-	data, err := b.handView(t, seat, r.lang, playSel{})
+	b.answerHand(r, t, seat, playSel{}, "", fromHandView(r))
+}
+
+// answerHand answers r with seat's hand view for the selection sel, headed
+// by note if any: an update of the view clicked in (update), else a new
+// private message (opened from the table or a command). The view is then
+// followed (handWatch) while the interaction's token is young.
+func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note string, update bool) {
+	data, err := b.handView(t, seat, r.lang, sel)
 	if err != nil {
 		r.fail(err)
 		return
 	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+	if note != "" {
+		data.Content = note + "\n" + data.Content
+	}
+	typ := discordgo.InteractionResponseChannelMessageWithSource
+	if update {
+		typ = discordgo.InteractionResponseUpdateMessage
+	}
+	if r.respond(&discordgo.InteractionResponse{Type: typ, Data: data}) == nil {
+		b.hands.watch(r, b.opt.Now(), handKey(t, seat))
+	}
 }
+
+// fromHandView tells whether r is a click in a private hand view.
+func fromHandView(r *request) bool {
+	m := r.i.Message
+	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		return false
+	}
+	return slices.ContainsFunc(m.Attachments, func(a *discordgo.MessageAttachment) bool { return a.Filename == handFile })
+}
+
+// handFile names the hand picture; it also marks a message as a hand view.
+const handFile = "hand.png"
 
 // handView is the private hand message: the hand picture and its cards,
 // the take buttons in the user's action 1, and in action 3 the play builder
@@ -134,9 +163,14 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 			comps = personalControls(t, seat, l)
 		}
 	}
+	// Every click brings a fresh interaction token: the view keeps working
+	// however long the game lasts (tokens live 15 minutes).
+	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action("hand", "")},
+	}})
 	return &discordgo.InteractionResponseData{
 		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
-		Files:       []*discordgo.File{{Name: "hand.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+		Files:       []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}},
 		Attachments: &[]*discordgo.MessageAttachment{},
 	}, nil
 }
@@ -356,10 +390,5 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 			sel.cross = append(sel.cross, n)
 		}
 	}
-	data, err := b.handView(t, seat, r.lang, sel)
-	if err != nil {
-		r.fail(err)
-		return
-	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data})
+	b.answerHand(r, t, seat, sel, "", true)
 }

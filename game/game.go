@@ -324,6 +324,13 @@ func (g *Game) TopNumber() int {
 	return g.st.Draw[0].Number()
 }
 
+// Reshuffles counts the times the discard pile became the new draw pile
+// (C4). The count is public.
+func (g *Game) Reshuffles() int { return len(g.st.Log.Reshuffles) }
+
+// DrawSize is the number of cards in the draw pile (public).
+func (g *Game) DrawSize() int { return len(g.st.Draw) }
+
 // Hand returns a copy of player p's hand (private information, C10).
 func (g *Game) Hand(p int) []Card { return append([]Card(nil), g.st.Hands[p]...) }
 
