@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -29,8 +30,31 @@ type e2e struct {
 	clock    *discordtest.FakeClock
 	db       string
 	stop     func()
-	// rolls, if set, script the dice of every game (RULES scenarios).
-	rolls [][6]int
+	// script, if set, gives every game its chance: the dice (Rolls), the
+	// deck's top (Deck) and the seed for the rest (RULES scenarios).
+	script *game.Record
+	// config, if set, adjusts the bot's configuration.
+	config func(*config.Config)
+	// logs receives the bot's log lines at info level and above.
+	logs *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer safe for the bot's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
@@ -41,7 +65,7 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db")}
+	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &syncBuffer{}}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
@@ -61,10 +85,14 @@ func (e *e2e) start() {
 	if e.botClock {
 		so.now = e.clock.Now
 	}
-	if e.rolls != nil {
+	if e.config != nil {
+		e.config(&cfg)
+	}
+	if e.script != nil {
 		so.newGame = func(v game.Variant, players []string) (*game.Game, error) {
-			return game.Replay(&game.Record{Format: game.RecordFormat, Version: game.RecordVersion,
-				Variant: v.String(), Players: players, First: players[0], Rolls: e.rolls})
+			rec := *e.script
+			rec.Format, rec.Version, rec.Variant, rec.Players, rec.First = game.RecordFormat, game.RecordVersion, v.String(), players, players[0]
+			return game.Replay(&rec)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -72,7 +100,7 @@ func (e *e2e) start() {
 	done := make(chan error, 1)
 	go func() {
 		so.ready = func(*bot.Bot) { close(ready) }
-		done <- serve(ctx, cfg, zerolog.Nop(), so)
+		done <- serve(ctx, cfg, zerolog.New(e.logs).Level(zerolog.InfoLevel), so)
 	}()
 	select {
 	case <-ready:
@@ -413,10 +441,11 @@ func TestE2EGermanAndFrenchTables(t *testing.T) {
 func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 	e := newE2E(t)
 	e.stop()
+	var rolls [][6]int
 	for k := 1; k <= 5; k++ {
-		e.rolls = append(e.rolls, [6]int{1, k, 1, 1, 1, 1}) // white sums 2..6
+		rolls = append(rolls, [6]int{1, k, 1, 1, 1, 1}) // white sums 2..6
 	}
-	e.rolls = append(e.rolls, [6]int{6, 6, 1, 1, 1, 1})
+	e.script = &game.Record{Rolls: append(rolls, [6]int{6, 6, 1, 1, 1, 1})}
 	e.start()
 	max, linus := e.srv.AddUser("Max", "en-US"), e.srv.AddUser("Linus", "en-US")
 	ch := e.srv.DefaultChannel()
@@ -454,10 +483,11 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 func TestE2ED7SameRowLockedByTwoAtOnce(t *testing.T) {
 	e := newE2E(t)
 	e.stop()
+	var rolls [][6]int
 	for k := 1; k <= 5; k++ {
-		e.rolls = append(e.rolls, [6]int{1, k, 6, 1, 1, 1})
+		rolls = append(rolls, [6]int{1, k, 6, 1, 1, 1})
 	}
-	e.rolls = append(e.rolls, [6]int{6, 6, 6, 1, 1, 1})
+	e.script = &game.Record{Rolls: append(rolls, [6]int{6, 6, 6, 1, 1, 1})}
 	e.start()
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
 	e.startTable(anna, ben)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +12,6 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
-	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // TestSandboxWholeGames plays whole games of every variant through the real
@@ -61,36 +57,7 @@ func TestSandboxWholeGames(t *testing.T) {
 				t.Error("an interaction failed (not answered in time)")
 			}
 			// The engine's replay of the stored record gives the announced scores.
-			st, err := store.Open(filepath.Join(cfg.Sandbox.OutDir, "sandbox.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			var tables []json.RawMessage
-			st.ForEach(func(_ string, blob []byte) error { tables = append(tables, blob); return nil })
-			if len(tables) != 1 {
-				t.Fatalf("%d stored tables", len(tables))
-			}
-			var tb struct{ Game json.RawMessage }
-			if err := json.Unmarshal(tables[0], &tb); err != nil {
-				t.Fatal(err)
-			}
-			g, err := game.Restore(tb.Game)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := game.Replay(g.Record())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !rep.Over() {
-				t.Fatal("the replayed game is not over")
-			}
-			for p, name := range rep.Players() {
-				if line := fmt.Sprintf("%s: %d", name, rep.Scores()[p]); !strings.Contains(res.Results, line) {
-					t.Errorf("results %q lack %q from the replay", res.Results, line)
-				}
-			}
+			checkScores(t, storedGame(t, filepath.Join(cfg.Sandbox.OutDir, "sandbox.db")), res.Results)
 		})
 	}
 }
