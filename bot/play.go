@@ -132,7 +132,7 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 		if err != nil || !p.hasColor {
 			return game.Move{}, "", errForged
 		}
-		return game.PlayMove(seat, p.color, p.cards, p.cross...), playLabel(l, p), nil
+		return game.PlayMove(seat, p.color, p.cards, p.cross...), playLabel(l, p, true), nil
 	}
 	return game.Move{}, "", errForged
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 var timeZero time.Time
@@ -158,7 +160,14 @@ func (b *Bot) expire(channelID string, now time.Time) {
 			if err != nil {
 				continue
 			}
-			t.addNews(l.T("turn.timeout", t.Seats[p].Name))
+			switch m.Kind {
+			case game.Take: // the rules force a take (C4)
+				t.addNews(l.T("turn.timeout.take", t.Seats[p].Name, joinInts(m.TakeNumbers(), " + ")))
+			case game.Play: // and a play (C6)
+				t.addNews(l.T("turn.timeout.play", t.Seats[p].Name))
+			default:
+				t.addNews(l.T("turn.timeout", t.Seats[p].Name))
+			}
 			if err := b.apply(t, m); err != nil {
 				return nil, fmt.Errorf("bot: timeout move %v: %w", m, err)
 			}

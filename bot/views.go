@@ -124,8 +124,9 @@ func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note strin
 	if update {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
+	at := b.opt.Now() // about when the token was made
 	if r.respond(&discordgo.InteractionResponse{Type: typ, Data: data}) == nil {
-		b.hands.watch(r, b.opt.Now(), handKey(t, seat))
+		b.hands.watch(r, at, handKey(t, seat))
 	}
 }
 
@@ -264,12 +265,24 @@ func (p *playSel) inferColor() {
 	}
 }
 
-func playLabel(l Lang, p playSel) string {
-	cross := l.T("play.none")
-	if len(p.cross) > 0 {
-		cross = joinInts(p.cross, ", ")
+// playLabel words a play: the question before it is confirmed, or what was
+// done (done). Jokers show the colour they count as.
+func playLabel(l Lang, p playSel, done bool) string {
+	names := make([]string, len(p.cards))
+	for i, c := range p.cards {
+		names[i] = cardName(l, c)
+		if c.Joker() && p.hasColor {
+			names[i] += " → " + colorName(l, p.color)
+		}
 	}
-	return l.T("play.ready", cardList(l, p.cards), colorName(l, p.color), cross)
+	key := "play.ready"
+	if done {
+		key = "play.done"
+	}
+	if len(p.cross) == 0 {
+		return l.T(key+"none", strings.Join(names, ", "))
+	}
+	return l.T(key, strings.Join(names, ", "), joinInts(p.cross, ", "))
 }
 
 // playBuilder makes the components of the play builder and a status line
@@ -322,7 +335,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	} else if err := g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
 		status, ok = "⚠️ "+explain(l, err), false
 	} else {
-		status = playLabel(l, sel)
+		status = playLabel(l, sel, false)
 	}
 	confirm := Action{Table: t.ID, Stamp: t.stamp(), Verb: "play", Arg: sel.encode()}.Encode()
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{

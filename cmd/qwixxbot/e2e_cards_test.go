@@ -16,6 +16,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
 )
@@ -691,4 +692,128 @@ func TestE2EJokerGameTwoPlayers(t *testing.T) {
 	d.checkHidden(rec)
 	e.checkLogs()
 	t.Logf("%d plays (%d jokers), %d public message versions scanned", d.plays, jokers, d.scanned)
+}
+
+// handCount counts the cards a hand view lists.
+func handCount(m *discordtest.Message) int {
+	for _, line := range strings.Split(m.Content, "\n") {
+		if list, ok := strings.CutPrefix(line, "Your cards: "); ok {
+			return len(strings.Split(list, ", "))
+		}
+	}
+	return -1
+}
+
+// waitFor waits until message id satisfies ok, and returns it.
+func (e *e2e) waitFor(id string, what string, ok func(*discordtest.Message) bool) *discordtest.Message {
+	e.t.Helper()
+	var m *discordtest.Message
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := e.srv.Wait(ctx, func() bool {
+		m, _ = e.srv.Message(id)
+		return m != nil && ok(m)
+	})
+	if err != nil {
+		e.t.Fatalf("message %s: %s did not happen (content %q)", id, what, m.Content)
+	}
+	return m
+}
+
+// checkTokens fails if the bot ever used an interaction token older than
+// Discord allows (15 minutes) or had one refused.
+func (e *e2e) checkTokens() {
+	e.t.Helper()
+	for _, u := range e.srv.TokenUses() {
+		if u.Age > discordtest.TokenLifetime || u.Rejected {
+			e.t.Errorf("%s %s with a token %v old (rejected: %v)", u.Method, u.Route, u.Age, u.Rejected)
+		}
+	}
+}
+
+// A card game outlives interaction tokens (15 minutes). The hand view
+// follows the game while its token is young, is left alone after that (no
+// old token is ever used), and a click on it brings a fresh token, so it
+// keeps working for hours; /qwixx hand opens one at any time. Timers (P1)
+// force the least helpful take and play, crossing nothing.
+func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
+	e := newE2EClock(t, true)
+	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
+	e.script = &game.Record{Seed: 11}
+	e.restart()
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	ch := e.srv.DefaultChannel()
+	e.startCards("cards", anna, ben)
+
+	tbl := e.table(anna, "takes cards from the display")
+	view := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
+	if handCount(view) != 4 {
+		t.Fatalf("Anna's first hand: %q", view.Content)
+	}
+	e.clock.Advance(10 * time.Minute)
+	e.answer(anna.Click(tbl, idsWith(tbl, "take")[0]))
+	// The bot updates the view with its 10-minute-old token.
+	e.waitFor(view.ID, "the hand view shows the card taken", func(m *discordtest.Message) bool { return handCount(m) == 5 })
+
+	e.clock.Advance(5 * time.Minute)
+	tbl = e.table(anna, "the number for everyone")
+	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+	tbl = e.table(anna, "plays 1 to 3 cards")
+	e.bot.Idle() // the hand views have been looked at
+	view, _ = e.srv.Message(view.ID)
+	if idWith(view, "pick") != "" {
+		t.Fatal("the hand view was edited with a 15-minute-old token")
+	}
+	e.checkTokens()
+
+	// A click on the old view brings a fresh token: the play builder.
+	view = e.answer(anna.Click(view, idWith(view, "hand")))
+	pick, ok := view.Component(idWith(view, "pick"))
+	if !ok {
+		t.Fatalf("no play builder after refreshing: %q", view.Content)
+	}
+	view = e.answer(anna.Select(view, idWith(view, "pick"), pick.Options[0].Value))
+	view = e.answer(anna.Click(view, idWith(view, "play")))
+	if !strings.Contains(view.Content, "✅ You chose") || handCount(view) != 4 {
+		t.Fatalf("after the play the view shows %q", view.Content)
+	}
+
+	// Ben does nothing: an hour later the timer takes for him (C4 forces
+	// it), then passes for both, then plays one card for him crossing
+	// nothing (C6, C7: a misthrow).
+	e.table(ben, "takes cards from the display")
+	e.clock.Advance(time.Hour + time.Second)
+	tbl = e.table(ben, "Time ran out for Ben: the leftmost cards were taken")
+	if !strings.Contains(tbl.Content, "the number for everyone") {
+		t.Fatalf("after the forced take: %q", tbl.Content)
+	}
+	e.clock.Advance(time.Hour + time.Second)
+	e.table(ben, "plays 1 to 3 cards")
+	e.clock.Advance(time.Hour + time.Second)
+	tbl = e.table(ben, "Time ran out for Ben: one card had to be played, nothing crossed.")
+	for _, want := range []string{"Ben played ", "Ben crossed a misthrow (1/4)", "takes cards from the display"} {
+		if !strings.Contains(tbl.Content, want) {
+			t.Errorf("after the forced play the table lacks %q: %q", want, tbl.Content)
+		}
+	}
+
+	// Hours into the game: /qwixx hand answers, and so does the old view.
+	bv := e.answer(ben.Command(ch, "qwixx", "hand", nil))
+	if bv.VisibleTo != ben.ID || handCount(bv) != 4 {
+		t.Fatalf("/qwixx hand: %q", bv.Content)
+	}
+	view = e.answer(anna.Click(view, idWith(view, "hand")))
+	if handCount(view) != 4 || idWith(view, "take") == "" {
+		t.Fatalf("Anna's old view after 3 hours: %q", view.Content)
+	}
+	e.checkTokens()
+	if age := e.srv.MaxTokenAge(); age > 14*time.Minute {
+		t.Errorf("the oldest token used was %v old", age)
+	}
+	e.stop()
+	g := storedGame(t, e.db)
+	if s := g.Sheet(1); s.Crosses() != 0 || s.Misthrows != 1 {
+		t.Errorf("Ben's sheet after timeouts: %d crosses, %d misthrows", s.Crosses(), s.Misthrows)
+	}
 }

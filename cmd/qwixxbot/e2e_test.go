@@ -37,6 +37,7 @@ type e2e struct {
 	config func(*config.Config)
 	// logs receives the bot's log lines at info level and above.
 	logs *syncBuffer
+	bot  *bot.Bot // the running bot
 }
 
 // syncBuffer is a bytes.Buffer safe for the bot's goroutines.
@@ -99,7 +100,7 @@ func (e *e2e) start() {
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		so.ready = func(*bot.Bot) { close(ready) }
+		so.ready = func(b *bot.Bot) { e.bot = b; close(ready) }
 		done <- serve(ctx, cfg, zerolog.New(e.logs).Level(zerolog.InfoLevel), so)
 	}()
 	select {
