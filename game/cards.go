@@ -131,14 +131,14 @@ func (g *Game) checkPlay(m Move) (nums [3]int, k int, e MoveError) {
 	if !m.Color.Valid() {
 		return nums, 0, MoveError{Reason: ReasonBadColor, Color: m.Color}
 	}
+	// Mixed colours first: that is the mistake, whatever colour was named.
 	for _, c := range cards {
-		if c.Joker() {
-			continue
-		}
-		if c.Color() != cards[firstColored(cards)].Color() {
+		if !c.Joker() && c.Color() != cards[firstColored(cards)].Color() {
 			return nums, 0, MoveError{Reason: ReasonMixedColors}
 		}
-		if c.Color() != m.Color {
+	}
+	for _, c := range cards {
+		if !c.Joker() && c.Color() != m.Color {
 			return nums, 0, MoveError{Reason: ReasonJokerColor, Color: m.Color}
 		}
 	}

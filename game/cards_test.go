@@ -281,6 +281,9 @@ func TestC1JokerTakesNamedColour(t *testing.T) {
 	g := playGame(t, Jokers, cards(t, "R4", "J5", "J7", "B2", "B3"), Sheet{})
 	mustRefuse(t, g, PlayMove(0, Blue, cards(t, "R4", "J5")), ReasonJokerColor)
 	mustRefuse(t, g, PlayMove(0, Red, cards(t, "R4", "B2")), ReasonMixedColors)
+	// Mixed colours is the reason whichever of them is named.
+	mustRefuse(t, g, PlayMove(0, Blue, cards(t, "R4", "B2")), ReasonMixedColors)
+	mustRefuse(t, g, PlayMove(0, Blue, cards(t, "J5", "R4", "B2")), ReasonMixedColors)
 	m := PlayMove(0, Red, cards(t, "R4", "J5", "J7"), 4, 5, 7)
 	mustApply(t, g, m)
 	if r := g.Sheet(0).Rows[Red]; r.Count() != 3 {

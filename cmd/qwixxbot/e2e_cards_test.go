@@ -817,3 +817,64 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 		t.Errorf("Ben's sheet after timeouts: %d crosses, %d misthrows", s.Crosses(), s.Misthrows)
 	}
 }
+
+// The rulebook's yellow 2-4-6 (C6): all three cannot be crossed, because 3
+// and 5 would be left out. The hand view says why and keeps the Play button
+// off; a forged confirmation gets the same reason and changes nothing;
+// mixed colours are refused too; 2 and 4 may be crossed.
+func TestE2EC6InvalidMultiCardPlayRefusedWithReason(t *testing.T) {
+	e := newE2E(t)
+	e.script = &game.Record{Seed: 1, Deck: []string{"Y2", "Y4", "Y6", "R4", "B2", "B3", "B4", "B5", "G12", "G11", "G10", "G9"}}
+	e.restart()
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "de")
+	ch := e.srv.DefaultChannel()
+	e.startCards("cards", anna, ben)
+	tbl := e.table(anna, "takes cards from the display")
+	e.answer(anna.Click(tbl, idWith(tbl, "take:12")))
+	tbl = e.table(anna, "the number for everyone")
+	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+	tbl = e.table(anna, "plays 1 to 3 cards")
+
+	v := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
+	v = e.answer(anna.Select(v, idWith(v, "pick"), "Y2", "Y4", "Y6"))
+	v = e.answer(anna.Select(v, idWith(v, "cross"), "2", "4", "6"))
+	const gap = "you may leave out at most one number (this would leave out 3 and 5)"
+	play, _ := v.Component(idWith(v, "play"))
+	if !strings.Contains(v.Content, gap) || !play.Disabled {
+		t.Fatalf("yellow 2-4-6 crossing all: %q, play disabled %v", v.Content, play.Disabled)
+	}
+	forged := e.answer(anna.ForgeClick(ch, v.ID, play.CustomID))
+	if !forged.Ephemeral() || forged.VisibleTo != anna.ID || !strings.Contains(forged.Content, gap) {
+		t.Fatalf("forged confirmation answered %q", forged.Content)
+	}
+	if tbl2 := e.table(anna, "plays 1 to 3 cards"); strings.Contains(tbl2.Content, "Anna played") {
+		t.Fatal("the refused play was shown")
+	}
+
+	v = e.answer(anna.Select(v, idWith(v, "pick"), "Y2", "R4"))
+	play, _ = v.Component(idWith(v, "play"))
+	if !strings.Contains(v.Content, "Cards played together must be of one colour.") || !play.Disabled {
+		t.Fatalf("yellow 2 with red 4: %q", v.Content)
+	}
+
+	v = e.answer(anna.Select(v, idWith(v, "pick"), "Y2", "Y4", "Y6"))
+	v = e.answer(anna.Select(v, idWith(v, "cross"), "2", "4"))
+	if play, _ = v.Component(idWith(v, "play")); play.Disabled || !strings.Contains(v.Content, "Play Yellow 2, Yellow 4, Yellow 6 and cross 2, 4?") {
+		t.Fatalf("yellow 2-4-6 crossing 2 and 4: %q", v.Content)
+	}
+	v = e.answer(anna.Click(v, play.CustomID))
+	if !strings.Contains(v.Content, "✅ You chose Yellow 2, Yellow 4, Yellow 6, crossing 2, 4.") || handCount(v) != 2 {
+		t.Fatalf("after the play: %q", v.Content)
+	}
+	tbl = e.table(anna, "Anna played Yellow 2, Yellow 4, Yellow 6.")
+	if !strings.Contains(tbl.Content, "takes cards from the display") {
+		t.Fatalf("the next turn did not start: %q", tbl.Content)
+	}
+	e.stop()
+	s := storedGame(t, e.db).Sheet(0)
+	y := s.Rows[game.Yellow]
+	if y.Count() != 2 || !y.Crossed(0) || !y.Crossed(2) || s.Misthrows != 0 {
+		t.Fatalf("Anna's yellow row %v, misthrows %d", y, s.Misthrows)
+	}
+}
