@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -233,10 +234,21 @@ func (b *Bot) newRequest(i *discordgo.Interaction) *request {
 func (r *request) respond(resp *discordgo.InteractionResponse) error {
 	r.answered = true
 	if err := r.b.dc.InteractionRespond(r.i, resp); err != nil {
+		err = withoutURL(err)
 		r.log.Error().Err(err).Msg("interaction response failed")
 		return fmt.Errorf("bot: respond: %w", err)
 	}
 	return nil
+}
+
+// withoutURL drops the address from a transport error: interaction routes
+// hold the interaction's token, which must not reach the logs.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s request: %w", ue.Op, ue.Err)
+	}
+	return err
 }
 
 // ephemeral answers with a message only the user sees.

@@ -1,6 +1,9 @@
 package bot
 
 import (
+	"errors"
+	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -343,5 +346,19 @@ func TestSettingsTurnTimerPerServer(t *testing.T) {
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	if got := h.table().Deadline.Sub(h.now); got != 30*time.Second {
 		t.Fatalf("turn timer %v, want the server's 30s", got)
+	}
+}
+
+// Transport errors carry the request's address, and interaction routes
+// hold the interaction token: withoutURL keeps the cause and drops the rest.
+func TestWithoutURLKeepsTokensOutOfLogs(t *testing.T) {
+	err := &url.Error{Op: "Patch", URL: "https://discord.com/api/v9/webhooks/1/SECRET-TOKEN/messages/@original", Err: errors.New("connection reset")}
+	got := withoutURL(fmt.Errorf("edit: %w", err)).Error()
+	if strings.Contains(got, "SECRET-TOKEN") || !strings.Contains(got, "connection reset") {
+		t.Fatalf("withoutURL gave %q", got)
+	}
+	plain := errors.New("HTTP 404 Not Found")
+	if withoutURL(plain) != plain {
+		t.Fatal("an error without an address must pass unchanged")
 	}
 }

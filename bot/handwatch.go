@@ -133,8 +133,10 @@ func (b *Bot) refreshHands(channelID string) {
 		})
 		if err != nil {
 			// The view was dismissed or the token refused: stop following it.
-			log.Warn().Err(err).Str("user", user).Msg("refresh hand view")
+			log.Warn().Err(withoutURL(err)).Str("user", user).Msg("refresh hand view")
 			key = ""
+		} else if t.Stage != StagePlaying {
+			key = "" // the game is over: nothing more to follow
 		}
 		b.hands.update(channelID, user, s, key)
 	}
