@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
 )
 
 // handRefreshWindow is how long after an interaction the bot still edits
@@ -94,21 +95,9 @@ func handKey(t *Table, seat int) string {
 }
 
 // refreshHands edits the open hand views of the channel whose content has
-// changed, with tokens younger than handRefreshWindow only. It runs in the
-// channel's refresher, after the table message.
-func (b *Bot) refreshHands(channelID string) {
+// changed in t, with tokens younger than handRefreshWindow only.
+func (b *Bot) refreshHands(log zerolog.Logger, channelID string, t *Table) {
 	views := b.hands.open(channelID)
-	if len(views) == 0 {
-		return
-	}
-	log := b.log.With().Str("channel", channelID).Logger()
-	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTable(channelID)
-	unlock()
-	if err != nil {
-		log.Error().Err(err).Msg("load table for hand refresh")
-		return
-	}
 	now := b.opt.Now()
 	for user, s := range views {
 		seat := -1

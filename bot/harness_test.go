@@ -139,10 +139,6 @@ type hookEdit struct {
 	edit        *discordgo.WebhookEdit
 }
 
-func (f *fakeDiscord) FollowupMessageCreate(i *discordgo.Interaction, _ bool, d *discordgo.WebhookParams, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
-	return &discordgo.Message{ID: "followup"}, nil
-}
-
 func (f *fakeDiscord) ChannelMessageSendComplex(ch string, d *discordgo.MessageSend, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

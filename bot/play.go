@@ -161,15 +161,7 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	}
 	if m.Kind == game.Play {
 		// Played cards are public once shown (RULES C10).
-		names := make([]string, 0, 3)
-		for _, c := range m.CardList() {
-			n := cardName(l, c)
-			if c.Joker() {
-				n += " → " + colorName(l, m.Color)
-			}
-			names = append(names, n)
-		}
-		t.addNews(l.T("turn.played", t.Seats[m.Player].Name, strings.Join(names, ", ")))
+		t.addNews(l.T("turn.played", t.Seats[m.Player].Name, playedList(l, m.CardList(), m.Color, true)))
 	}
 	b.autoMoves(t)
 	for p := range sheets {
@@ -324,12 +316,10 @@ func joinInts(ns []int, sep string) string {
 
 func takeLabel(l Lang, nums []int) string { return l.T("btn.take", joinInts(nums, " + ")) }
 
-// syncTable brings the channel's table message up to date: a new message
-// for a new action (so the table stays near the bottom and old buttons go),
-// an edit otherwise, and the results when the game is over. It runs in the
-// channel's refresher goroutine, never under the channel lock while it talks
-// to Discord.
-func (b *Bot) syncTable(channelID string) {
+// refreshChannel shows the channel's table as it is now: the table message,
+// then the open hand views. It runs in the channel's refresher goroutine,
+// never under the channel lock while it talks to Discord.
+func (b *Bot) refreshChannel(channelID string) {
 	log := b.log.With().Str("channel", channelID).Logger()
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTable(channelID)
@@ -338,6 +328,14 @@ func (b *Bot) syncTable(channelID string) {
 		log.Error().Err(err).Msg("load table for refresh")
 		return
 	}
+	b.syncTable(log, channelID, t)
+	b.refreshHands(log, channelID, t)
+}
+
+// syncTable brings the channel's table message up to date with t: a new
+// message for a new action (so the table stays near the bottom and old
+// buttons go), an edit otherwise, and the results when the game is over.
+func (b *Bot) syncTable(log zerolog.Logger, channelID string, t *Table) {
 	if t == nil || t.g == nil {
 		return
 	}
@@ -391,7 +389,7 @@ func (b *Bot) syncTable(channelID string) {
 		return
 	}
 	old := t.TableMessage
-	unlock = b.locks.Lock(channelID)
+	unlock := b.locks.Lock(channelID)
 	cur, err := b.loadTable(channelID)
 	if err == nil && cur != nil && cur.ID == t.ID {
 		cur.TableMessage, cur.Posted = msg.ID, stamp

@@ -221,8 +221,7 @@ func (f *refresher) kick(b *Bot, channelID string) {
 			}
 			delete(f.pending, channelID)
 			f.mu.Unlock()
-			b.syncTable(channelID)
-			b.refreshHands(channelID)
+			b.refreshChannel(channelID)
 		}
 	}()
 }

@@ -184,13 +184,7 @@ func cardName(l Lang, c game.Card) string {
 	return colorName(l, c.Color()) + " " + strconv.Itoa(c.Number())
 }
 
-func cardList(l Lang, cs []game.Card) string {
-	s := make([]string, len(cs))
-	for i, c := range cs {
-		s[i] = cardName(l, c)
-	}
-	return strings.Join(s, ", ")
-}
+func cardList(l Lang, cs []game.Card) string { return playedList(l, cs, 0, false) }
 
 // playSel is a card play being put together in the hand view: the cards,
 // the colour they count as, the numbers to cross. It travels in the
@@ -265,24 +259,31 @@ func (p *playSel) inferColor() {
 	}
 }
 
-// playLabel words a play: the question before it is confirmed, or what was
-// done (done). Jokers show the colour they count as.
-func playLabel(l Lang, p playSel, done bool) string {
-	names := make([]string, len(p.cards))
-	for i, c := range p.cards {
+// playedList names the cards of a play; jokers show the colour they count
+// as when it is named: "Red 4, Joker 7 → Red".
+func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
+	names := make([]string, len(cards))
+	for i, c := range cards {
 		names[i] = cardName(l, c)
-		if c.Joker() && p.hasColor {
-			names[i] += " → " + colorName(l, p.color)
+		if c.Joker() && named {
+			names[i] += " → " + colorName(l, as)
 		}
 	}
+	return strings.Join(names, ", ")
+}
+
+// playLabel words a play: the question before it is confirmed, or what was
+// done (done).
+func playLabel(l Lang, p playSel, done bool) string {
 	key := "play.ready"
 	if done {
 		key = "play.done"
 	}
+	cards := playedList(l, p.cards, p.color, p.hasColor)
 	if len(p.cross) == 0 {
-		return l.T(key+"none", strings.Join(names, ", "))
+		return l.T(key+"none", cards)
 	}
-	return l.T(key, strings.Join(names, ", "), joinInts(p.cross, ", "))
+	return l.T(key, cards, joinInts(p.cross, ", "))
 }
 
 // playBuilder makes the components of the play builder and a status line

@@ -1,34 +1,14 @@
 package discordtest
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
-
-// syncBuffer is a goroutine-safe transcript sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type handlerFunc = func(*discordgo.Session, *discordgo.InteractionCreate)
 
@@ -39,7 +19,7 @@ type harness struct {
 	alice, bob   *User
 	ch           string
 	handler      atomic.Pointer[handlerFunc]
-	transcript   *syncBuffer
+	transcript   *Buffer
 	allowSchemaV bool
 }
 
@@ -68,7 +48,7 @@ var testCommands = []*discordgo.ApplicationCommand{{
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
 	t.Parallel()
-	h := &harness{transcript: &syncBuffer{}}
+	h := &harness{transcript: &Buffer{}}
 	if opts.Transcript == nil {
 		opts.Transcript = h.transcript
 	}

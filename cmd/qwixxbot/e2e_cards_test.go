@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -98,9 +97,7 @@ func (d *cardDriver) answer(it *discordtest.Interaction, err error) *discordtest
 // returns it, or the results message at the end.
 func (d *cardDriver) current() (table, results *discordtest.Message) {
 	d.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	err := d.e.srv.Wait(ctx, func() bool {
+	err := d.e.until(15*time.Second, func() bool {
 		table, results = nil, nil
 		ms := d.eve.Messages(d.e.srv.DefaultChannel())
 		for i := len(ms) - 1; i >= 0; i-- {
@@ -221,8 +218,7 @@ func (d *cardDriver) view(u *discordtest.User, table *discordtest.Message, verb 
 			d.t.Fatalf("%s's hand view is not private to them", u.Name)
 		}
 	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := d.e.srv.Wait(ctx, func() bool {
+		err := d.e.until(5*time.Second, func() bool {
 			m, ok := d.e.srv.Message(v.ID)
 			if ok && idWith(m, verb) != "" {
 				v = m
@@ -230,7 +226,6 @@ func (d *cardDriver) view(u *discordtest.User, table *discordtest.Message, verb 
 			}
 			return false
 		})
-		cancel()
 		if err != nil {
 			d.manual++
 			v, _ = d.e.srv.Message(v.ID)
@@ -708,9 +703,7 @@ func handCount(m *discordtest.Message) int {
 func (e *e2e) waitFor(id string, what string, ok func(*discordtest.Message) bool) *discordtest.Message {
 	e.t.Helper()
 	var m *discordtest.Message
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := e.srv.Wait(ctx, func() bool {
+	err := e.until(10*time.Second, func() bool {
 		m, _ = e.srv.Message(id)
 		return m != nil && ok(m)
 	})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -36,26 +35,8 @@ type e2e struct {
 	// config, if set, adjusts the bot's configuration.
 	config func(*config.Config)
 	// logs receives the bot's log lines at info level and above.
-	logs *syncBuffer
+	logs *discordtest.Buffer
 	bot  *bot.Bot // the running bot
-}
-
-// syncBuffer is a bytes.Buffer safe for the bot's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
@@ -66,7 +47,7 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &syncBuffer{}}
+	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{}}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
@@ -135,14 +116,20 @@ func (e *e2e) answer(it *discordtest.Interaction, err error) *discordtest.Messag
 	return m
 }
 
+// until waits at most d for cond to hold (checked whenever Discord's state
+// changes).
+func (e *e2e) until(d time.Duration, cond func() bool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return e.srv.Wait(ctx, cond)
+}
+
 // table waits for the newest public message with a "My sheet" button whose
 // content contains want.
 func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
 	e.t.Helper()
 	var found *discordtest.Message
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := e.srv.Wait(ctx, func() bool {
+	err := e.until(10*time.Second, func() bool {
 		ms := u.Messages(e.srv.DefaultChannel())
 		for i := len(ms) - 1; i >= 0; i-- {
 			if !ms[i].Ephemeral() && idWith(ms[i], "sheet") != "" {
@@ -307,9 +294,7 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 		t.Fatalf("out of turn: %q", m.Content)
 	}
 	// The old action-1 message lost its buttons; a forged click on it is stale.
-	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := e.srv.Wait(wctx, func() bool {
+	if err := e.until(10*time.Second, func() bool {
 		old, _ := e.srv.Message(tbl.ID)
 		return len(old.CustomIDs()) == 0
 	}); err != nil {
@@ -370,10 +355,8 @@ func TestE2ETurnTimerRemindsThenPasses(t *testing.T) {
 	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
 	e.restart()
 	e.clock.Advance(2*time.Minute - 10*time.Second) // default timeout 2m, reminder 20s before
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	var reminder *discordtest.Message
-	err := e.srv.Wait(ctx, func() bool {
+	err := e.until(10*time.Second, func() bool {
 		for _, m := range anna.Messages(ch) {
 			if strings.Contains(m.Content, "⏰") {
 				reminder = m
@@ -452,10 +435,8 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 	ch := e.srv.DefaultChannel()
 	e.startTable(max, linus)
 	e.whiteTurns(max, linus, "red", "yellow", []int{2, 3, 4, 5, 6, 12})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	var results *discordtest.Message
-	if err := e.srv.Wait(ctx, func() bool {
+	if err := e.until(10*time.Second, func() bool {
 		for _, m := range max.Messages(ch) {
 			if strings.Contains(m.Content, "Game over") {
 				results = m
