@@ -340,10 +340,7 @@ func (b *Bot) syncTable(log zerolog.Logger, channelID string, t *Table) {
 		return
 	}
 	l := LangFor(t.Lang)
-	stamp := t.stamp()
-	if t.Stage == StageOver {
-		stamp = -stamp
-	}
+	stamp := t.postedStamp()
 	if t.TableMessage != "" && t.Posted == stamp {
 		if t.Stage == StageOver {
 			return // results already shown
@@ -402,6 +399,15 @@ func (b *Bot) syncTable(log zerolog.Logger, channelID string, t *Table) {
 	if old != "" {
 		b.stripButtons(log, channelID, old)
 	}
+}
+
+// postedStamp is the Posted value of a table message that shows t as it
+// is: the state's stamp, negated once the game is over (the results).
+func (t *Table) postedStamp() int {
+	if t.Stage == StageOver {
+		return -t.stamp()
+	}
+	return t.stamp()
 }
 
 // waitingUsers are the user IDs of the players who must act now.

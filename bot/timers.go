@@ -58,7 +58,7 @@ func (x *timerIndex) due(now time.Time, before time.Duration) (expired, remind [
 }
 
 // Start loads every stored table: it restores the timers and re-posts any
-// table message that a crash kept from being posted. Call it once before
+// table message (or results) that a crash kept from being posted. Call it once before
 // taking interactions.
 func (b *Bot) Start() error {
 	var repost []string
@@ -69,7 +69,9 @@ func (b *Bot) Start() error {
 			return nil
 		}
 		b.timers.set(channelID, t)
-		if t.g != nil && t.TableMessage == "" {
+		if t.g != nil && (t.TableMessage == "" || t.Posted != t.postedStamp()) {
+			// A crash (or a failed request) came between saving the game
+			// and showing it: the channel shows an older state.
 			repost = append(repost, channelID)
 		}
 		return nil

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -66,7 +67,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := serve(ctx, cfg, log, serveOptions{}); err != nil && !errors.Is(err, context.Canceled) {
+	so := serveOptions{}
+	now, err := testClock(os.LookupEnv)
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot: %v\n", err)
+		return 2
+	}
+	if now != nil {
+		so.now, so.tick = now, 20*time.Millisecond
+	}
+	if err := serve(ctx, cfg, log, so); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "qwixxbot: %v\n", err)
 		return 1
 	}
