@@ -199,7 +199,7 @@ func TestSimultaneousClicks(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				mu.Lock()
-				i := h.interaction(u, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: pass}, msg)
+				i := h.interaction(u, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: pass, ComponentType: discordgo.ButtonComponent}, msg)
 				mu.Unlock()
 				ids.Store(i.ID, k)
 				h.bot.Handle(i)

@@ -3,43 +3,91 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"strconv"
 	"strings"
 )
 
-// A component's custom_id names the table it belongs to and the state it was
-// made for, so that buttons keep working after a restart and a click on an
-// outdated button is recognised (DESIGN: "Buttons must keep working after a
-// restart"). Format, at most 100 characters:
+// A component's custom_id names the table it belongs to, the state it was
+// made for and the view it sits in, so that buttons keep working after a
+// restart, a click on an outdated button is recognised, and a click can
+// never be answered in a view it was not made for (DESIGN: "Buttons must
+// keep working after a restart"). Format, at most 100 characters:
 //
-//	q1:<table>:<stamp>:<verb>[:<arg>]
+//	q2:<table>:<stamp>:<view>:<verb>[:<arg>]#<check>
 //
 // table is the table's random id (a channel may see many tables over time),
-// stamp the table's state stamp when the button was made (see Table.Stamp),
-// verb what the button does, arg its argument. Nothing in a custom_id is
+// stamp the table's state stamp when the button was made (Table.Seq, which
+// only grows for the life of the table), view one of the View letters, verb
+// what the button does, arg its argument, and check four characters of a
+// CRC-32 of everything before the '#', so that an id cut short or altered
+// in transit is told apart from another valid one (the prefix "take:5" of
+// "take:5-12" is a valid take by itself). Nothing in a custom_id is
 // private: it is visible to every client in the channel (RULES C10).
-const customIDPrefix = "q1"
+//
+// Decoding is strict: the view must be one the bot makes, the verb one that
+// view carries, and the argument exactly as the bot writes it (see
+// canonicalArg), so a truncated or altered custom_id is refused rather than
+// read as something close to it. Version 1 ids (q1:…) are recognised as
+// buttons of an older bot and answered as outdated.
+const customIDPrefix = "q2"
+
+// oldCustomIDPrefix marks the custom_ids of bots before the view segment.
+const oldCustomIDPrefix = "q1"
 
 // MaxCustomID is Discord's limit on a custom_id's length.
 const MaxCustomID = 100
+
+// View is where a component sits: public views are ordinary channel
+// messages, private views are ephemeral messages seen by one user only.
+type View byte
+
+// The views the bot makes components for.
+const (
+	ViewLobby   View = 'l' // public: the lobby message
+	ViewTable   View = 't' // public: the table message of a running game
+	ViewResults View = 'r' // public: the results of a finished game
+	ViewSheet   View = 's' // private: a player's own sheet and choices
+	ViewHand    View = 'h' // private: a player's hand and play builder
+)
+
+// Private reports whether the view is an ephemeral message: only such a
+// message may be answered with private content (RULES C10).
+func (v View) Private() bool { return v == ViewSheet || v == ViewHand }
+
+// viewVerbs lists, per view, the verbs its components carry.
+var viewVerbs = map[View][]string{
+	ViewLobby:   {"join", "leave", "start", "cancel"},
+	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
+	ViewResults: {"again"},
+	ViewSheet:   {"white", "number", "color", "take", "pass"},
+	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand"},
+}
 
 // Action is a decoded custom_id.
 type Action struct {
 	Table string
 	Stamp int
+	View  View
 	Verb  string
 	Arg   string
 }
 
-// errForged reports a custom_id that this bot did not make.
-var errForged = errors.New("bot: malformed custom_id")
+var (
+	// errForged reports a custom_id that this bot did not make.
+	errForged = errors.New("bot: malformed custom_id")
+	// errOldButton reports a custom_id made by an earlier version of the
+	// bot, before the format carried the view.
+	errOldButton = errors.New("bot: custom_id of an earlier bot version")
+)
 
 // Encode writes the action as a custom_id.
 func (a Action) Encode() string {
-	s := customIDPrefix + ":" + a.Table + ":" + strconv.Itoa(a.Stamp) + ":" + a.Verb
+	s := customIDPrefix + ":" + a.Table + ":" + strconv.Itoa(a.Stamp) + ":" + string(a.View) + ":" + a.Verb
 	if a.Arg != "" {
 		s += ":" + a.Arg
 	}
+	s += "#" + checkOf(s)
 	if len(s) > MaxCustomID {
 		panic(fmt.Sprintf("bot: custom_id %q exceeds %d characters", s, MaxCustomID))
 	}
@@ -47,27 +95,126 @@ func (a Action) Encode() string {
 }
 
 // DecodeAction reads a custom_id; anything this bot could not have made is
-// an error.
+// an error (errOldButton for ids of an earlier version).
 func DecodeAction(id string) (Action, error) {
 	if len(id) == 0 || len(id) > MaxCustomID {
 		return Action{}, errForged
 	}
-	parts := strings.SplitN(id, ":", 5)
-	if len(parts) < 4 || parts[0] != customIDPrefix {
+	if strings.HasPrefix(id, oldCustomIDPrefix+":") {
+		return Action{}, errOldButton
+	}
+	body, check, ok := strings.Cut(id, "#")
+	if !ok || check != checkOf(body) {
+		return Action{}, errForged
+	}
+	parts := strings.SplitN(body, ":", 6)
+	if len(parts) < 5 || parts[0] != customIDPrefix {
 		return Action{}, errForged
 	}
 	stamp, err := strconv.Atoi(parts[2])
-	if err != nil || stamp < 0 {
+	if err != nil || stamp < 0 || strconv.Itoa(stamp) != parts[2] {
 		return Action{}, errForged
 	}
-	a := Action{Table: parts[1], Stamp: stamp, Verb: parts[3]}
-	if len(parts) == 5 {
-		a.Arg = parts[4]
+	if len(parts[3]) != 1 {
+		return Action{}, errForged
 	}
-	if !validToken(a.Table) || !validToken(a.Verb) || !validArg(a.Arg) {
+	a := Action{Table: parts[1], Stamp: stamp, View: View(parts[3][0]), Verb: parts[4]}
+	if len(parts) == 6 {
+		if parts[5] == "" {
+			return Action{}, errForged
+		}
+		a.Arg = parts[5]
+	}
+	if !validToken(a.Table) || !viewHas(a.View, a.Verb) {
+		return Action{}, errForged
+	}
+	if canon, ok := canonicalArg(a.Verb, a.Arg); !ok || canon != a.Arg {
 		return Action{}, errForged
 	}
 	return a, nil
+}
+
+// checkOf is the check of a custom_id's body: its CRC-32 (IEEE) in four
+// base-36 digits.
+func checkOf(body string) string {
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	c := crc32.ChecksumIEEE([]byte(body)) % (36 * 36 * 36 * 36)
+	var out [4]byte
+	for i := 3; i >= 0; i-- {
+		out[i] = digits[c%36]
+		c /= 36
+	}
+	return string(out[:])
+}
+
+// viewHas reports whether view carries verb.
+func viewHas(v View, verb string) bool {
+	for _, x := range viewVerbs[v] {
+		if x == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// canonicalArg parses a verb's argument and writes it again the way the bot
+// writes it; ok is false when arg is not a valid argument of verb at all.
+// A custom_id is accepted only when its argument is already canonical.
+func canonicalArg(verb, arg string) (string, bool) {
+	switch verb {
+	case "white", "number":
+		c, ok := colorArg(arg)
+		return c, ok
+	case "color":
+		w, col, ok := strings.Cut(arg, ".")
+		c, ok2 := colorArg(col)
+		if !ok || !ok2 || (w != "1" && w != "2") {
+			return "", false
+		}
+		return w + "." + c, true
+	case "take":
+		nums, ok := numberList(arg, "-", 1, 3)
+		return joinInts(nums, "-"), ok
+	case "as", "cross", "play":
+		p, err := decodePlay(arg)
+		if err != nil {
+			return "", false
+		}
+		return p.encode(), true
+	default: // verbs without an argument
+		return "", arg == ""
+	}
+}
+
+// colorArg accepts exactly a colour's name as the bot writes it ("red").
+func colorArg(s string) (string, bool) {
+	for _, c := range []string{"red", "yellow", "green", "blue"} {
+		if s == c {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// numberList reads between lo and hi numbers 2–12 separated by sep, each
+// written as strconv.Itoa writes it.
+func numberList(s, sep string, lo, hi int) ([]int, bool) {
+	if s == "" {
+		return nil, lo == 0
+	}
+	fields := strings.Split(s, sep)
+	if len(fields) < lo || len(fields) > hi {
+		return nil, false
+	}
+	nums := make([]int, len(fields))
+	for i, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 2 || n > 12 || strconv.Itoa(n) != f {
+			return nil, false
+		}
+		nums[i] = n
+	}
+	return nums, true
 }
 
 func validToken(s string) bool {
@@ -80,13 +227,4 @@ func validToken(s string) bool {
 		}
 	}
 	return true
-}
-
-func validArg(s string) bool {
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == ',' || r == '_') {
-			return false
-		}
-	}
-	return len(s) <= 48
 }

@@ -7,9 +7,13 @@ import (
 
 func TestCustomIDRoundTrip(t *testing.T) {
 	tests := []Action{
-		{Table: "k3x9a", Stamp: 0, Verb: "join"},
-		{Table: "k3x9a", Stamp: 1234, Verb: "white", Arg: "red"},
-		{Table: "abc", Stamp: 7, Verb: "take", Arg: "5,9,12"},
+		{Table: "k3x9a", Stamp: 0, View: ViewLobby, Verb: "join"},
+		{Table: "k3x9a", Stamp: 1234, View: ViewTable, Verb: "white", Arg: "red"},
+		{Table: "abc", Stamp: 7, View: ViewSheet, Verb: "take", Arg: "5-9-12"},
+		{Table: "abc", Stamp: 7, View: ViewTable, Verb: "color", Arg: "2.blue"},
+		{Table: "abc", Stamp: 9, View: ViewHand, Verb: "play", Arg: "R4-J7.r.4-7"},
+		{Table: "abc", Stamp: 9, View: ViewHand, Verb: "pick"},
+		{Table: "abc", Stamp: 9, View: ViewResults, Verb: "again"},
 	}
 	for _, a := range tests {
 		id := a.Encode()
@@ -25,28 +29,68 @@ func TestCustomIDRoundTrip(t *testing.T) {
 
 func TestCustomIDForgeries(t *testing.T) {
 	for _, id := range []string{
-		"", "x", "q1", "q1:t:1", "q2:t:1:join", "q1::1:join", "q1:t:-1:join", "q1:t:x:join",
-		"q1:T:1:join", "q1:t:1:jo in", "q1:t:1:join:a b", "q1:t:1:join:" + strings.Repeat("a", 49),
-		strings.Repeat("q", 101), "q1:t:99999999999999999999999:join",
+		"", "x", "q2", "q2:t:1", "q2:t:1:l", "q2::1:l:join", "q2:t:-1:l:join", "q2:t:x:l:join",
+		"q2:T:1:l:join", "q2:t:1:l:jo in", "q2:t:1:l:join:a b", "q2:t:1:t:white:" + strings.Repeat("a", 49),
+		strings.Repeat("q", 101), "q2:t:99999999999999999999999:l:join", "q2:t:01:l:join", "q2:t:+1:l:join",
+		// verbs in views that do not carry them
+		"q2:t:1:t:join", "q2:t:1:l:pass", "q2:t:1:s:pick", "q2:t:1:r:pass", "q2:t:1:x:pass", "q2:t:1:tt:pass",
+		// arguments that are not exactly what the bot writes
+		"q2:t:1:t:white:r", "q2:t:1:t:white:Red", "q2:t:1:t:white:red ", "q2:t:1:t:white:", "q2:t:1:t:white",
+		"q2:t:1:t:pass:", "q2:t:1:t:pass:x", "q2:t:1:t:color:3.red", "q2:t:1:t:color:1.r", "q2:t:1:t:color:1",
+		"q2:t:1:t:take:05", "q2:t:1:t:take:5--9", "q2:t:1:t:take:1", "q2:t:1:t:take:5-6-7-8", "q2:t:1:t:take:13",
+		"q2:t:1:h:play:r4.r.4", "q2:t:1:h:play:R4.red.4", "q2:t:1:h:play:R4.r.04", "q2:t:1:h:play:R4.r", "q2:t:1:h:play:R4-R5-R6-R7.r.",
+		"q2:t:1:h:cross:R4.r.4:x",
 	} {
-		if a, err := DecodeAction(id); err == nil {
-			t.Errorf("DecodeAction(%q) accepted a forgery: %+v", id, a)
+		for _, id := range []string{id, id + "#" + checkOf(id)} {
+			if a, err := DecodeAction(id); err == nil {
+				t.Errorf("DecodeAction(%q) accepted a forgery: %+v", id, a)
+			}
 		}
 	}
 }
 
+// TestCustomIDTruncationsRefused cuts every custom_id the bot makes at every
+// length: no proper prefix decodes to an action (a truncated "white:red"
+// must never be read as red, or anything else).
+func TestCustomIDTruncationsRefused(t *testing.T) {
+	for _, a := range []Action{
+		{Table: "k3x9a", Stamp: 12, View: ViewTable, Verb: "white", Arg: "red"},
+		{Table: "k3x9a", Stamp: 12, View: ViewSheet, Verb: "white", Arg: "green"},
+		{Table: "k3x9a", Stamp: 12, View: ViewTable, Verb: "color", Arg: "1.yellow"},
+		{Table: "k3x9a", Stamp: 12, View: ViewHand, Verb: "play", Arg: "R4-R5-J7.r.4-5"},
+		{Table: "k3x9a", Stamp: 12, View: ViewHand, Verb: "take", Arg: "5-12"},
+	} {
+		id := a.Encode()
+		for n := 0; n < len(id); n++ {
+			if got, err := DecodeAction(id[:n]); err == nil {
+				t.Errorf("DecodeAction(%q), a truncation of %q, = %+v", id[:n], id, got)
+			}
+		}
+	}
+}
+
+func TestCustomIDOldVersionIsOutdated(t *testing.T) {
+	if _, err := DecodeAction("q1:abc:3:white:red"); err != errOldButton {
+		t.Fatalf("q1 custom_id: %v, want errOldButton", err)
+	}
+}
+
 func FuzzDecodeAction(f *testing.F) {
-	f.Add("q1:abc:3:white:red")
-	f.Add("q1:abc:3:join")
+	for _, a := range []Action{
+		{Table: "abc", Stamp: 3, View: ViewTable, Verb: "white", Arg: "red"},
+		{Table: "abc", Stamp: 3, View: ViewLobby, Verb: "join"},
+		{Table: "abc", Stamp: 3, View: ViewHand, Verb: "play", Arg: "R4-J7.r.4-7"},
+	} {
+		f.Add(a.Encode())
+	}
 	f.Fuzz(func(t *testing.T, id string) {
 		a, err := DecodeAction(id)
 		if err != nil {
 			return
 		}
-		// Whatever decodes re-encodes to something that decodes the same.
-		b, err := DecodeAction(a.Encode())
-		if err != nil || a != b {
-			t.Fatalf("%q -> %+v -> %q -> %+v, %v", id, a, a.Encode(), b, err)
+		// Whatever decodes is exactly what the bot would have written.
+		if a.Encode() != id {
+			t.Fatalf("%q decodes to %+v, which the bot writes as %q", id, a, a.Encode())
 		}
 	})
 }

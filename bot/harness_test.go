@@ -238,7 +238,11 @@ func (h *harness) click(user, customID string, msg *discordgo.Message, values ..
 	if msg == nil {
 		msg = &discordgo.Message{ID: "lobby"}
 	}
-	i := h.interaction(user, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: customID, Values: values}, msg)
+	typ := discordgo.ButtonComponent
+	if a, err := DecodeAction(customID); err == nil && (a.Verb == "pick" || a.Verb == "as" || a.Verb == "cross") {
+		typ = discordgo.SelectMenuComponent
+	}
+	i := h.interaction(user, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: typ, Values: values}, msg)
 	h.bot.Handle(i)
 	h.bot.Idle()
 	return h.response(i)

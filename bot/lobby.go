@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,29 +62,67 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("btn.join"), Style: discordgo.PrimaryButton, CustomID: t.action("join", ""), Disabled: full},
-			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: t.action("leave", "")},
-			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: t.action("start", ""), Disabled: len(t.Seats) < game.MinPlayers},
-			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: t.action("cancel", "")},
+			discordgo.Button{Label: l.T("btn.join"), Style: discordgo.PrimaryButton, CustomID: t.action(ViewLobby, "join", ""), Disabled: full},
+			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leave", "")},
+			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: t.action(ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
+			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: t.action(ViewLobby, "cancel", "")},
 		}}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
 }
 
-// component dispatches button and select clicks.
+// component dispatches button and select clicks. Only what the bot made
+// gets through: a custom_id of its own format, clicked on the kind of
+// message it was made for (public or private, decided by the message's
+// flags), with the component type and values it was made with.
 func (b *Bot) component(r *request) {
-	a, err := DecodeAction(r.i.MessageComponentData().CustomID)
-	if err != nil {
-		r.log.Warn().Str("custom_id", r.i.MessageComponentData().CustomID).Msg("forged custom_id")
+	data := r.i.MessageComponentData()
+	a, err := DecodeAction(data.CustomID)
+	switch {
+	case errors.Is(err, errOldButton):
+		r.ephemeral(r.lang.T("err.stale"))
+		return
+	case err != nil:
+		r.log.Warn().Str("custom_id", data.CustomID).Msg("forged custom_id")
 		r.ephemeral(r.lang.T("err.forged"))
 		return
 	}
-	switch a.Verb {
-	case "join", "leave", "start", "cancel":
+	if reason := componentMismatch(r.i, a, data); reason != "" {
+		r.log.Warn().Str("custom_id", data.CustomID).Str("reason", reason).Msg("forged component interaction")
+		r.ephemeral(r.lang.T("err.forged"))
+		return
+	}
+	switch a.View {
+	case ViewLobby:
 		b.lobbyClick(r, a)
 	default:
 		b.playClick(r, a)
 	}
+}
+
+// componentMismatch says why a component interaction cannot come from a
+// component the bot made for action a, or "" when it can: private views
+// live in ephemeral messages and public ones never do; selects are the
+// builder's menus and carry values, buttons carry none.
+func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.MessageComponentInteractionData) string {
+	if i.Message == nil {
+		return "no message"
+	}
+	if private := i.Message.Flags&discordgo.MessageFlagsEphemeral != 0; private != a.View.Private() {
+		return "view on the wrong kind of message"
+	}
+	isSelect := a.Verb == "pick" || a.Verb == "as" || a.Verb == "cross"
+	switch {
+	case isSelect && data.ComponentType != discordgo.SelectMenuComponent:
+		return "select verb on another component"
+	case !isSelect && data.ComponentType != discordgo.ButtonComponent:
+		return "button verb on another component"
+	case !isSelect && len(data.Values) > 0:
+		return "values on a button"
+	case len(data.Values) > 25:
+		return "too many values"
+	}
+	return ""
 }
 
 // lobbyClick handles Join, Leave, Start and Cancel on a lobby message.
@@ -189,6 +228,7 @@ func (b *Bot) startGame(t *Table) error {
 		}
 	}
 	t.g = g
+	t.GameNo++
 	t.Stage = StagePlaying
 	t.TableMessage = ""
 	b.resetTimer(t)
@@ -261,11 +301,11 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 		t.Seats[seat].Left = true
 		l := LangFor(t.Lang)
 		t.addNews(l.T("event.left", name))
-		before := t.stamp()
+		before := t.position()
 		b.autoMoves(t)
 		if t.g.Over() {
 			b.finishGame(t)
-		} else if t.stamp() != before {
+		} else if t.position() != before {
 			b.resetTimer(t)
 		}
 		return t, nil

@@ -17,10 +17,10 @@ import (
 func (b *Bot) playClick(r *request, a Action) {
 	switch a.Verb {
 	case "sheet":
-		b.showSheet(r, true)
+		b.showSheet(r, a.Table)
 		return
 	case "hand":
-		b.showHand(r, true)
+		b.showHand(r, a.Table, a.View == ViewHand)
 		return
 	case "pick", "as", "cross":
 		b.playBuilderClick(r, a)
@@ -74,14 +74,15 @@ func (b *Bot) playClick(r *request, a Action) {
 		if chosen == "" {
 			text = r.lang.T("ok.passed")
 		}
-		if fromHandView(r) {
+		switch a.View {
+		case ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
 			b.answerHand(r, after, seat, playSel{}, "✅ "+text, true)
-		} else if r.i.Message != nil && r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		case ViewSheet:
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 				Content: text, Components: []discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{},
 			}})
-		} else {
+		default:
 			r.ephemeral(text)
 		}
 		b.refresh.kick(b, r.i.ChannelID)
@@ -142,7 +143,7 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 // handles the end of the game.
 func (b *Bot) apply(t *Table, m game.Move) error {
 	g := t.g
-	before := t.stamp()
+	before := t.position()
 	sheets := make([]game.Sheet, g.NumPlayers())
 	for p := range sheets {
 		sheets[p] = g.Sheet(p)
@@ -177,7 +178,7 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	}
 	if g.Over() {
 		b.finishGame(t)
-	} else if t.stamp() != before {
+	} else if t.position() != before {
 		b.resetTimer(t)
 	}
 	return nil
@@ -259,7 +260,7 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 	g := t.g
 	var btns []discordgo.MessageComponent
 	add := func(label, verb, arg string, style discordgo.ButtonStyle, disabled bool) {
-		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(verb, arg), Disabled: disabled})
+		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(ViewTable, verb, arg), Disabled: disabled})
 	}
 	switch g.Phase() {
 	case game.PhaseWhite, game.PhaseNumber:
@@ -288,9 +289,9 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		}
 	}
 	rows := chunkButtons(btns)
-	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T("btn.sheet"), Style: discordgo.SecondaryButton, CustomID: t.action("sheet", "")}}
+	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T("btn.sheet"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewTable, "sheet", "")}}
 	if t.Variant.CardGame() {
-		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: t.action("hand", "")})
+		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: t.action(ViewTable, "hand", "")})
 	}
 	return append(rows, discordgo.ActionsRow{Components: personal})
 }
@@ -499,7 +500,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	}
 	if t.Stage == StageOver {
 		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: Action{Table: t.ID, Stamp: 0, Verb: "again"}.Encode()},
+			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: t.action(ViewResults, "again", "")},
 		}}}
 	}
 	return data

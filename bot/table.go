@@ -63,6 +63,15 @@ type Table struct {
 	// Posted is the stamp the table message was made for; a new action gets
 	// a new message so the table stays at the bottom of the channel.
 	Posted int `json:"posted,omitempty"`
+	// Seq is the state stamp in every custom_id (Table.stamp): it grows by
+	// one whenever the table moves on to a new state that buttons are made
+	// for (a new game, action, turn or stage) and never goes back, across
+	// games, matches and restarts, so a button is accepted for exactly the
+	// state it was made for. At names that state (Table.position).
+	Seq int    `json:"seq,omitempty"`
+	At  string `json:"at,omitempty"`
+	// GameNo counts the games started at this table, over all its matches.
+	GameNo int `json:"game_no,omitempty"`
 	// News are recent public events (locks, misthrows, timeouts), already in
 	// the table's language.
 	News []News `json:"news,omitempty"`
@@ -130,12 +139,16 @@ func decodeTable(data []byte) (*Table, error) {
 		}
 		t.g = g
 	}
+	if t.At == "" {
+		t.advance() // stored by a bot before stamps were kept
+	}
 	return &t, nil
 }
 
 // encode writes the table, with its game's current state.
 func (t *Table) encode() ([]byte, error) {
 	t.Version = TableVersion
+	t.advance()
 	if t.g != nil {
 		data, err := t.g.MarshalBinary()
 		if err != nil {
@@ -191,16 +204,30 @@ func (t *Table) uniqueName(name string) string {
 	}
 }
 
-// stamp identifies the state buttons are made for: lobby buttons stay valid
-// through the lobby; game buttons are valid for one action of one turn.
-func (t *Table) stamp() int {
-	if t.g == nil {
-		return 0
+// position names the state buttons are made for: lobby buttons stay valid
+// through the lobby; game buttons are valid for one action of one turn of
+// one game.
+func (t *Table) position() string {
+	if t.g == nil || t.Stage == StageLobby {
+		return fmt.Sprintf("lobby.%d", t.GameNo)
 	}
-	return t.Match.Played()*10000 + t.g.Turn()*8 + int(t.g.Phase())
+	return fmt.Sprintf("game.%d.%d.%d.%d", t.GameNo, t.Stage, t.g.Turn(), t.g.Phase())
 }
 
-// action makes a component action of this table for the current state.
-func (t *Table) action(verb, arg string) string {
-	return Action{Table: t.ID, Stamp: t.stamp(), Verb: verb, Arg: arg}.Encode()
+// advance moves Seq on when the table's position changed since Seq was
+// assigned. Every write of the table calls it (saveTable), so the stamp of
+// any stored state is current.
+func (t *Table) advance() {
+	if p := t.position(); p != t.At {
+		t.Seq++
+		t.At = p
+	}
+}
+
+// stamp identifies the state buttons are made for (Seq).
+func (t *Table) stamp() int { return t.Seq }
+
+// action makes the custom_id of a component in view for the current state.
+func (t *Table) action(view View, verb, arg string) string {
+	return Action{Table: t.ID, Stamp: t.stamp(), View: view, Verb: verb, Arg: arg}.Encode()
 }

@@ -153,9 +153,9 @@ func (b *Bot) expire(channelID string, now time.Time) {
 			return nil, errRefused
 		}
 		l := LangFor(t.Lang)
-		stamp := t.stamp()
+		pos := t.position()
 		for _, p := range t.g.Waiting() {
-			if t.stamp() != stamp {
+			if t.position() != pos {
 				break // the action resolved; the next one gets its own timer
 			}
 			m, err := t.g.TimeoutMove(p)
@@ -174,7 +174,7 @@ func (b *Bot) expire(channelID string, now time.Time) {
 				return nil, fmt.Errorf("bot: timeout move %v: %w", m, err)
 			}
 		}
-		if t.stamp() == stamp && t.Stage == StagePlaying {
+		if t.position() == pos && t.Stage == StagePlaying {
 			b.resetTimer(t) // nothing could be done: avoid spinning
 		}
 		return t, nil

@@ -12,17 +12,22 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-func (b *Bot) cmdSheet(r *request) { b.showSheet(r, false) }
-func (b *Bot) cmdHand(r *request)  { b.showHand(r, false) }
+func (b *Bot) cmdSheet(r *request) { b.showSheet(r, "") }
+func (b *Bot) cmdHand(r *request)  { b.showHand(r, "", false) }
 
 // seatedTable loads the channel's table for a private view, answering the
-// user when there is none or they are not seated.
-func (b *Bot) seatedTable(r *request) (*Table, int, bool) {
+// user when there is none or they are not seated. A button (tableID not
+// empty) must belong to the channel's current table.
+func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 	unlock := b.locks.Lock(r.i.ChannelID)
 	t, err := b.loadTable(r.i.ChannelID)
 	unlock()
 	if err != nil {
 		r.fail(err)
+		return nil, 0, false
+	}
+	if tableID != "" && (t == nil || t.ID != tableID) {
+		r.ephemeral(r.lang.T("err.stale"))
 		return nil, 0, false
 	}
 	if t == nil || t.g == nil {
@@ -39,8 +44,9 @@ func (b *Bot) seatedTable(r *request) (*Table, int, bool) {
 
 // showSheet answers with the user's own sheet, only for them, and the
 // choices legal for them right now (RULES: only their legal ones).
-func (b *Bot) showSheet(r *request, _ bool) {
-	t, seat, ok := b.seatedTable(r)
+// tableID is the clicked button's table, "" for the command.
+func (b *Bot) showSheet(r *request, tableID string) {
+	t, seat, ok := b.seatedTable(r, tableID)
 	if !ok {
 		return
 	}
@@ -51,7 +57,7 @@ func (b *Bot) showSheet(r *request, _ bool) {
 	}
 	score := t.g.Sheet(seat).Score()
 	text := r.lang.T("sheet.wait", score)
-	comps := personalControls(t, seat, r.lang)
+	comps := personalControls(t, seat, r.lang, ViewSheet)
 	if len(comps) > 0 {
 		text = r.lang.T("sheet.mine", score)
 	}
@@ -61,8 +67,9 @@ func (b *Bot) showSheet(r *request, _ bool) {
 	}})
 }
 
-// personalControls are buttons for exactly the user's legal moves now.
-func personalControls(t *Table, seat int, l Lang) []discordgo.MessageComponent {
+// personalControls are buttons for exactly the user's legal moves now, in
+// the private view (ViewSheet or ViewHand).
+func personalControls(t *Table, seat int, l Lang, view View) []discordgo.MessageComponent {
 	g := t.g
 	if t.Stage != StagePlaying || !g.MayAct(seat) {
 		return nil
@@ -88,15 +95,16 @@ func personalControls(t *Table, seat int, l Lang) []discordgo.MessageComponent {
 		default:
 			continue // plays are built in the hand view
 		}
-		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(verb, arg)})
+		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(view, verb, arg)})
 	}
 	return chunkButtons(btns)
 }
 
 // showHand answers with the user's cards, only for them; in their action 3
-// it starts the play builder.
-func (b *Bot) showHand(r *request, _ bool) {
-	t, seat, ok := b.seatedTable(r)
+// it starts the play builder. tableID is the clicked button's table ("" for
+// the command); update answers by updating the hand view clicked in.
+func (b *Bot) showHand(r *request, tableID string, update bool) {
+	t, seat, ok := b.seatedTable(r, tableID)
 	if !ok {
 		return
 	}
@@ -104,7 +112,7 @@ func (b *Bot) showHand(r *request, _ bool) {
 		r.ephemeral(r.lang.T("hand.none"))
 		return
 	}
-	b.answerHand(r, t, seat, playSel{}, "", fromHandView(r))
+	b.answerHand(r, t, seat, playSel{}, "", update)
 }
 
 // answerHand answers r with seat's hand view for the selection sel, headed
@@ -130,16 +138,7 @@ func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note strin
 	}
 }
 
-// fromHandView tells whether r is a click in a private hand view.
-func fromHandView(r *request) bool {
-	m := r.i.Message
-	if m == nil || m.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		return false
-	}
-	return slices.ContainsFunc(m.Attachments, func(a *discordgo.MessageAttachment) bool { return a.Filename == handFile })
-}
-
-// handFile names the hand picture; it also marks a message as a hand view.
+// handFile names the hand picture.
 const handFile = "hand.png"
 
 // handView is the private hand message: the hand picture and its cards,
@@ -161,13 +160,13 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 			comps, status = playBuilder(t, seat, l, sel)
 			lines = append(lines, status)
 		default:
-			comps = personalControls(t, seat, l)
+			comps = personalControls(t, seat, l, ViewHand)
 		}
 	}
 	// Every click brings a fresh interaction token: the view keeps working
 	// however long the game lasts (tokens live 15 minutes).
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action("hand", "")},
+		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hand", "")},
 	}})
 	return &discordgo.InteractionResponseData{
 		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
@@ -297,7 +296,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.cards, c)})
 	}
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: t.action("pick", ""), Placeholder: l.T("play.pick"),
+		MenuType: discordgo.StringSelectMenu, CustomID: t.action(ViewHand, "pick", ""), Placeholder: l.T("play.pick"),
 		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
 	}}}}
 	if len(sel.cards) == 0 {
@@ -310,7 +309,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.hasColor && sel.color == c})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			MenuType: discordgo.StringSelectMenu, CustomID: t.action("as", sel.encode()), Placeholder: l.T("play.as"), Options: copts,
+			MenuType: discordgo.StringSelectMenu, CustomID: t.action(ViewHand, "as", sel.encode()), Placeholder: l.T("play.as"), Options: copts,
 		}}})
 	}
 	var nums []int
@@ -326,7 +325,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	}
 	zero := 0
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: t.action("cross", sel.encode()), Placeholder: l.T("play.cross"),
+		MenuType: discordgo.StringSelectMenu, CustomID: t.action(ViewHand, "cross", sel.encode()), Placeholder: l.T("play.cross"),
 		MinValues: &zero, MaxValues: len(nums), Options: nopts,
 	}}})
 	status := ""
@@ -338,7 +337,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	} else {
 		status = playLabel(l, sel, false)
 	}
-	confirm := Action{Table: t.ID, Stamp: t.stamp(), Verb: "play", Arg: sel.encode()}.Encode()
+	confirm := t.action(ViewHand, "play", sel.encode())
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("btn.play"), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
 	}})
@@ -349,11 +348,11 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 // updates the private message with the new selection and whether it may be
 // played.
 func (b *Bot) playBuilderClick(r *request, a Action) {
-	t, seat, ok := b.seatedTable(r)
+	t, seat, ok := b.seatedTable(r, a.Table)
 	if !ok {
 		return
 	}
-	if t.ID != a.Table || a.Stamp != t.stamp() || t.Stage != StagePlaying {
+	if a.Stamp != t.stamp() || t.Stage != StagePlaying {
 		r.ephemeral(r.lang.T("err.stale"))
 		return
 	}
@@ -370,39 +369,58 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 			return
 		}
 	}
-	switch a.Verb {
+	if sel, ok = builderChoice(t.g.Hand(seat), a.Verb, sel, values); !ok {
+		r.log.Warn().Str("verb", a.Verb).Msg("forged play builder values")
+		r.ephemeral(r.lang.T("err.forged"))
+		return
+	}
+	b.answerHand(r, t, seat, sel, "", true)
+}
+
+// builderChoice applies the values picked in one of the play builder's
+// menus to the selection sel. Only values the menu offered are accepted,
+// written as the bot writes them: cards of the hand (1–3, distinct), one
+// colour, numbers of the selected cards (distinct).
+func builderChoice(hand []game.Card, verb string, sel playSel, values []string) (playSel, bool) {
+	switch verb {
 	case "pick":
+		if len(values) < 1 || len(values) > 3 {
+			return sel, false
+		}
 		sel = playSel{}
 		for _, v := range values {
 			c, err := game.ParseCard(v)
-			if err != nil || len(sel.cards) == 3 {
-				r.ephemeral(r.lang.T("err.forged"))
-				return
+			if err != nil || c.String() != v || !slices.Contains(hand, c) || slices.Contains(sel.cards, c) {
+				return sel, false
 			}
 			sel.cards = append(sel.cards, c)
 		}
 		sel.inferColor()
 	case "as":
-		if len(values) != 1 {
-			r.ephemeral(r.lang.T("err.forged"))
-			return
+		if len(values) != 1 || len(sel.cards) == 0 {
+			return sel, false
 		}
-		c, err := game.ParseColor(values[0])
-		if err != nil {
-			r.ephemeral(r.lang.T("err.forged"))
-			return
+		c, ok := colorArg(values[0])
+		if !ok {
+			return sel, false
 		}
-		sel.color, sel.hasColor = c, true
+		col, _ := game.ParseColor(c)
+		sel.color, sel.hasColor = col, true
 	case "cross":
+		if len(sel.cards) == 0 {
+			return sel, false
+		}
 		sel.cross = nil
 		for _, v := range values {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 2 || n > 12 || len(sel.cross) == 3 {
-				r.ephemeral(r.lang.T("err.forged"))
-				return
+			if err != nil || strconv.Itoa(n) != v || slices.Contains(sel.cross, n) ||
+				!slices.ContainsFunc(sel.cards, func(c game.Card) bool { return c.Number() == n }) {
+				return sel, false
 			}
 			sel.cross = append(sel.cross, n)
 		}
+	default:
+		return sel, false
 	}
-	b.answerHand(r, t, seat, sel, "", true)
+	return sel, true
 }
