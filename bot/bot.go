@@ -148,6 +148,16 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 			r.fail(fmt.Errorf("panic: %v", p))
 		}
 	}()
+	switch i.Type {
+	case discordgo.InteractionPing:
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		return
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		// The bot registers no autocomplete option: offer nothing.
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}})
+		return
+	}
 	if i.GuildID == "" {
 		r.ephemeral(r.lang.T("err.dm"))
 		return
@@ -166,7 +176,8 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 	case discordgo.InteractionMessageComponent:
 		b.component(r)
 	default:
-		r.log.Debug().Int("type", int(i.Type)).Msg("ignored interaction type")
+		r.log.Warn().Int("type", int(i.Type)).Msg("unsupported interaction type")
+		r.ephemeral(r.lang.T("err.unsupported"))
 	}
 }
 

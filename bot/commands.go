@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -100,30 +101,43 @@ func (b *Bot) RegisterCommands(appID string) error {
 	return nil
 }
 
-// command dispatches /qwixx subcommands.
+// command dispatches /qwixx subcommands. Options are read strictly: a
+// missing required option, an option of another type than registered, an
+// unknown option or subcommand gets a polite private answer, never a guess.
 func (b *Bot) command(r *request) {
-	data := r.i.ApplicationCommandData()
-	if data.Name != "qwixx" || len(data.Options) == 0 {
-		r.ephemeral(r.lang.T("help.text"))
+	data, ok := r.i.Data.(discordgo.ApplicationCommandInteractionData)
+	if !ok || data.Name != "qwixx" || len(data.Options) != 1 || data.Options[0] == nil ||
+		data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		r.log.Warn().Str("command", data.Name).Msg("unknown command shape")
+		r.ephemeral(r.lang.T("err.badcommand"))
 		return
 	}
 	sub := data.Options[0]
-	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
-	for _, o := range sub.Options {
-		opts[o.Name] = o
+	opts, ok := commandOptions(sub)
+	if !ok {
+		r.log.Warn().Str("sub", sub.Name).Msg("malformed command options")
+		r.ephemeral(r.lang.T("err.badcommand"))
+		return
 	}
 	switch sub.Name {
 	case "new":
-		v, games := game.Dice, 1
-		if o := opts["variant"]; o != nil {
-			if pv, err := game.ParseVariant(o.StringValue()); err == nil {
-				v = pv
+		v, games := game.Dice, int64(1)
+		if s, ok := opts.str("variant"); ok {
+			pv, err := game.ParseVariant(s)
+			if err != nil || pv.String() != s {
+				r.ephemeral(r.lang.T("err.badcommand"))
+				return
 			}
+			v = pv
 		}
-		if o := opts["games"]; o != nil {
-			games = int(o.IntValue())
+		if n, ok := opts.integer("games"); ok {
+			if n < 1 || n > game.MaxMatchGames {
+				r.ephemeral(r.lang.T("err.badcommand"))
+				return
+			}
+			games = n
 		}
-		b.cmdNew(r, v, games)
+		b.cmdNew(r, v, int(games))
 	case "sheet":
 		b.cmdSheet(r)
 	case "hand":
@@ -133,18 +147,117 @@ func (b *Bot) command(r *request) {
 	case "leave":
 		b.cmdLeave(r, r.userID)
 	case "remove":
-		if o := opts["player"]; o != nil {
-			b.cmdLeave(r, o.UserValue(nil).ID)
+		u, ok := opts.user("player")
+		if !ok {
+			r.ephemeral(r.lang.T("err.badcommand"))
+			return
 		}
+		b.cmdLeave(r, u)
 	case "settings":
 		secs := int64(0)
-		if o := opts["timeout"]; o != nil {
-			secs = o.IntValue()
+		if n, ok := opts.integer("timeout"); ok {
+			secs = n
+			if secs == 0 {
+				secs = -1 // out of range: refused with the range
+			}
 		}
 		b.cmdSettings(r, secs)
 	case "rules":
 		r.ephemeral(r.lang.T("rules.text"))
-	default:
+	case "help":
 		r.ephemeral(r.lang.T("help.text"))
+	default:
+		r.log.Warn().Str("sub", sub.Name).Msg("unknown subcommand")
+		r.ephemeral(r.lang.T("err.badcommand"))
 	}
+}
+
+// optionTypes are the options the bot registers (Commands), by subcommand:
+// the only ones it accepts, each of exactly its registered type.
+var optionTypes = map[string]map[string]discordgo.ApplicationCommandOptionType{
+	"new":      {"variant": discordgo.ApplicationCommandOptionString, "games": discordgo.ApplicationCommandOptionInteger},
+	"sheet":    {},
+	"hand":     {},
+	"leave":    {},
+	"remove":   {"player": discordgo.ApplicationCommandOptionUser},
+	"end":      {},
+	"settings": {"timeout": discordgo.ApplicationCommandOptionInteger},
+	"rules":    {},
+	"help":     {},
+}
+
+// cmdOptions are a subcommand's options, checked against optionTypes.
+type cmdOptions map[string]any
+
+// commandOptions checks sub's options: each known to the subcommand, of its
+// registered type, given once, with a value of the JSON type that type has
+// (discordgo's accessors panic otherwise). Unknown subcommands have none.
+func commandOptions(sub *discordgo.ApplicationCommandInteractionDataOption) (cmdOptions, bool) {
+	types := optionTypes[sub.Name]
+	out := cmdOptions{}
+	for _, o := range sub.Options {
+		if o == nil || len(o.Options) > 0 {
+			return nil, false
+		}
+		want, known := types[o.Name]
+		if !known || o.Type != want {
+			return nil, false
+		}
+		if _, dup := out[o.Name]; dup {
+			return nil, false
+		}
+		switch want {
+		case discordgo.ApplicationCommandOptionString:
+			v, ok := o.Value.(string)
+			if !ok || len(v) > 100 {
+				return nil, false
+			}
+			out[o.Name] = v
+		case discordgo.ApplicationCommandOptionInteger:
+			f, ok := o.Value.(float64)
+			if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return nil, false
+			}
+			out[o.Name] = int64(f)
+		case discordgo.ApplicationCommandOptionUser:
+			v, ok := o.Value.(string)
+			if !ok || !userID(v) {
+				return nil, false
+			}
+			out[o.Name] = userRef(v)
+		}
+	}
+	return out, true
+}
+
+// userRef is a user option's value, a user ID.
+type userRef string
+
+func (o cmdOptions) str(name string) (string, bool) {
+	v, ok := o[name].(string)
+	return v, ok
+}
+
+func (o cmdOptions) integer(name string) (int64, bool) {
+	v, ok := o[name].(int64)
+	return v, ok
+}
+
+func (o cmdOptions) user(name string) (string, bool) {
+	v, ok := o[name].(userRef)
+	return string(v), ok
+}
+
+// userID reports whether s can be a user ID: Discord's are snowflakes (up
+// to 20 digits); letters are allowed for the tests' doubles.
+func userID(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

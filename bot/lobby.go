@@ -11,10 +11,16 @@ import (
 )
 
 // cmdNew opens a table in the channel, with the host seated (one running
-// table per channel; a thread is a channel of its own).
+// table per channel; a thread is a channel of its own). When the channel
+// has an open lobby already, it is shown again: the answer that showed it
+// may have been lost, and nobody could join a lobby nobody can see.
 func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
-	var lobby *Table
+	var lobby, open *Table
 	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if t != nil && t.Stage == StageLobby {
+			open = t
+			return nil, errRefused
+		}
 		if t != nil && t.Stage != StageOver {
 			r.ephemeral(r.lang.T("err.busy", variantName(r.lang, t.Variant)))
 			return nil, errRefused
@@ -29,7 +35,17 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		return lobby, nil
 	})
 	defer unlock()
+	if open != nil {
+		l := LangFor(open.Lang)
+		data := lobbyMessage(open, l)
+		data.Content = l.T("lobby.again")
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+		return
+	}
 	if r.failed(err) {
+		if errors.Is(err, errRefused) {
+			b.refresh.kick(b, r.i.ChannelID) // a running game: make sure it is shown
+		}
 		return
 	}
 	r.log.Info().Str("table", lobby.ID).Str("variant", v.String()).Msg("table opened")
@@ -76,7 +92,11 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 // message it was made for (public or private, decided by the message's
 // flags), with the component type and values it was made with.
 func (b *Bot) component(r *request) {
-	data := r.i.MessageComponentData()
+	data, ok := r.i.Data.(discordgo.MessageComponentInteractionData)
+	if !ok {
+		r.ephemeral(r.lang.T("err.forged"))
+		return
+	}
 	a, err := DecodeAction(data.CustomID)
 	switch {
 	case errors.Is(err, errOldButton):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"time"
@@ -112,19 +113,21 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	if appID == "" && r.User != nil {
 		appID = r.User.ID
 	}
-	if err := b.RegisterCommands(appID); err != nil {
-		return err
+	tick := so.tick
+	if tick <= 0 {
+		tick = time.Second
+	}
+	go b.Run(ctx, tick)
+	// Interactions and timers are served meanwhile: a failed registration
+	// keeps the commands Discord already has.
+	if err := registerCommands(ctx, b, appID, log); err != nil {
+		return nil // ctx ended
 	}
 	log.Info().Str("app", appID).Int("shard", cfg.Discord.ShardID).Int("shards", cfg.Discord.ShardCount).
 		Str("invite", bot.InviteURL(appID)).Msg("qwixxbot ready")
 	if so.ready != nil {
 		so.ready(b)
 	}
-	tick := so.tick
-	if tick <= 0 {
-		tick = time.Second
-	}
-	go b.Run(ctx, tick)
 
 	<-ctx.Done()
 	log.Info().Msg("shutting down")
@@ -135,6 +138,27 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	}
 	b.Idle()
 	return nil
+}
+
+// registerCommands registers the slash commands, retrying with exponential
+// backoff (1 s doubling to 1 min, with jitter) until it succeeds or ctx
+// ends: a Discord hiccup at start-up must not stop the bot.
+func registerCommands(ctx context.Context, b *bot.Bot, appID string, log zerolog.Logger) error {
+	delay := time.Second
+	for attempt := 1; ; attempt++ {
+		err := b.RegisterCommands(appID)
+		if err == nil {
+			return nil
+		}
+		wait := delay/2 + rand.N(delay/2+1)
+		log.Warn().Err(err).Int("attempt", attempt).Dur("retry_in", wait).Msg("registering commands failed")
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		delay = min(2*delay, time.Minute)
+	}
 }
 
 // loadConfig reads the configuration file (if any) and the environment,

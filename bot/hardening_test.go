@@ -1,0 +1,229 @@
+package bot
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+var ephemeralMsg = &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral}
+
+func isEphemeral(r *discordgo.InteractionResponse) bool {
+	return r.Type == discordgo.InteractionResponseChannelMessageWithSource && r.Data != nil && r.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// storedBlob is the table exactly as stored.
+func (h *harness) storedBlob() []byte {
+	b, _, _ := h.st.Get(testChannel)
+	return b
+}
+
+// Issue: a private sheet button of the previous game ("Blue 5") was
+// accepted in the next game, whose stamp started again from 0 (RULES D4:
+// a cross is for the sum rolled now). A stamp only grows for the life of
+// the table.
+func TestD4OldSheetButtonRefusedAfterPlayAgain(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	first := h.table().stamp()
+	tbl := h.dc.lastTable(testChannel)
+	sheet := h.click("anna", buttons(tbl.Components, "My sheet")[0], tbl)
+	old := buttons(sheet.Data.Components, "Blue")
+	if len(old) != 1 {
+		t.Fatalf("sheet view offers no Blue button: %+v", sheet.Data.Components)
+	}
+	// Both leave: their turns are passed until the misthrows end the game.
+	h.command("anna", "leave")
+	h.command("ben", "leave")
+	if h.table().Stage != StageOver {
+		t.Fatal("the game did not end")
+	}
+	res := h.dc.lastTable(testChannel)
+	again := buttons(res.Components, "Play again")
+	if len(again) != 1 {
+		t.Fatalf("results have no Play again: %+v", res.Components)
+	}
+	h.click("anna", again[0], res)
+	tb := h.table()
+	if tb.Stage != StagePlaying || tb.g.Turn() != 1 || tb.g.Phase() != game.PhaseWhite {
+		t.Fatalf("second game not at turn 1, action 1: %v %d %v", tb.Stage, tb.g.Turn(), tb.g.Phase())
+	}
+	if tb.stamp() <= first {
+		t.Fatalf("stamp went from %d to %d over a new game", first, tb.stamp())
+	}
+	before := h.storedBlob()
+	r := h.click("anna", old[0], ephemeralMsg)
+	if !strings.Contains(r.Data.Content, "earlier state") {
+		t.Fatalf("old sheet button in the new game: %+v", r.Data)
+	}
+	if !bytes.Equal(before, h.storedBlob()) {
+		t.Fatal("the old button changed the stored table")
+	}
+	// The Play again button is gone for good too.
+	if r := h.click("ben", again[0], res); !strings.Contains(r.Data.Content, "earlier state") {
+		t.Fatalf("second Play again: %q", r.Data.Content)
+	}
+}
+
+// The stamp survives a restart: buttons made before it keep working, and
+// only for their state.
+func TestStampStoredAcrossRestart(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tbl := h.dc.lastTable(testChannel)
+	stamp := h.table().stamp()
+	h.bot = h.newBot() // restart on the same store
+	if got := h.table().stamp(); got != stamp {
+		t.Fatalf("stamp %d after restart, was %d", got, stamp)
+	}
+	if r := h.click("anna", buttons(tbl.Components, "Pass")[0], tbl); !strings.Contains(r.Data.Content, "passed") {
+		t.Fatalf("pass after restart: %q", r.Data.Content)
+	}
+}
+
+// Issue (RULES C10): a select with the card picker's custom_id sent on the
+// public table message by the active player turned the public message into
+// their hand. Private views are answered only from ephemeral messages; the
+// decision rests on the message's flags and the custom_id's view, not on
+// attachments (which Discord may omit).
+func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("cards", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tb := h.table()
+	active := tb.Seats[tb.g.Active()].UserID
+	pub := h.dc.lastTable(testChannel)
+	for _, verb := range []string{"pick", "hand", "take"} {
+		arg := ""
+		if verb == "take" {
+			ms := tb.g.LegalMoves(tb.g.Active())
+			arg = joinInts(ms[0].TakeNumbers(), "-")
+		}
+		id := tb.action(ViewHand, verb, arg)
+		var values []string
+		if verb == "pick" {
+			values = []string{tb.g.Hand(tb.g.Active())[0].String()}
+		}
+		before := h.storedBlob()
+		r := h.click(active, id, pub, values...)
+		if !isEphemeral(r) || len(r.Data.Files) > 0 || !strings.Contains(r.Data.Content, "not one of mine") {
+			t.Fatalf("%s from the hand view on the public message: %+v", verb, r)
+		}
+		if !bytes.Equal(before, h.storedBlob()) {
+			t.Fatalf("%s: the forged click changed the table", verb)
+		}
+	}
+	// A public table button sent from an ephemeral message is refused too.
+	if r := h.click(active, buttons(pub.Components, "My cards")[0], ephemeralMsg); !strings.Contains(r.Data.Content, "not one of mine") {
+		t.Fatalf("table button on an ephemeral message: %q", r.Data.Content)
+	}
+	// The real hand view works without attachments in the message.
+	view := h.click(active, buttons(pub.Components, "My cards")[0], pub)
+	if !isEphemeral(view) {
+		t.Fatalf("My cards: %+v", view)
+	}
+	refresh := buttons(view.Data.Components, "🔄")
+	r := h.click(active, refresh[0], &discordgo.Message{ID: "hv", Flags: discordgo.MessageFlagsEphemeral})
+	if r.Type != discordgo.InteractionResponseUpdateMessage || len(r.Data.Files) != 1 || r.Data.Files[0].Name != handFile {
+		t.Fatalf("refresh in the hand view without attachments: %+v", r)
+	}
+}
+
+// Issue: every interaction gets an answer, and anything that is not exactly
+// what the bot made is refused politely, changing nothing.
+func TestEveryMalformedInteractionAnsweredAndRefused(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tbl := h.dc.lastTable(testChannel)
+	white := buttons(tbl.Components, "Red")[0]
+	before := h.storedBlob()
+
+	opt := func(name string, typ discordgo.ApplicationCommandOptionType, v any) *discordgo.ApplicationCommandInteractionDataOption {
+		return &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: typ, Value: v}
+	}
+	for _, tc := range []struct {
+		name string
+		sub  string
+		opts []*discordgo.ApplicationCommandInteractionDataOption
+	}{
+		{"remove without its option", "remove", nil},
+		{"remove with a string", "remove", []*discordgo.ApplicationCommandInteractionDataOption{opt("player", discordgo.ApplicationCommandOptionString, "ben")}},
+		{"remove with a number", "remove", []*discordgo.ApplicationCommandInteractionDataOption{opt("player", discordgo.ApplicationCommandOptionUser, 12.0)}},
+		{"games as a string", "new", []*discordgo.ApplicationCommandInteractionDataOption{opt("games", discordgo.ApplicationCommandOptionString, "3")}},
+		{"games typed integer holding a string", "new", []*discordgo.ApplicationCommandInteractionDataOption{opt("games", discordgo.ApplicationCommandOptionInteger, "3")}},
+		{"games 2.5", "new", []*discordgo.ApplicationCommandInteractionDataOption{opt("games", discordgo.ApplicationCommandOptionInteger, 2.5)}},
+		{"games 99", "new", []*discordgo.ApplicationCommandInteractionDataOption{opt("games", discordgo.ApplicationCommandOptionInteger, 99.0)}},
+		{"unknown variant", "new", []*discordgo.ApplicationCommandInteractionDataOption{opt("variant", discordgo.ApplicationCommandOptionString, "chess")}},
+		{"nil value", "settings", []*discordgo.ApplicationCommandInteractionDataOption{opt("timeout", discordgo.ApplicationCommandOptionInteger, nil)}},
+		{"unknown option", "sheet", []*discordgo.ApplicationCommandInteractionDataOption{opt("x", discordgo.ApplicationCommandOptionString, "y")}},
+		{"unknown subcommand", "fly", nil},
+	} {
+		r := h.command("ben", tc.sub, tc.opts...)
+		if !isEphemeral(r) || !strings.Contains(r.Data.Content, "could not read that command") {
+			t.Errorf("%s: %+v", tc.name, r.Data)
+		}
+	}
+	// Commands of another shape: no subcommand, another name.
+	for _, data := range []discordgo.ApplicationCommandInteractionData{
+		{Name: "qwixx"},
+		{Name: "other", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "new", Type: discordgo.ApplicationCommandOptionSubCommand}}},
+		{Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "new", Type: discordgo.ApplicationCommandOptionString}}},
+	} {
+		i := h.interaction("ben", discordgo.InteractionApplicationCommand, data, nil)
+		h.bot.Handle(i)
+		if r := h.response(i); !isEphemeral(r) {
+			t.Errorf("command %+v: %+v", data, r)
+		}
+	}
+	// Truncated and altered custom_ids.
+	for n := len(white) - 1; n > 0; n-- {
+		r := h.click("anna", white[:n], tbl)
+		if !isEphemeral(r) || !strings.Contains(r.Data.Content, "not one of mine") {
+			t.Fatalf("truncated %q: %+v", white[:n], r.Data)
+		}
+	}
+	// Autocomplete and modal submits, which the bot never asks for.
+	ac := h.interaction("ben", discordgo.InteractionApplicationCommandAutocomplete, discordgo.ApplicationCommandInteractionData{Name: "qwixx"}, nil)
+	h.bot.Handle(ac)
+	if r := h.response(ac); r.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+		t.Errorf("autocomplete answered %+v", r)
+	}
+	ms := h.interaction("ben", discordgo.InteractionModalSubmit, discordgo.ModalSubmitInteractionData{CustomID: white}, nil)
+	h.bot.Handle(ms)
+	if r := h.response(ms); !isEphemeral(r) {
+		t.Errorf("modal submit answered %+v", r)
+	}
+	if !bytes.Equal(before, h.storedBlob()) {
+		t.Fatal("refused interactions changed the table")
+	}
+}
+
+// Issue: when the answer to /qwixx new was lost, nobody saw the lobby and
+// the channel was blocked; /qwixx new shows the open lobby again, and its
+// buttons work.
+func TestNewShowsTheOpenLobbyAgain(t *testing.T) {
+	h := newHarness(t)
+	first := h.command("anna", "new", strOpt("variant", "cards"))
+	id := h.table().ID
+	again := h.command("ben", "new")
+	if again.Type != discordgo.InteractionResponseChannelMessageWithSource || again.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		t.Fatalf("lobby shown again must be public: %+v", again)
+	}
+	join := buttons(again.Data.Components, "Join")
+	if len(join) != 1 || join[0] != buttons(first.Data.Components, "Join")[0] {
+		t.Fatalf("the lobby shown again is another lobby: %v", join)
+	}
+	if h.table().ID != id || h.table().Variant != game.Cards {
+		t.Fatal("the open lobby was replaced")
+	}
+	if r := h.click("ben", join[0], nil); r.Type != discordgo.InteractionResponseUpdateMessage || len(h.table().Seats) != 2 {
+		t.Fatalf("join from the lobby shown again: %+v", r)
+	}
+}
