@@ -34,7 +34,7 @@ type Discord interface {
 type Store interface {
 	Get(channelID string) ([]byte, bool, error)
 	Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
-	ForEach(fn func(channelID string, blob []byte) error) error
+	ForEach(fn func(channelID string, blob []byte, err error) error) error
 	GuildSettings(guildID string) ([]byte, bool, error)
 	PutGuildSettings(guildID string, blob []byte) error
 }

@@ -51,11 +51,11 @@ func (s *memStore) Update(ch string, fn func([]byte, bool) ([]byte, bool, error)
 	return nil
 }
 
-func (s *memStore) ForEach(fn func(string, []byte) error) error {
+func (s *memStore) ForEach(fn func(string, []byte, error) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, v := range s.m {
-		if err := fn(k, v); err != nil {
+		if err := fn(k, v, nil); err != nil {
 			return err
 		}
 	}

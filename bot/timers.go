@@ -62,7 +62,11 @@ func (x *timerIndex) due(now time.Time, before time.Duration) (expired, remind [
 // taking interactions.
 func (b *Bot) Start() error {
 	var repost []string
-	err := b.st.ForEach(func(channelID string, blob []byte) error {
+	err := b.st.ForEach(func(channelID string, blob []byte, err error) error {
+		if err != nil {
+			b.log.Error().Err(err).Str("channel", channelID).Msg("stored table corrupt; left untouched")
+			return nil
+		}
 		t, err := decodeTable(blob)
 		if err != nil {
 			b.log.Error().Err(err).Str("channel", channelID).Msg("stored table unreadable; left untouched")

@@ -3,22 +3,60 @@
 // guild settings. It knows nothing about games: every value is an opaque,
 // versioned byte blob that the bot encodes and decodes itself.
 //
-// # Bucket layout (schema version 2)
+// # Bucket layout (schema version 3)
 //
 //	meta                      "version" -> schema version, uint64 big-endian
-//	games                     channel ID -> game blob
+//	games                     channel ID -> framed game blob
 //	results                   (nested, one bucket per guild)
-//	  <guild ID>              sequence, uint64 big-endian -> result blob
-//	guilds                    guild ID -> settings blob
+//	  <guild ID>              sequence, uint64 big-endian -> framed result blob
+//	guilds                    guild ID -> framed settings blob
 //	timers                    (since version 2)
 //	  due                     due time (8 bytes, sortable) + key -> payload
 //	  keys                    key -> due time (8 bytes, sortable)
+//	quarantine                (since version 3)
+//	                          "<channel ID>/<time>" -> framed JSON record
 //
 // Result keys come from the guild bucket's NextSequence, so a cursor walks a
 // guild's results oldest first and Results reads them backwards. The due
 // time of a timer is its Unix time in nanoseconds with the sign bit flipped,
 // stored big-endian, so byte order is time order; the keys bucket is an
 // index that lets a timer be replaced or deleted by key alone.
+//
+// # Frames and corruption (since version 3)
+//
+// Every value in games, guilds, results/<guild> and quarantine is framed:
+//
+//	byte 0      0x51 ('Q'), the frame's magic
+//	byte 1      1, the frame version
+//	bytes 2-5   CRC-32C (Castagnoli) of the payload, big-endian
+//	bytes 6-    the payload: what the caller stored
+//
+// Writers frame, readers verify; the public API deals in payloads only. A
+// value that is too short, has another magic or version, or whose checksum
+// does not match is reported as an error wrapping ErrCorrupt that names the
+// bucket and key, and its payload is never returned: Get and GuildSettings
+// give (nil, true, err), Update refuses to call its fn, ForEach hands fn a
+// nil blob and the error and goes on, Results skips the value and returns
+// the good ones with the error. CRC-32C catches every error of up to 32
+// consecutive bits, any odd number of flipped bits and any one to three
+// flipped bits in a value under 256 MiB; other damage slips through with a
+// chance of about 2^-32. The checksum covers the payload, not the key.
+// Timer payloads are not framed.
+//
+// bbolt does not checksum its pages and may panic, or fault reading its
+// memory map, on a damaged one. Every transaction of the Store recovers
+// such a panic (with debug.SetPanicOnFault for the faults) and reports it
+// as an error wrapping ErrCorrupt; a panic in Update's fn still propagates.
+// Damage to bbolt's own structures that bbolt does not notice may still
+// make a key look missing.
+//
+// Quarantine moves a game's stored value, exactly as it is on disk, out of
+// games into quarantine and deletes the game, in one transaction. The key
+// is the channel ID, a slash and the time in RFC 3339 UTC with all nine
+// fraction digits (2006-01-02T15:04:05.000000000Z), so a channel's entries
+// sort oldest first; the time moves on by a nanosecond if the key is taken.
+// The value is a frame around the JSON object {"channel", "time" (RFC 3339),
+// "reason", "raw" (the stored bytes, base64)}. Quarantined lists them.
 //
 // # Schema version and migrations
 //

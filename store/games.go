@@ -12,15 +12,16 @@ import (
 // that a no-op costs no fsync.
 var errNoChange = errors.New("no change")
 
-// getValue returns a copy of key's value in b and whether the key exists.
-// It seeks with a cursor so that an empty stored value is told apart from a
-// missing key.
-func getValue(b *bbolt.Bucket, key []byte) ([]byte, bool) {
+// rawValue returns key's value in b, exactly as stored (a view into the
+// transaction's memory, not a copy), and whether the key exists. It seeks
+// with a cursor so that an empty stored value is told apart from a missing
+// key.
+func rawValue(b *bbolt.Bucket, key []byte) ([]byte, bool) {
 	k, v := b.Cursor().Seek(key)
 	if k == nil || !bytes.Equal(k, key) {
 		return nil, false
 	}
-	return append(make([]byte, 0, len(v)), v...), true
+	return v, true
 }
 
 func bucket(tx *bbolt.Tx, name []byte) (*bbolt.Bucket, error) {
@@ -33,6 +34,11 @@ func bucket(tx *bbolt.Tx, name []byte) (*bbolt.Bucket, error) {
 
 // Get returns the game blob stored for channelID and whether there is one.
 // The blob is a copy the caller may keep.
+//
+// The stored value is verified against its checksum first. A corrupt value
+// gives (nil, true, err) with err wrapping ErrCorrupt and naming the key;
+// a database page bbolt cannot read gives (nil, false, err), err wrapping
+// ErrCorrupt too.
 func (s *Store) Get(channelID string) ([]byte, bool, error) {
 	if channelID == "" {
 		return nil, false, fmt.Errorf("store: get game: channel ID: %w", ErrEmptyKey)
@@ -41,32 +47,33 @@ func (s *Store) Get(channelID string) ([]byte, bool, error) {
 		blob   []byte
 		exists bool
 	)
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := bucket(tx, bucketGames)
 		if err != nil {
 			return err
 		}
-		blob, exists = getValue(b, []byte(channelID))
-		return nil
+		blob, exists, err = readFramed(b, string(bucketGames), []byte(channelID))
+		return err
 	})
 	if err != nil {
-		return nil, false, fmt.Errorf("store: get game %s: %w", channelID, err)
+		return nil, exists, fmt.Errorf("store: get game %s: %w", channelID, err)
 	}
 	return blob, exists, nil
 }
 
-// Put stores blob as the game of channelID, replacing any other; a nil blob
-// stores an empty one.
+// Put stores blob as the game of channelID, replacing any other, even a
+// corrupt one; a nil blob stores an empty one.
 func (s *Store) Put(channelID string, blob []byte) error {
 	if channelID == "" {
 		return fmt.Errorf("store: put game: channel ID: %w", ErrEmptyKey)
 	}
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	framed := encodeFrame(blob)
+	err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
 		b, err := bucket(tx, bucketGames)
 		if err != nil {
 			return err
 		}
-		return b.Put([]byte(channelID), nonNil(blob))
+		return b.Put([]byte(channelID), framed)
 	})
 	if err != nil {
 		return fmt.Errorf("store: put game %s: %w", channelID, err)
@@ -74,13 +81,13 @@ func (s *Store) Put(channelID string, blob []byte) error {
 	return nil
 }
 
-// Delete removes the game of channelID; deleting a missing game is not an
-// error.
+// Delete removes the game of channelID, corrupt or not; deleting a missing
+// game is not an error.
 func (s *Store) Delete(channelID string) error {
 	if channelID == "" {
 		return fmt.Errorf("store: delete game: channel ID: %w", ErrEmptyKey)
 	}
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
 		b, err := bucket(tx, bucketGames)
 		if err != nil {
 			return err
@@ -103,20 +110,33 @@ func (s *Store) Delete(channelID string) error {
 //     value);
 //   - a nil blob and del false: nothing is written.
 //
+// If the stored value is corrupt (its checksum does not match), fn is not
+// called, nothing is written and Update returns an error wrapping
+// ErrCorrupt: Quarantine or Delete clear the way. A panic of bbolt's on a
+// damaged page is reported the same way.
+//
 // fn runs while the database's write lock is held: it must be quick and must
-// not call the Store, or it deadlocks. A panic in fn rolls back.
+// not call the Store, or it deadlocks. A panic in fn rolls back and
+// propagates to the caller.
 func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error {
 	if channelID == "" {
 		return fmt.Errorf("store: update game: channel ID: %w", ErrEmptyKey)
 	}
 	key := []byte(channelID)
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx, guard func(func())) error {
 		b, err := bucket(tx, bucketGames)
 		if err != nil {
 			return err
 		}
-		old, exists := getValue(b, key)
-		blob, del, err := fn(old, exists)
+		old, exists, err := readFramed(b, string(bucketGames), key)
+		if err != nil {
+			return err
+		}
+		var (
+			blob []byte
+			del  bool
+		)
+		guard(func() { blob, del, err = fn(old, exists) })
 		switch {
 		case err != nil:
 			return err
@@ -125,7 +145,7 @@ func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob 
 		case del:
 			return b.Delete(key)
 		default:
-			return b.Put(key, blob)
+			return b.Put(key, encodeFrame(blob))
 		}
 	})
 	if err != nil && !errors.Is(err, errNoChange) {
@@ -138,29 +158,47 @@ func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob 
 // bot restores its games at start-up. It reads one consistent snapshot first
 // and then calls fn outside any transaction, so fn may call the Store and
 // may keep blob. An error from fn stops the walk and is returned, wrapped.
-func (s *Store) ForEach(fn func(channelID string, blob []byte) error) error {
+//
+// Every value is verified against its checksum. For a corrupt one fn gets
+// a nil blob and an error wrapping ErrCorrupt that names the key, and the
+// walk goes on with the others (unless fn returns an error). If bbolt
+// cannot read the database to the end (a damaged page), fn is called for the
+// games read before the damage and ForEach then returns an error wrapping
+// ErrCorrupt.
+func (s *Store) ForEach(fn func(channelID string, blob []byte, err error) error) error {
 	type entry struct {
 		channelID string
 		blob      []byte
+		err       error
 	}
 	var all []entry
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	readErr := s.view(func(tx *bbolt.Tx) error {
 		b, err := bucket(tx, bucketGames)
 		if err != nil {
 			return err
 		}
-		return b.ForEach(func(k, v []byte) error {
-			all = append(all, entry{string(k), copyBytes(nonNil(v))})
-			return nil
-		})
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			e := entry{channelID: string(k)}
+			if payload, err := decodeFrame(v); err != nil {
+				e.err = fmt.Errorf("store: game %s: value %s/%s: %w", k, bucketGames, k, err)
+			} else {
+				e.blob = append(make([]byte, 0, len(payload)), payload...)
+			}
+			all = append(all, e)
+		}
+		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("store: read games: %w", err)
+	if readErr != nil && !errors.Is(readErr, ErrCorrupt) {
+		return fmt.Errorf("store: read games: %w", readErr)
 	}
 	for _, e := range all {
-		if err := fn(e.channelID, e.blob); err != nil {
+		if err := fn(e.channelID, e.blob, e.err); err != nil {
 			return fmt.Errorf("store: game %s: %w", e.channelID, err)
 		}
+	}
+	if readErr != nil {
+		return fmt.Errorf("store: read games: %w", readErr)
 	}
 	return nil
 }

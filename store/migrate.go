@@ -10,13 +10,14 @@ import (
 
 // Bucket and key names. They are part of the file format: never rename one.
 var (
-	bucketMeta    = []byte("meta")
-	bucketGames   = []byte("games")
-	bucketResults = []byte("results")
-	bucketGuilds  = []byte("guilds")
-	bucketTimers  = []byte("timers")
-	bucketDue     = []byte("due")  // inside timers
-	bucketKeys    = []byte("keys") // inside timers
+	bucketMeta       = []byte("meta")
+	bucketGames      = []byte("games")
+	bucketResults    = []byte("results")
+	bucketGuilds     = []byte("guilds")
+	bucketTimers     = []byte("timers")
+	bucketQuarantine = []byte("quarantine")
+	bucketDue        = []byte("due")  // inside timers
+	bucketKeys       = []byte("keys") // inside timers
 
 	keyVersion = []byte("version")
 )
@@ -33,13 +34,14 @@ type Migration struct {
 
 // SchemaVersion is the schema version this code writes: the Version of the
 // last migration.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migrations is append only: never edit, reorder or remove a released entry
 // (see the package documentation).
 var migrations = []Migration{
 	{Version: 1, Name: "create games, results, guilds buckets", Apply: migrate1},
 	{Version: 2, Name: "create timers bucket with due-time and key indexes", Apply: migrate2},
+	{Version: 3, Name: "create quarantine bucket, frame every game, guild and result value with a CRC-32C", Apply: migrate3},
 }
 
 func migrate1(tx *bbolt.Tx) error {
@@ -59,6 +61,64 @@ func migrate2(tx *bbolt.Tx) error {
 	for _, name := range [][]byte{bucketDue, bucketKeys} {
 		if _, err := t.CreateBucket(name); err != nil {
 			return fmt.Errorf("create bucket %s/%s: %w", bucketTimers, name, err)
+		}
+	}
+	return nil
+}
+
+// migrate3 creates the quarantine bucket and wraps every value of games,
+// guilds and results/<guild> in the checksummed frame (see frame.go). The
+// values of version 2 are bare payloads, whatever their bytes: all are
+// framed, none is interpreted.
+func migrate3(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucket(bucketQuarantine); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketQuarantine, err)
+	}
+	for _, name := range [][]byte{bucketGames, bucketGuilds} {
+		b, err := bucket(tx, name)
+		if err != nil {
+			return err
+		}
+		if err := frameValues(b, string(name)); err != nil {
+			return err
+		}
+	}
+	results, err := bucket(tx, bucketResults)
+	if err != nil {
+		return err
+	}
+	var guilds [][]byte
+	if err := results.ForEachBucket(func(k []byte) error {
+		guilds = append(guilds, copyBytes(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, g := range guilds {
+		if err := frameValues(results.Bucket(g), string(bucketResults)+"/"+string(g)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frameValues replaces every plain value of b by its frame; nested
+// buckets are left alone. It reads all keys first: bbolt does not allow
+// changing a bucket during its ForEach.
+func frameValues(b *bbolt.Bucket, name string) error {
+	type kv struct{ k, v []byte }
+	var all []kv
+	if err := b.ForEach(func(k, v []byte) error {
+		if v != nil {
+			all = append(all, kv{copyBytes(k), encodeFrame(v)})
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	for _, e := range all {
+		if err := b.Put(e.k, e.v); err != nil {
+			return fmt.Errorf("frame %s/%x: %w", name, e.k, err)
 		}
 	}
 	return nil

@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +69,35 @@ func layout(t *testing.T, s *Store) []string {
 		t.Fatal(err)
 	}
 	return names
+}
+
+// rawValues returns every plain value of games, guilds and results as it
+// lies in the file, keyed "games/<channel>", "guilds/<guild>" and
+// "results/<guild>/<sequence>".
+func rawValues(t *testing.T, s *Store) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		for _, name := range []string{"games", "guilds"} {
+			if err := tx.Bucket([]byte(name)).ForEach(func(k, v []byte) error {
+				out[name+"/"+string(k)] = string(v)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		results := tx.Bucket([]byte("results"))
+		return results.ForEachBucket(func(g []byte) error {
+			return results.Bucket(g).ForEach(func(k, v []byte) error {
+				out["results/"+string(g)+"/"+strconv.FormatUint(binary.BigEndian.Uint64(k), 10)] = string(v)
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // writeHand writes a bbolt file built by fn at path, without this package.
@@ -170,19 +201,17 @@ func TestMigration2(t *testing.T) {
 	if got := layout(t, s); !slices.Equal(got, want) {
 		t.Errorf("buckets at version 2 = %q, want %q", got, want)
 	}
-	// Data from version 1 is intact.
-	if b, ok, err := s.Get("chan-1"); err != nil || !ok || string(b) != "game-1" {
-		t.Errorf("Get(chan-1) = %q, %v, %v; want game-1", b, ok, err)
+	// Data from version 1 is intact, byte for byte. (It is read raw: the
+	// Store's readers expect the frames of version 3.)
+	want1 := map[string]string{
+		"games/chan-1":      "game-1",
+		"guilds/guild-1":    "settings-1",
+		"results/guild-1/1": "result-1",
+		"results/guild-1/2": "result-2",
+		"results/guild-1/3": "result-3",
 	}
-	rs, err := s.Results("guild-1", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := fmt.Sprintf("%s", rs), "[result-3 result-2 result-1]"; got != want {
-		t.Errorf("Results = %s, want %s", got, want)
-	}
-	if b, ok, err := s.GuildSettings("guild-1"); err != nil || !ok || string(b) != "settings-1" {
-		t.Errorf("GuildSettings = %q, %v, %v; want settings-1", b, ok, err)
+	if got := rawValues(t, s); fmt.Sprint(got) != fmt.Sprint(want1) {
+		t.Errorf("values at version 2 = %v, want %v", got, want1)
 	}
 	// The timer API works on the migrated file, and there are no timers yet.
 	if ts, err := s.Timers(); err != nil || len(ts) != 0 {
@@ -203,7 +232,7 @@ func TestMigrateFromEmptyToLatest(t *testing.T) {
 	if v, err := s.Version(); err != nil || v != SchemaVersion {
 		t.Errorf("Version() = %d, %v; want %d, nil", v, err, SchemaVersion)
 	}
-	want := []string{"games", "guilds", "meta", "results", "timers", "timers/due", "timers/keys"}
+	want := []string{"games", "guilds", "meta", "quarantine", "results", "timers", "timers/due", "timers/keys"}
 	if got := layout(t, s); !slices.Equal(got, want) {
 		t.Errorf("buckets = %q, want %q", got, want)
 	}
@@ -275,5 +304,166 @@ func TestMigrationFailureRollsBack(t *testing.T) {
 	}
 	if v, _ := s.Version(); v != 0 {
 		t.Errorf("Version() after a failed migration = %d, want 0", v)
+	}
+}
+
+// TestMigration3 builds a version-2 database with bare (unframed) values by
+// hand and checks that migration 3 adds the quarantine bucket, frames every
+// game, guild and result value with a CRC-32C, and leaves timers alone.
+func TestMigration3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.db")
+	// A version-2 value that happens to look like a frame: it is framed
+	// again like any other, never interpreted.
+	lookalike := []byte{0x51, 0x01, 0xde, 0xad, 0xbe, 0xef, 'x'}
+	games := map[string][]byte{
+		"chan-1":   []byte(`{"v":3,"turn":1}`),
+		"chan-2":   {0, 1, 2, 0xff},
+		"empty":    {},
+		"frameish": lookalike,
+		"big":      bytes.Repeat([]byte("0123456789"), 1000),
+	}
+	guilds := map[string][]byte{"guild-1": []byte(`{"lang":"de"}`), "guild-2": {}}
+	results := map[string][]string{"guild-1": {"r1", "r2", "r3"}, "guild-2": {"only"}}
+	due := time.Date(2030, 1, 2, 3, 4, 5, 6, time.UTC)
+	writeHand(t, path, func(tx *bbolt.Tx) error {
+		if err := migrate1(tx); err != nil {
+			return err
+		}
+		if err := migrate2(tx); err != nil {
+			return err
+		}
+		for k, v := range games {
+			if err := tx.Bucket([]byte("games")).Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		for k, v := range guilds {
+			if err := tx.Bucket([]byte("guilds")).Put([]byte(k), v); err != nil {
+				return err
+			}
+		}
+		for g, rs := range results {
+			b, err := tx.Bucket([]byte("results")).CreateBucket([]byte(g))
+			if err != nil {
+				return err
+			}
+			for _, r := range rs {
+				seq, err := b.NextSequence()
+				if err != nil {
+					return err
+				}
+				var k [8]byte
+				binary.BigEndian.PutUint64(k[:], seq)
+				if err := b.Put(k[:], []byte(r)); err != nil {
+					return err
+				}
+			}
+		}
+		// A timer, written as version 2 writes it.
+		d := dueBytes(due)
+		timers := tx.Bucket([]byte("timers"))
+		if err := timers.Bucket([]byte("due")).Put(append(d[:], "chan-1"...), []byte("turn")); err != nil {
+			return err
+		}
+		if err := timers.Bucket([]byte("keys")).Put([]byte("chan-1"), d[:]); err != nil {
+			return err
+		}
+		return putVersion(tx, 2)
+	})
+
+	s, err := open(path, migrations[:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := s.Version(); err != nil || v != 3 {
+		t.Errorf("Version() = %d, %v; want 3, nil", v, err)
+	}
+	want := []string{"games", "guilds", "meta", "quarantine", "results", "timers", "timers/due", "timers/keys"}
+	if got := layout(t, s); !slices.Equal(got, want) {
+		t.Errorf("buckets at version 3 = %q, want %q", got, want)
+	}
+
+	// On disk every value is 0x51 0x01, the CRC-32C of the old value
+	// big-endian, then the old value, checked here without encodeFrame.
+	wantRaw := map[string]string{}
+	for k, v := range games {
+		wantRaw["games/"+k] = string(v)
+	}
+	for k, v := range guilds {
+		wantRaw["guilds/"+k] = string(v)
+	}
+	for g, rs := range results {
+		for i, r := range rs {
+			wantRaw[fmt.Sprintf("results/%s/%d", g, i+1)] = r
+		}
+	}
+	table := crc32.MakeTable(crc32.Castagnoli)
+	got := rawValues(t, s)
+	if len(got) != len(wantRaw) {
+		t.Errorf("%d values on disk, want %d: %q", len(got), len(wantRaw), got)
+	}
+	for k, old := range wantRaw {
+		var hdr [6]byte
+		hdr[0], hdr[1] = 0x51, 1
+		binary.BigEndian.PutUint32(hdr[2:], crc32.Checksum([]byte(old), table))
+		if v, ok := got[k]; !ok || v != string(hdr[:])+old {
+			t.Errorf("%s on disk = %x, want %x", k, trunc([]byte(v)), trunc(append(hdr[:], old...)))
+		}
+	}
+
+	// Through the API, every value reads back as it was.
+	for k, v := range games {
+		if b, ok, err := s.Get(k); err != nil || !ok || !bytes.Equal(b, v) {
+			t.Errorf("Get(%s) = %x, %v, %v; want %x", k, trunc(b), ok, err, trunc(v))
+		}
+	}
+	n := 0
+	if err := s.ForEach(func(ch string, b []byte, err error) error {
+		n++
+		if err != nil || !bytes.Equal(b, games[ch]) {
+			t.Errorf("ForEach %s = %x, %v; want %x", ch, trunc(b), err, trunc(games[ch]))
+		}
+		return nil
+	}); err != nil || n != len(games) {
+		t.Errorf("ForEach = %v after %d games, want nil after %d", err, n, len(games))
+	}
+	for k, v := range guilds {
+		if b, ok, err := s.GuildSettings(k); err != nil || !ok || !bytes.Equal(b, v) {
+			t.Errorf("GuildSettings(%s) = %q, %v, %v; want %q", k, b, ok, err, v)
+		}
+	}
+	for g, rs := range results {
+		got, err := s.Results(g, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for i := len(rs) - 1; i >= 0; i-- {
+			want = append(want, rs[i])
+		}
+		if fmt.Sprintf("%s", got) != fmt.Sprint(want) {
+			t.Errorf("Results(%s) = %s, want %v", g, got, want)
+		}
+	}
+	// Timers are not framed and still read back.
+	if ts, err := s.Timers(); err != nil || len(ts) != 1 || ts[0].Key != "chan-1" || !ts[0].Due.Equal(due) || string(ts[0].Payload) != "turn" {
+		t.Errorf("Timers() = %+v, %v; want the chan-1 timer", ts, err)
+	}
+	// The result sequence continues; quarantine works.
+	if err := s.AppendResult("guild-1", []byte("r4")); err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := s.Results("guild-1", 1); err != nil || fmt.Sprintf("%s", rs) != "[r4]" {
+		t.Errorf("Results after append = %s, %v; want [r4]", rs, err)
+	}
+	if raw := rawValues(t, s)["results/guild-1/4"]; len(raw) != 6+2 {
+		t.Errorf("results/guild-1/4 on disk = %x, want key 4 and a framed value", raw)
+	}
+	if moved, err := s.Quarantine("chan-1", "test"); err != nil || !moved {
+		t.Errorf("Quarantine after migration 3 = %v, %v", moved, err)
+	}
+	if qs, err := s.Quarantined(); err != nil || len(qs) != 1 || string(qs[0].Raw) != got["games/chan-1"] {
+		t.Errorf("Quarantined = %+v, %v; want chan-1's framed value", qs, err)
 	}
 }

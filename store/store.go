@@ -38,6 +38,7 @@ type Store struct {
 	db   *bbolt.DB
 	path string
 	log  zerolog.Logger
+	now  func() time.Time // the clock of Quarantine; tests replace it
 
 	closeOnce sync.Once
 	closeErr  error
@@ -123,7 +124,7 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
 		}
 	}
-	s := &Store{db: db, path: path, log: o.log}
+	s := &Store{db: db, path: path, log: o.log, now: time.Now}
 	if err := migrate(db, migs, o.log); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -149,7 +150,7 @@ func (s *Store) Path() string { return s.path }
 // Open it is SchemaVersion.
 func (s *Store) Version() (int, error) {
 	var v int
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		var err error
 		v, err = readVersion(tx)
 		return err

@@ -276,7 +276,10 @@ func TestForEach(t *testing.T) {
 	}
 	var order []string
 	got := map[string]string{}
-	err := s.ForEach(func(ch string, blob []byte) error {
+	err := s.ForEach(func(ch string, blob []byte, err error) error {
+		if err != nil {
+			t.Errorf("ForEach: game %s: %v", ch, err)
+		}
 		order = append(order, ch)
 		got[ch] = string(blob)
 		// fn runs outside the transaction: it may write to the store.
@@ -300,7 +303,7 @@ func TestForEach(t *testing.T) {
 	t.Run("error stops the walk", func(t *testing.T) {
 		errStop := errors.New("stop")
 		calls := 0
-		err := s.ForEach(func(string, []byte) error {
+		err := s.ForEach(func(string, []byte, error) error {
 			calls++
 			return errStop
 		})
@@ -313,7 +316,7 @@ func TestForEach(t *testing.T) {
 	})
 	t.Run("empty store", func(t *testing.T) {
 		calls := 0
-		if err := newStore(t).ForEach(func(string, []byte) error { calls++; return nil }); err != nil {
+		if err := newStore(t).ForEach(func(string, []byte, error) error { calls++; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if calls != 0 {
@@ -547,7 +550,7 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 	}
 	defer s.Close()
 	games := map[string]string{}
-	if err := s.ForEach(func(ch string, b []byte) error { games[ch] = string(b); return nil }); err != nil {
+	if err := s.ForEach(func(ch string, b []byte, err error) error { games[ch] = string(b); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := fmt.Sprint(games), "map[ch1:game1 ch2:game2]"; got != want {

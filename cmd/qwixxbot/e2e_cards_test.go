@@ -421,7 +421,7 @@ func storedGame(t *testing.T, path string) *game.Game {
 	}
 	defer st.Close()
 	var tables []json.RawMessage
-	if err := st.ForEach(func(_ string, blob []byte) error { tables = append(tables, blob); return nil }); err != nil {
+	if err := st.ForEach(func(_ string, blob []byte, err error) error { tables = append(tables, blob); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if len(tables) != 1 {

@@ -1,0 +1,127 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"runtime/debug"
+
+	"go.etcd.io/bbolt"
+)
+
+// ErrCorrupt is wrapped by every error that reports damaged stored data: a
+// value whose frame is malformed or whose checksum does not match its
+// payload (see the package documentation), or a database page that bbolt
+// could not read. The error names the bucket and key concerned. A corrupt
+// value is never returned as if it were good.
+var ErrCorrupt = errors.New("stored data is corrupt")
+
+// The frame around every value in games, guilds, results/<guild> and
+// quarantine (since schema version 3):
+//
+//	byte 0     frameMagic 0x51 ('Q')
+//	byte 1     frameVersion 1
+//	bytes 2-5  CRC-32C (Castagnoli) of the payload, big-endian
+//	bytes 6-   the payload
+const (
+	frameMagic     = 0x51
+	frameVersion   = 1
+	frameHeaderLen = 6
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeFrame returns payload framed: header, checksum, payload. It always
+// returns a new slice; nil and empty payloads give the same frame.
+func encodeFrame(payload []byte) []byte {
+	f := make([]byte, frameHeaderLen+len(payload))
+	f[0], f[1] = frameMagic, frameVersion
+	binary.BigEndian.PutUint32(f[2:], crc32.Checksum(payload, castagnoli))
+	copy(f[frameHeaderLen:], payload)
+	return f
+}
+
+// decodeFrame verifies a framed value and returns its payload, a sub-slice
+// of v (not a copy). Anything but a well-formed frame whose checksum matches
+// gives an error wrapping ErrCorrupt and a nil payload.
+func decodeFrame(v []byte) ([]byte, error) {
+	switch {
+	case v == nil:
+		// A cursor gives a nil value for a nested bucket.
+		return nil, fmt.Errorf("%w: a bucket where a value should be", ErrCorrupt)
+	case len(v) < frameHeaderLen:
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte frame header", ErrCorrupt, len(v), frameHeaderLen)
+	case v[0] != frameMagic:
+		return nil, fmt.Errorf("%w: frame starts with %#02x, want %#02x", ErrCorrupt, v[0], frameMagic)
+	case v[1] != frameVersion:
+		return nil, fmt.Errorf("%w: unknown frame version %d, want %d", ErrCorrupt, v[1], frameVersion)
+	}
+	payload := v[frameHeaderLen:]
+	stored, computed := binary.BigEndian.Uint32(v[2:]), crc32.Checksum(payload, castagnoli)
+	if stored != computed {
+		return nil, fmt.Errorf("%w: checksum mismatch: stored %08x, payload of %d bytes has %08x", ErrCorrupt, stored, len(payload), computed)
+	}
+	return payload, nil
+}
+
+// readFramed returns a verified copy of the payload stored under key in b,
+// and whether the key exists. A corrupt value gives (nil, true, error
+// wrapping ErrCorrupt) with the error naming name/key. It seeks with a
+// cursor so that an empty stored value is told apart from a missing key.
+func readFramed(b *bbolt.Bucket, name string, key []byte) ([]byte, bool, error) {
+	v, exists := rawValue(b, key)
+	if !exists {
+		return nil, false, nil
+	}
+	payload, err := decodeFrame(v)
+	if err != nil {
+		return nil, true, fmt.Errorf("value %s/%s: %w", name, key, err)
+	}
+	return append(make([]byte, 0, len(payload)), payload...), true, nil
+}
+
+// recoverCorrupt turns a panic (or, with debug.SetPanicOnFault, a memory
+// fault) inside bbolt into an error wrapping ErrCorrupt: bbolt panics when
+// it meets a damaged page. It must be deferred directly, for recover only
+// works there.
+func recoverCorrupt(err *error, what string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: %w: bbolt failed reading the database: %v", what, ErrCorrupt, r)
+	}
+}
+
+// view runs fn in a read transaction. A panic inside it, or a fault reading
+// the memory map, becomes an error wrapping ErrCorrupt instead of crashing
+// the process; the transaction is rolled back by bbolt. fn must only read
+// the database: it must not call code whose panics should propagate.
+func (s *Store) view(fn func(tx *bbolt.Tx) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer recoverCorrupt(&err, "read transaction")
+	return s.db.View(fn)
+}
+
+// update runs fn in a write transaction, like view: a panic of bbolt's
+// becomes an error wrapping ErrCorrupt and the transaction rolls back. fn
+// receives a guard to call caller-supplied code with: a panic in that code
+// is not recovered but propagates unchanged, as if update were not there.
+func (s *Store) update(fn func(tx *bbolt.Tx, guard func(func())) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	inCaller := false
+	defer func() {
+		if inCaller {
+			return // not recovered: the caller's panic goes on up
+		}
+		if r := recover(); r != nil {
+			err = fmt.Errorf("write transaction: %w: bbolt failed: %v", ErrCorrupt, r)
+		}
+	}()
+	guard := func(call func()) {
+		inCaller = true
+		prev := debug.SetPanicOnFault(false)
+		call()
+		debug.SetPanicOnFault(prev)
+		inCaller = false
+	}
+	return s.db.Update(func(tx *bbolt.Tx) error { return fn(tx, guard) })
+}
