@@ -35,6 +35,9 @@ type Store interface {
 	Get(channelID string) ([]byte, bool, error)
 	Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
 	ForEach(fn func(channelID string, blob []byte, err error) error) error
+	// Quarantine moves the channel's stored table aside, bytes kept as they
+	// are, and deletes it (an unreadable table, cleared by its host).
+	Quarantine(channelID, reason string) (moved bool, err error)
 	GuildSettings(guildID string) ([]byte, bool, error)
 	PutGuildSettings(guildID string, blob []byte) error
 }
@@ -76,6 +79,8 @@ type Bot struct {
 	hands    handWatch
 	inflight sync.WaitGroup
 	closing  atomic.Bool
+	// unreadableSeen holds the channels whose unreadable table was logged.
+	unreadableSeen sync.Map
 }
 
 // New makes a bot.
@@ -283,6 +288,10 @@ func (r *request) failed(err error) bool {
 	if err == nil {
 		return false
 	}
+	if _, ok := asUnreadable(err); ok {
+		r.ephemeral(r.lang.T("err.unreadable"))
+		return true
+	}
 	if !errors.Is(err, errRefused) {
 		r.fail(err)
 	}
@@ -374,10 +383,17 @@ func variantName(l Lang, v game.Variant) string { return l.T("variant." + v.Stri
 func (b *Bot) loadTable(channelID string) (*Table, error) {
 	data, ok, err := b.st.Get(channelID)
 	if err != nil {
+		if isCorrupt(err) {
+			return nil, b.unreadable(channelID, nil, err)
+		}
 		return nil, fmt.Errorf("bot: load table: %w", err)
 	}
 	if !ok {
 		return nil, nil
 	}
-	return decodeTable(data)
+	t, err := decodeTable(data)
+	if err != nil {
+		return nil, b.unreadable(channelID, data, err)
+	}
+	return t, nil
 }

@@ -2,8 +2,10 @@ package bot
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -225,5 +227,91 @@ func TestNewShowsTheOpenLobbyAgain(t *testing.T) {
 	}
 	if r := h.click("ben", join[0], nil); r.Type != discordgo.InteractionResponseUpdateMessage || len(h.table().Seats) != 2 {
 		t.Fatalf("join from the lobby shown again: %+v", r)
+	}
+}
+
+// commandAs runs /qwixx sub as user with the given member permissions.
+func (h *harness) commandAs(user string, perms int64, sub string) *discordgo.InteractionResponse {
+	i := h.interaction(user, discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}},
+	}, nil)
+	i.Member.Permissions = perms
+	h.bot.Handle(i)
+	h.bot.Idle()
+	return h.response(i)
+}
+
+// Issue: an unreadable stored table (a failed checksum) blocked its channel
+// forever, /qwixx end included. It is never played on; everybody is told
+// why; a member who may manage messages clears it, its bytes kept aside;
+// it is logged once.
+func TestUnreadableTableClearedByModerator(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tbl := h.dc.lastTable(testChannel)
+	raw := h.storedBlob()
+	h.st.mu.Lock()
+	h.st.corrupt = map[string]bool{testChannel: true}
+	h.st.mu.Unlock()
+	h.bot = h.newBot()
+	if err := h.bot.Start(); err != nil {
+		t.Fatalf("Start with an unreadable table: %v", err)
+	}
+	for _, r := range []*discordgo.InteractionResponse{
+		h.click("anna", buttons(tbl.Components, "Pass")[0], tbl),
+		h.command("ben", "sheet"),
+		h.command("ben", "new"),
+		h.command("ben", "end"),
+		h.command("anna", "end"), // the host, but the damaged bytes cannot say so
+		h.command("ben", "leave"),
+	} {
+		if !isEphemeral(r) || !strings.Contains(r.Data.Content, "could not be read") {
+			t.Fatalf("answer on an unreadable table: %+v", r.Data)
+		}
+	}
+	h.now = h.now.Add(time.Hour)
+	h.bot.Tick() // a timer due on it must not act either
+	if n := strings.Count(h.logs.String(), "stored table unreadable"); n != 1 {
+		t.Fatalf("the unreadable table was logged %d times, want once:\n%s", n, h.logs.String())
+	}
+	r := h.commandAs("cleo", discordgo.PermissionManageMessages, "end")
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral != 0 || !strings.Contains(r.Data.Content, "cleared") {
+		t.Fatalf("moderator's /qwixx end: %+v", r.Data)
+	}
+	if q := h.st.quarantined[testChannel]; len(q) != 1 || !bytes.Equal(q[0], raw) {
+		t.Fatal("the unreadable bytes were not kept aside as they were")
+	}
+	if r := h.command("ben", "new"); len(buttons(r.Data.Components, "Join")) != 1 {
+		t.Fatalf("/qwixx new after clearing: %+v", r.Data)
+	}
+}
+
+// A table that fails to decode (here: a game breaking the rules'
+// invariants) is unreadable too; its host, still legible in the bytes, can
+// clear it by opening a new table.
+func TestUnreadableTableClearedByHostWithNew(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	var tb map[string]any
+	if err := json.Unmarshal(h.storedBlob(), &tb); err != nil {
+		t.Fatal(err)
+	}
+	tb["game"] = map[string]any{"v": 1, "garbage": true}
+	bad, _ := json.Marshal(tb)
+	h.st.Update(testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
+	if r := h.command("ben", "new"); !strings.Contains(r.Data.Content, "could not be read") {
+		t.Fatalf("non-host /qwixx new: %q", r.Data.Content)
+	}
+	r := h.command("anna", "new")
+	if len(buttons(r.Data.Components, "Join")) != 1 || isEphemeral(r) {
+		t.Fatalf("host's /qwixx new on an unreadable table: %+v", r.Data)
+	}
+	if q := h.st.quarantined[testChannel]; len(q) != 1 || !bytes.Equal(q[0], bad) {
+		t.Fatal("the unreadable bytes were not kept aside")
+	}
+	if tb := h.table(); tb == nil || tb.Stage != StageLobby {
+		t.Fatal("no new lobby")
 	}
 }

@@ -17,17 +17,24 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
 )
 
-// memStore is an in-memory Store.
+// memStore is an in-memory Store. A channel in corrupt reads as damaged
+// bytes (store.ErrCorrupt), as a failed checksum does.
 type memStore struct {
-	mu sync.Mutex
-	m  map[string][]byte
+	mu          sync.Mutex
+	m           map[string][]byte
+	corrupt     map[string]bool
+	quarantined map[string][][]byte
 }
 
 func (s *memStore) Get(ch string) ([]byte, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.corrupt[ch] {
+		return nil, true, fmt.Errorf("memstore: game %s: %w", ch, store.ErrCorrupt)
+	}
 	b, ok := s.m[ch]
 	return slices.Clone(b), ok, nil
 }
@@ -37,6 +44,9 @@ func (s *memStore) Update(ch string, fn func([]byte, bool) ([]byte, bool, error)
 	defer s.mu.Unlock()
 	if s.m == nil {
 		s.m = map[string][]byte{}
+	}
+	if s.corrupt[ch] {
+		return fmt.Errorf("memstore: game %s: %w", ch, store.ErrCorrupt)
 	}
 	old, ok := s.m[ch]
 	nb, del, err := fn(slices.Clone(old), ok)
@@ -55,11 +65,31 @@ func (s *memStore) ForEach(fn func(string, []byte, error) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, v := range s.m {
-		if err := fn(k, v, nil); err != nil {
+		var err error
+		if s.corrupt[k] {
+			v, err = nil, store.ErrCorrupt
+		}
+		if err := fn(k, v, err); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (s *memStore) Quarantine(ch, _ string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[ch]
+	if !ok {
+		return false, nil
+	}
+	if s.quarantined == nil {
+		s.quarantined = map[string][][]byte{}
+	}
+	s.quarantined[ch] = append(s.quarantined[ch], v)
+	delete(s.m, ch)
+	delete(s.corrupt, ch)
+	return true, nil
 }
 
 func (s *memStore) GuildSettings(g string) ([]byte, bool, error) { return s.Get("guild:" + g) }
@@ -199,6 +229,25 @@ type harness struct {
 	now  time.Time
 	seq  int
 	perm int64
+	logs syncBuffer // the bot's log
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 const testChannel = "c1"
@@ -210,7 +259,7 @@ func newHarness(t *testing.T) *harness {
 }
 
 func (h *harness) newBot() *Bot {
-	return New(h.dc, h.st, h.rd, Options{AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: func() time.Time { return h.now }}, zerolog.Nop())
+	return New(h.dc, h.st, h.rd, Options{AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: func() time.Time { return h.now }}, zerolog.New(&h.logs))
 }
 
 func (h *harness) interaction(user string, typ discordgo.InteractionType, data discordgo.InteractionData, msg *discordgo.Message) *discordgo.Interaction {

@@ -34,6 +34,13 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		lobby.MaxSeats = b.opt.MaxPlayers
 		return lobby, nil
 	})
+	if ue, ok := asUnreadable(err); ok {
+		unlock()
+		if b.clearUnreadable(r, ue) {
+			b.cmdNew(r, v, games) // the channel is free now
+		}
+		return
+	}
 	defer unlock()
 	if open != nil {
 		l := LangFor(open.Lang)
@@ -271,6 +278,14 @@ func (b *Bot) cmdEnd(r *request) {
 		ended = t
 		return nil, nil // the table is deleted; the channel is free again
 	})
+	if ue, ok := asUnreadable(err); ok {
+		unlock()
+		if b.clearUnreadable(r, ue) {
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: r.glang.T("end.unreadable", "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
+		}
+		return
+	}
 	defer unlock()
 	if r.failed(err) {
 		return

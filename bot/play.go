@@ -325,6 +325,9 @@ func (b *Bot) refreshChannel(channelID string) {
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTable(channelID)
 	unlock()
+	if _, ok := asUnreadable(err); ok {
+		return // logged once by loadTable
+	}
 	if err != nil {
 		log.Error().Err(err).Msg("load table for refresh")
 		return

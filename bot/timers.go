@@ -64,12 +64,12 @@ func (b *Bot) Start() error {
 	var repost []string
 	err := b.st.ForEach(func(channelID string, blob []byte, err error) error {
 		if err != nil {
-			b.log.Error().Err(err).Str("channel", channelID).Msg("stored table corrupt; left untouched")
+			b.unreadable(channelID, nil, err)
 			return nil
 		}
 		t, err := decodeTable(blob)
 		if err != nil {
-			b.log.Error().Err(err).Str("channel", channelID).Msg("stored table unreadable; left untouched")
+			b.unreadable(channelID, blob, err)
 			return nil
 		}
 		b.timers.set(channelID, t)
@@ -136,7 +136,7 @@ func (b *Bot) remind(channelID string, now time.Time) {
 	})
 	unlock()
 	if err != nil {
-		if err != errRefused {
+		if _, ok := asUnreadable(err); !ok && err != errRefused {
 			b.log.Error().Err(err).Str("channel", channelID).Msg("reminder")
 		}
 		return
@@ -185,7 +185,7 @@ func (b *Bot) expire(channelID string, now time.Time) {
 	})
 	unlock()
 	if err != nil {
-		if err != errRefused {
+		if _, ok := asUnreadable(err); !ok && err != errRefused {
 			b.log.Error().Err(err).Str("channel", channelID).Msg("timer")
 		}
 		return

@@ -22,8 +22,7 @@ func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 	unlock := b.locks.Lock(r.i.ChannelID)
 	t, err := b.loadTable(r.i.ChannelID)
 	unlock()
-	if err != nil {
-		r.fail(err)
+	if r.failed(err) {
 		return nil, 0, false
 	}
 	if tableID != "" && (t == nil || t.ID != tableID) {

@@ -1,0 +1,78 @@
+package bot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// unreadableError is a channel's stored table that cannot be read: its
+// checksum failed (store.ErrCorrupt) or it does not decode into a valid
+// table (an unknown version, a game that breaks the rules' invariants). It
+// is never played on. The host, when still legible, or anyone who may
+// manage messages can put it aside (Store.Quarantine) with /qwixx end or
+// /qwixx new; everybody else is told so.
+type unreadableError struct {
+	channelID string
+	host      string // the table's host if the bytes still say so
+	cause     error
+}
+
+func (e *unreadableError) Error() string {
+	return fmt.Sprintf("bot: stored table of channel %s unreadable: %v", e.channelID, e.cause)
+}
+
+func (e *unreadableError) Unwrap() error { return e.cause }
+
+// unreadable makes the error for channelID's unreadable table (raw is what
+// could be read of it, if anything), logs it once per process and stops its
+// timer.
+func (b *Bot) unreadable(channelID string, raw []byte, cause error) error {
+	e := &unreadableError{channelID: channelID, cause: cause}
+	var peek struct {
+		Host string `json:"host"`
+	}
+	if json.Unmarshal(raw, &peek) == nil {
+		e.host = peek.Host
+	}
+	if _, seen := b.unreadableSeen.LoadOrStore(channelID, true); !seen {
+		b.log.Error().Err(cause).Str("channel", channelID).Msg("stored table unreadable: not played on; the host or a moderator can clear it with /qwixx end")
+	}
+	b.timers.set(channelID, nil)
+	return e
+}
+
+// asUnreadable reports whether err is an unreadable table.
+func asUnreadable(err error) (*unreadableError, bool) {
+	var ue *unreadableError
+	ok := errors.As(err, &ue)
+	return ue, ok
+}
+
+// isCorrupt reports whether a store error means damaged bytes.
+func isCorrupt(err error) bool { return errors.Is(err, store.ErrCorrupt) }
+
+// clearUnreadable puts the channel's unreadable table aside if the user may
+// (its host, or a member who may manage messages), keeping its bytes in the
+// store's quarantine. It answers the user itself when they may not, and
+// reports whether the table was cleared.
+func (b *Bot) clearUnreadable(r *request, ue *unreadableError) bool {
+	if (ue.host == "" || r.userID != ue.host) && r.perms&discordgo.PermissionManageMessages == 0 {
+		r.ephemeral(r.lang.T("err.unreadable"))
+		return false
+	}
+	unlock := b.locks.Lock(ue.channelID)
+	moved, err := b.st.Quarantine(ue.channelID, ue.cause.Error())
+	unlock()
+	if err != nil {
+		r.fail(fmt.Errorf("bot: quarantine table: %w", err))
+		return false
+	}
+	b.unreadableSeen.Delete(ue.channelID)
+	r.log.Warn().Bool("moved", moved).Msg("unreadable table put aside (quarantine)")
+	return true
+}
