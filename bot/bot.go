@@ -324,6 +324,30 @@ func (b *Bot) withTable(channelID string, fn func(t *Table) (*Table, error)) (un
 	return unlock, nil
 }
 
+// withTable is Bot.withTable for the request's channel. A table of another
+// guild than the interaction's cannot be this channel's (channel IDs are
+// unique across Discord): such an interaction is forged, refused, and fn
+// is not called.
+func (r *request) withTable(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+	return r.b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+		if !r.sameGuild(t) {
+			return nil, errRefused
+		}
+		return fn(t)
+	})
+}
+
+// sameGuild reports whether t (nil: no table) may be acted on from the
+// request's guild, answering the user when not.
+func (r *request) sameGuild(t *Table) bool {
+	if t != nil && t.GuildID != r.i.GuildID {
+		r.log.Warn().Str("table_guild", t.GuildID).Str("guild", r.i.GuildID).Msg("interaction from another guild than the table's")
+		r.ephemeral(r.lang.T("err.forged"))
+		return false
+	}
+	return true
+}
+
 // saveTable writes the table (nil deletes the channel's table) in one
 // durable transaction, and keeps the timer index in step.
 func (b *Bot) saveTable(channelID string, t *Table) error {

@@ -104,13 +104,13 @@ type tinyRenderer struct {
 	hands []game.PrivateView
 }
 
-func tinyPNG() []byte {
+var tinyPNG = sync.OnceValue(func() []byte {
 	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
 	img.Set(0, 0, color.RGBA{255, 0, 0, 255})
 	var buf bytes.Buffer
 	png.Encode(&buf, img)
 	return buf.Bytes()
-}
+})
 
 func (r *tinyRenderer) Table(game.PublicView, Lang) ([]byte, error)      { return tinyPNG(), nil }
 func (r *tinyRenderer) Sheet(game.PublicView, int, Lang) ([]byte, error) { return tinyPNG(), nil }

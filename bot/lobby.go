@@ -16,7 +16,7 @@ import (
 // may have been lost, and nobody could join a lobby nobody can see.
 func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	var lobby, open *Table
-	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t != nil && t.Stage == StageLobby {
 			open = t
 			return nil, errRefused
@@ -155,7 +155,7 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 // lobbyClick handles Join, Leave, Start and Cancel on a lobby message.
 func (b *Bot) lobbyClick(r *request, a Action) {
 	var after *Table
-	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Stage != StageLobby {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
@@ -266,7 +266,7 @@ func (b *Bot) startGame(t *Table) error {
 // messages), showing the standings.
 func (b *Bot) cmdEnd(r *request) {
 	var ended *Table
-	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.Stage == StageOver {
 			r.ephemeral(r.lang.T("err.nogame"))
 			return nil, errRefused
@@ -309,7 +309,7 @@ func (b *Bot) cmdEnd(r *request) {
 // still scores (RULES P2). In the lobby, leaving frees the seat.
 func (b *Bot) cmdLeave(r *request, userID string) {
 	var name string
-	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.Stage == StageOver {
 			r.ephemeral(r.lang.T("err.nogame"))
 			return nil, errRefused

@@ -35,7 +35,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		after  *Table
 		seat   int
 	)
-	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.g == nil {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
@@ -512,7 +512,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 // playAgain starts the next game of the match, or a new match, with the
 // same players.
 func (b *Bot) playAgain(r *request, a Action) {
-	unlock, err := b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Stage != StageOver {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused

@@ -25,6 +25,9 @@ func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 	if r.failed(err) {
 		return nil, 0, false
 	}
+	if !r.sameGuild(t) {
+		return nil, 0, false
+	}
 	if tableID != "" && (t == nil || t.ID != tableID) {
 		r.ephemeral(r.lang.T("err.stale"))
 		return nil, 0, false
