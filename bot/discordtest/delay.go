@@ -174,6 +174,8 @@ func (s *Server) hold(r *http.Request, d *delay) string {
 	}
 	s.held[h] = struct{}{}
 	s.heldTotal++
+	s.holds.Add(1)
+	defer s.holds.Done()
 	s.notifyLocked()
 	s.mu.Unlock()
 	s.logf("fault", "%s %s held %s taking effect for %v", r.Method, r.URL.Path, d.phase, d.d)

@@ -107,6 +107,7 @@ type Server struct {
 	done            chan struct{} // closed by Close: releases held requests
 	delays          []*delay
 	held            map[*heldReq]struct{}
+	holds           sync.WaitGroup // running holds; Close waits for them to notice done
 	heldTotal       int
 	gwDown          bool
 	gwDownTimer     *time.Timer
@@ -207,6 +208,7 @@ func (s *Server) Close() {
 	s.notifyLocked()
 	s.mu.Unlock()
 	_ = s.hs.Close()
+	s.holds.Wait() // every hold ends at once on done
 }
 
 // Client returns an HTTP client that sends requests for discord.com,
