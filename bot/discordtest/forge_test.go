@@ -220,7 +220,9 @@ func TestForgedInteractionsElsewhere(t *testing.T) {
 		t.Error("User.DMChannel and Server.DMChannel differ")
 	}
 	for _, forge := range []func() (*Interaction, error){
-		func() (*Interaction, error) { return h.alice.ForgeCommand(dm, map[string]any{"name": "qwixx", "type": 1}) },
+		func() (*Interaction, error) {
+			return h.alice.ForgeCommand(dm, map[string]any{"name": "qwixx", "type": 1})
+		},
 		func() (*Interaction, error) { return h.alice.ForgeComponent(dm, "42", "join", 2, nil) },
 		func() (*Interaction, error) {
 			return h.alice.ForgeInteraction(dm, InteractionModalSubmit, map[string]any{"custom_id": "m", "components": []any{}}, nil)
