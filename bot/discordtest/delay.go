@@ -18,13 +18,15 @@ const (
 	// held nothing has changed on the server. If the client goes away (its
 	// process is killed, its connection closed) meanwhile, the request is
 	// abandoned and never takes effect, like a request lost in transit; it
-	// is listed by Requests with Status 0.
+	// is listed by Requests with Status 0. Close ends the hold with 503
+	// and the request never takes effect either.
 	DelayBefore DelayPhase = iota
 	// DelayAfter holds a request after it took effect (the message exists,
 	// the edit is applied, the interaction is answered, watchers and the
 	// gateway were told) but before the response is written: the client
 	// has not heard back. If the client goes away meanwhile the effect
-	// stays and the response is simply never delivered.
+	// stays and the response is simply never delivered; Close ends the
+	// hold and the response is written if the connection is still open.
 	DelayAfter
 )
 
@@ -163,6 +165,12 @@ func (s *Server) preread(r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(data))
 }
 
+// Why a hold ended early.
+const (
+	holdClientGone   = "client gone"
+	holdServerClosed = "server closed"
+)
+
 // hold blocks for d.d, until released, or until the client or the server
 // goes away. It returns "" when the request may go on, else why not.
 func (s *Server) hold(r *http.Request, d *delay) string {
@@ -170,7 +178,7 @@ func (s *Server) hold(r *http.Request, d *delay) string {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return "server closed"
+		return holdServerClosed
 	}
 	s.held[h] = struct{}{}
 	s.heldTotal++
@@ -187,9 +195,9 @@ func (s *Server) hold(r *http.Request, d *delay) string {
 	case <-t.C:
 	case <-h.release:
 	case <-r.Context().Done():
-		why = "client gone"
+		why = holdClientGone
 	case <-s.done:
-		why = "server closed"
+		why = holdServerClosed
 	}
 	s.mu.Lock()
 	delete(s.held, h)

@@ -148,6 +148,9 @@ func (s *Server) wrap(rt route) http.Handler {
 					Error: "abandoned while held before taking effect: " + why})
 				s.notifyLocked()
 				s.mu.Unlock()
+				if why == holdServerClosed {
+					writeJSON(w, http.StatusServiceUnavailable, map[string]any{"message": "server closed", "code": 0})
+				}
 				return
 			}
 		}
@@ -167,7 +170,7 @@ func (s *Server) wrap(rt route) http.Handler {
 			s.logf("discord", "%s %s → %d %s", r.Method, r.URL.Path, status, entry.Error)
 		}
 		if dl != nil && dl.phase == DelayAfter {
-			if why := s.hold(r, dl); why != "" {
+			if why := s.hold(r, dl); why == holdClientGone {
 				return // the effect stays; the answer is never delivered
 			}
 		}
