@@ -153,7 +153,7 @@ func (i *Interaction) Failed() bool {
 }
 
 // CallbackType is the interaction response type the bot answered with
-// (4, 5, 6, 7 or 9), or 0 if none yet.
+// (4, 5, 6, 7, 8 or 9), or 0 if none yet.
 func (i *Interaction) CallbackType() int {
 	i.s.mu.Lock()
 	defer i.s.mu.Unlock()
