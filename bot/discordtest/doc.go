@@ -27,6 +27,65 @@
 //	w := srv.Watch(srv.DefaultChannel())
 //	ev, err := w.NextTimeout(time.Second) // the next create/update/delete
 //
+// # Forged and unusual interactions
+//
+// Command, Click and Select behave like a Discord client and refuse what
+// one could not send. To test the bot's defences, User.ForgeCommand sends a
+// command whose data object is exactly what the test gives (any name or
+// options tree, wrong option types, missing required options, unknown
+// subcommands), and User.ForgeInteraction any interaction type a user can
+// cause (2 command, 3 component, 4 autocomplete, 5 modal submit) with any
+// data and source message; ForgeClick and ForgeComponent forge component
+// clicks. Everything around data (id, token, member or user, locale,
+// guild_locale, channel, app_permissions) is filled in as for a real one,
+// and the bot's obligations are the same: one callback within the
+// deadline (autocomplete: type 8, whose choices
+// Interaction.AutocompleteChoices returns).
+//
+// Interactions come from wherever the test says: AddGuild and AddChannel
+// make more guilds and channels (every user is a member of every guild),
+// Server.DMChannel or User.DMChannel a user's DM channel, where
+// interactions carry "user" instead of "member" and no guild_id.
+// Options.OmitInteractionAttachments or Server.SetOmitInteractionAttachments
+// leave "attachments" out of the message object of component and modal
+// interactions, as Discord may.
+//
+// Server.InteractionStats counts interactions sent, answered, failed and
+// pending, and refused callbacks (duplicate, late); Server.Unanswered lists
+// the unanswered ones with their custom_id or command for diagnostics.
+//
+// # Reading channels
+//
+// Server.Messages and User.Messages copy a channel; Server.Newest and
+// User.Newest (and User.LastMessage) return only its newest message visible
+// to everyone or to the user, in amortised constant time.
+//
+// # Faults
+//
+// InjectServerErrors and InjectRateLimit make the next requests matching a
+// route (a path substring, optionally after a method: "POST /messages")
+// fail. InjectDelay holds matching requests for a while, either before they
+// take effect (DelayBefore: nothing applied; abandoned if the client goes
+// away) or after (DelayAfter: applied, the client has not heard back).
+// HeldRequests, Held and WaitHeld tell a test when a request is in that
+// window, for example to kill the bot's process there; ReleaseHeld ends the
+// holds early and Close never hangs on them.
+//
+// DropGateway cuts the gateway connections once (sessions stay
+// resumable); SetGatewayDown and GatewayDown keep the gateway down: live
+// connections are closed with 1001 Going Away and new websocket upgrades
+// are answered 503, so discordgo retries with its backoff and RESUMEs once
+// the gateway is back. REST stays up. Events meanwhile are queued for
+// replay on RESUME, except interactions that failed by their deadline
+// before the bot came back: the bot never sees those.
+//
+// Every change (messages, interactions, callbacks, gateway connections,
+// held requests) wakes Server.Wait, so tests wait for events instead of
+// sleeping; the injectable Clock (FakeClock) drives timestamps and token
+// expiry.
+//
+// # Outside tests
+//
 // Outside tests (the sandbox), use NewServer, set the bot session's Client
 // to srv.Client() (or wrap any transport with NewRewriteTransport) and call
 // Close when done. discordgo then fetches the gateway URL from GET /gateway

@@ -29,6 +29,7 @@ const (
 type gwFrame struct {
 	seq int64
 	raw []byte
+	iid string // INTERACTION_CREATE: the interaction ID
 }
 
 // gwSession is a gateway session: it outlives connections so it can resume.
@@ -102,6 +103,20 @@ func randomHex(n int) string {
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
 func (s *Server) handleGateway(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	down := s.gwDown
+	if down {
+		s.gwRefused++
+		s.notifyLocked()
+	}
+	s.mu.Unlock()
+	if down {
+		// What a client sees when the gateway behind Discord's edge is
+		// unavailable: the websocket upgrade fails with 503.
+		s.logf("gateway", "gateway down: connection refused with 503")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"message": "503: Service Unavailable", "code": 0})
+		return
+	}
 	ws, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		s.logf("gateway", "upgrade failed: %v", err)
@@ -109,8 +124,9 @@ func (s *Server) handleGateway(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &gwConn{ws: ws, out: make(chan []byte, 4096), done: make(chan struct{})}
 	s.mu.Lock()
-	if s.closed {
+	if s.closed || s.gwDown {
 		s.mu.Unlock()
+		c.closeWith(websocket.CloseGoingAway, "Gateway unavailable.")
 		_ = ws.Close()
 		return
 	}
@@ -278,6 +294,9 @@ func (s *Server) resumeLocked(c *gwConn, d json.RawMessage) bool {
 	s.resumes++
 	n := 0
 	for _, f := range sess.buf {
+		if it := s.interactions[f.iid]; it != nil && it.failed {
+			continue // failed by the deadline while the bot was away
+		}
 		if f.seq > rs.Seq {
 			c.send(f.raw)
 			n++
@@ -304,7 +323,11 @@ func (g *gwSession) hasGuild(guildID string) bool {
 func (s *Server) sendLocked(sess *gwSession, t string, d any) {
 	sess.seq++
 	raw := mustJSON(map[string]any{"op": 0, "s": sess.seq, "t": t, "d": d})
-	sess.buf = append(sess.buf, gwFrame{sess.seq, raw})
+	f := gwFrame{seq: sess.seq, raw: raw}
+	if m, ok := d.(map[string]any); ok && t == "INTERACTION_CREATE" {
+		f.iid, _ = m["id"].(string)
+	}
+	sess.buf = append(sess.buf, f)
 	if len(sess.buf) > gatewayReplayCapacity {
 		sess.buf = sess.buf[len(sess.buf)-gatewayReplayCapacity:]
 	}
@@ -364,6 +387,11 @@ type GatewayStats struct {
 	Identifies, Resumes, Heartbeats int
 	// Connected is the number of sessions with a live connection.
 	Connected int
+	// Refused counts connection attempts refused while the gateway was
+	// down (SetGatewayDown, GatewayDown).
+	Refused int
+	// Down reports whether the gateway is down now.
+	Down bool
 }
 
 // GatewayStats returns the gateway counters.
@@ -374,7 +402,8 @@ func (s *Server) GatewayStats() GatewayStats {
 }
 
 func (s *Server) gatewayStatsLocked() GatewayStats {
-	st := GatewayStats{Identifies: s.identifies, Resumes: s.resumes, Heartbeats: s.heartbeats}
+	st := GatewayStats{Identifies: s.identifies, Resumes: s.resumes, Heartbeats: s.heartbeats,
+		Refused: s.gwRefused, Down: s.gwDown}
 	for _, sess := range s.sessions {
 		if sess.conn != nil {
 			st.Connected++
@@ -386,4 +415,58 @@ func (s *Server) gatewayStatsLocked() GatewayStats {
 // WaitConnected waits until at least n gateway sessions are connected.
 func (s *Server) WaitConnected(ctx context.Context, n int) error {
 	return s.waitLocked(ctx, func() bool { return s.gatewayStatsLocked().Connected >= n })
+}
+
+// SetGatewayDown takes the gateway down (true) or brings it back (false).
+// Going down closes every connection with close code 1001 (Going Away),
+// which clients such as discordgo treat as resumable, and answers every new
+// websocket upgrade with HTTP 503 until the gateway is back; discordgo keeps
+// retrying with its backoff (1 s, 2 s, 4 s, …) and resumes its session once
+// it can connect. REST keeps working. Events meanwhile, interactions
+// included, are queued for the sessions; an interaction whose deadline
+// passes before its bot is back fails ("This interaction failed") and is
+// left out of the replay on RESUME, so the bot never sees it. Coming back
+// cancels the timer of GatewayDown.
+func (s *Server) SetGatewayDown(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setGatewayDownLocked(down)
+}
+
+// GatewayDown takes the gateway down (see SetGatewayDown) and brings it back
+// after d of real time, or earlier by SetGatewayDown(false).
+func (s *Server) GatewayDown(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setGatewayDownLocked(true)
+	var t *time.Timer
+	t = time.AfterFunc(d, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.gwDownTimer == t && !s.closed {
+			s.setGatewayDownLocked(false)
+		}
+	})
+	s.gwDownTimer = t
+}
+
+func (s *Server) setGatewayDownLocked(down bool) {
+	if s.gwDownTimer != nil {
+		s.gwDownTimer.Stop()
+		s.gwDownTimer = nil
+	}
+	if s.gwDown == down {
+		return
+	}
+	s.gwDown = down
+	if down {
+		for c := range s.conns {
+			c.closeWith(websocket.CloseGoingAway, "Gateway unavailable.")
+			c.close()
+		}
+		s.logf("gateway", "gateway down: %d connection(s) closed with 1001", len(s.conns))
+	} else {
+		s.logf("gateway", "gateway back up")
+	}
+	s.notifyLocked()
 }

@@ -226,3 +226,111 @@ func TestGatewayProtocol(t *testing.T) {
 		t.Errorf("payload before IDENTIFY: %v, want close 4003", err)
 	}
 }
+
+func TestGatewayOutageResumes(t *testing.T) {
+	h := newHarness(t, Options{InteractionDeadline: 500 * time.Millisecond})
+	seen := make(chan string, 8)
+	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		seen <- i.ID
+		_ = s.InteractionRespond(i.Interaction, reply("pong"))
+	})
+	h.srv.SetGatewayDown(true)
+	if st := h.srv.GatewayStats(); !st.Down {
+		t.Fatalf("stats %+v, want down", st)
+	}
+	// discordgo is cut off and its reconnect attempts are refused.
+	if err := h.srv.Wait(ctx(t), func() bool {
+		st := h.srv.GatewayStats()
+		return st.Connected == 0 && st.Refused >= 1
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// REST still works; an interaction fails as no bot can get it.
+	if _, err := h.sess.ChannelMessageSend(h.ch, "REST is up"); err != nil {
+		t.Errorf("REST during the outage: %v", err)
+	}
+	lost, _ := h.alice.Command(h.ch, "qwixx", "hand", nil)
+	if err := lost.Wait(ctx(t)); !errors.Is(err, ErrInteractionFailed) {
+		t.Fatalf("interaction during the outage: %v, want failed", err)
+	}
+	h.srv.SetGatewayDown(false)
+	if err := h.srv.Wait(ctx(t), func() bool { return h.srv.GatewayStats().Resumes == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.srv.WaitConnected(ctx(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	it, _ := h.alice.Command(h.ch, "qwixx", "hand", nil)
+	if m, err := it.WaitResponse(ctx(t)); err != nil || m.Content != "pong" {
+		t.Fatalf("after the outage: %+v %v", m, err)
+	}
+	// The failed interaction was not replayed on RESUME.
+	if id := recv(t, seen); id != it.ID() {
+		t.Errorf("the bot got %s first, want only %s (not the failed %s)", id, it.ID(), lost.ID())
+	}
+	if st := h.srv.GatewayStats(); st.Identifies != 1 || st.Resumes != 1 || st.Down {
+		t.Errorf("stats %+v, want one identify and one resume", st)
+	}
+	if st := h.srv.InteractionStats(); st.Failed != 1 || st.Answered != 1 || st.Late != 0 {
+		t.Errorf("interaction stats %+v", st)
+	}
+}
+
+func TestGatewayDownProtocol(t *testing.T) {
+	t.Parallel()
+	for _, deadline := range []time.Duration{100 * time.Millisecond, time.Hour} {
+		srv := NewTestServer(t, Options{InteractionDeadline: deadline})
+		alice := srv.AddUser("alice", "")
+		g := dialRaw(t, srv)
+		g.send(2, map[string]any{"token": srv.Token(), "intents": 513})
+		var ready struct {
+			SessionID string `json:"session_id"`
+		}
+		_ = json.Unmarshal(g.read().D, &ready)
+		if p := g.read(); p.T != "GUILD_CREATE" {
+			t.Fatalf("got %s, want GUILD_CREATE", p.T)
+		}
+		srv.GatewayDown(time.Hour)
+		_ = g.ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+		var ce *websocket.CloseError
+		if _, _, err := g.ws.ReadMessage(); !errors.As(err, &ce) || ce.Code != websocket.CloseGoingAway {
+			t.Errorf("connection at the outage: %v, want close 1001", err)
+		}
+		_, resp, err := websocket.DefaultDialer.Dial(srv.GatewayURL()+"/?v=10&encoding=json", nil)
+		if err == nil || resp == nil || resp.StatusCode != 503 {
+			t.Errorf("dial during the outage: %v %v, want HTTP 503", err, resp)
+		}
+		it, _ := alice.ForgeCommand(srv.DefaultChannel(), map[string]any{"name": "help"})
+		if deadline < time.Hour {
+			if err := it.Wait(ctx(t)); !errors.Is(err, ErrInteractionFailed) {
+				t.Fatalf("interaction during the outage: %v", err)
+			}
+		}
+		srv.SetGatewayDown(false) // cancels the hour
+		if st := srv.GatewayStats(); st.Down || st.Refused != 1 {
+			t.Errorf("stats %+v, want up again after 1 refusal", st)
+		}
+		g2 := dialRaw(t, srv)
+		g2.send(6, map[string]any{"token": srv.Token(), "session_id": ready.SessionID, "seq": 2})
+		p := g2.read()
+		if deadline < time.Hour {
+			if p.T != "RESUMED" {
+				t.Errorf("resume after a failed interaction: %s, want RESUMED without replaying it", p.T)
+			}
+			continue
+		}
+		if p.T != "INTERACTION_CREATE" || !strings.Contains(string(p.D), it.ID()) {
+			t.Errorf("resume within the deadline: %s, want the queued INTERACTION_CREATE", p.T)
+		}
+		if p := g2.read(); p.T != "RESUMED" {
+			t.Errorf("after replay: %s, want RESUMED", p.T)
+		}
+	}
+	// GatewayDown ends by itself.
+	srv := NewTestServer(t, Options{})
+	srv.GatewayDown(time.Millisecond)
+	if err := srv.Wait(ctx(t), func() bool { return !srv.GatewayStats().Down }); err != nil {
+		t.Fatal(err)
+	}
+	dialRaw(t, srv)
+}

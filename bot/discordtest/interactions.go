@@ -20,7 +20,8 @@ type modalData struct {
 // interaction is the server's record of one interaction.
 type interaction struct {
 	id, token    string
-	typ          int // 2 command, 3 component, 5 modal submit
+	typ          int    // 2 command, 3 component, 4 autocomplete, 5 modal submit
+	name         string // custom_id or command path, for diagnostics
 	userID       string
 	channelID    string
 	guildID      string
@@ -34,6 +35,9 @@ type interaction struct {
 	followups    []string
 	modal        *modalData
 	payload      map[string]any
+	choices      []map[string]any // autocomplete answer
+	duplicates   int              // callbacks refused as already answered
+	late         int              // callbacks refused after the deadline
 	done         chan struct{}
 }
 
@@ -41,7 +45,7 @@ type interaction struct {
 // starts the deadline.
 func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[string]any, src *Message) *interaction {
 	it := &interaction{id: s.newID(), token: "aW50ZXJhY3Rpb246" + randomHex(40), typ: typ, userID: u.id,
-		channelID: c.id, guildID: c.guildID, created: s.clock.Now(), done: make(chan struct{})}
+		name: interactionName(typ, data), channelID: c.id, guildID: c.guildID, created: s.clock.Now(), done: make(chan struct{})}
 	perms := s.botPermsLocked(c)
 	p := map[string]any{
 		"id": it.id, "application_id": s.appID, "type": typ, "data": data, "token": it.token, "version": 1,
@@ -62,7 +66,11 @@ func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[
 	}
 	if src != nil {
 		it.sourceID = src.ID
-		p["message"] = s.messageJSON(src)
+		mj := s.messageJSON(src)
+		if s.omitAttachments {
+			delete(mj, "attachments")
+		}
+		p["message"] = mj
 	}
 	it.payload = p
 	s.interactions[it.id] = it
@@ -145,7 +153,7 @@ func (i *Interaction) Failed() bool {
 }
 
 // CallbackType is the interaction response type the bot answered with
-// (4, 5, 6, 7 or 9), or 0 if none yet.
+// (4, 5, 6, 7, 8 or 9), or 0 if none yet.
 func (i *Interaction) CallbackType() int {
 	i.s.mu.Lock()
 	defer i.s.mu.Unlock()

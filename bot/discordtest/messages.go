@@ -141,6 +141,14 @@ func (s *Server) insertLocked(m *Message) {
 	s.messages[m.ID] = m
 	if c := s.channels[m.ChannelID]; c != nil {
 		c.messages = append(c.messages, m.ID)
+		if !m.Ephemeral() {
+			c.public = append(c.public, m.ID)
+		} else {
+			if c.ephemeral == nil {
+				c.ephemeral = map[string][]string{}
+			}
+			c.ephemeral[m.VisibleTo] = append(c.ephemeral[m.VisibleTo], m.ID)
+		}
 	}
 	s.logf("bot", "posts %s", s.describe(m))
 	s.recordLocked(Created, m)

@@ -188,6 +188,10 @@ type channel struct {
 	recipient         string // DM: the user
 	botPerms          int64
 	messages          []string // message IDs in creation order
+	// public and ephemeral (by the user who sees them) index the same
+	// messages for Newest; deleted ones are pruned from the tail lazily.
+	public    []string
+	ephemeral map[string][]string
 }
 
 type userRec struct {

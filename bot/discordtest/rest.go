@@ -20,7 +20,9 @@ import (
 // Request is one REST request the bot made, with the answer it got.
 type Request struct {
 	Method, Path string
-	Status       int
+	// Status is the answer's status, or 0 for a request abandoned while
+	// InjectDelay held it before it took effect.
+	Status int
 	// Error is the JSON error body's message (and code), if any.
 	Error string
 	Time  time.Time
@@ -137,6 +139,21 @@ var versionRE = regexp.MustCompile(`^v(9|10)$`)
 // authentication, rate limits, schema checks, locking and logging.
 func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dl := s.takeDelay(r)
+		if dl != nil && dl.phase == DelayBefore {
+			s.preread(r)
+			if why := s.hold(r, dl); why != "" {
+				s.mu.Lock()
+				s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Time: s.clock.Now(),
+					Error: "abandoned while held before taking effect: " + why})
+				s.notifyLocked()
+				s.mu.Unlock()
+				if why == holdServerClosed {
+					writeJSON(w, http.StatusServiceUnavailable, map[string]any{"message": "server closed", "code": 0})
+				}
+				return
+			}
+		}
 		status, body := s.serve(rt, w, r)
 		s.mu.Lock()
 		entry := Request{Method: r.Method, Path: r.URL.Path, Status: status, Time: s.clock.Now()}
@@ -151,6 +168,11 @@ func (s *Server) wrap(rt route) http.Handler {
 		s.mu.Unlock()
 		if status >= 400 {
 			s.logf("discord", "%s %s → %d %s", r.Method, r.URL.Path, status, entry.Error)
+		}
+		if dl != nil && dl.phase == DelayAfter {
+			if why := s.hold(r, dl); why == holdClientGone {
+				return // the effect stays; the answer is never delivered
+			}
 		}
 		if status == http.StatusNoContent {
 			body = nil
@@ -341,7 +363,7 @@ type faults struct {
 }
 
 // InjectRateLimit makes the next n requests whose path contains route
-// ("" = any) answer 429 with Retry-After, X-RateLimit-* headers and
+// ("" = any; a method may precede it: "POST /messages") answer 429 with Retry-After, X-RateLimit-* headers and
 // {"message":"You are being rate limited.","retry_after":…,"global":…}.
 func (s *Server) InjectRateLimit(n int, route string, retryAfter time.Duration, global bool) {
 	s.mu.Lock()
@@ -350,7 +372,7 @@ func (s *Server) InjectRateLimit(n int, route string, retryAfter time.Duration, 
 }
 
 // InjectServerErrors makes the next n requests whose path contains route
-// ("" = any) answer status (for example 502 Bad Gateway, which discordgo
+// ("" = any; a method may precede it: "PATCH /messages/") answer status (for example 502 Bad Gateway, which discordgo
 // retries, or 500, which it does not).
 func (s *Server) InjectServerErrors(n int, route string, status int) {
 	s.mu.Lock()
@@ -362,7 +384,7 @@ func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) (int, any, 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, f := range s.faults.list {
-		if f.n <= 0 || !strings.Contains(r.URL.Path, f.route) {
+		if f.n <= 0 || !routeMatches(f.route, r) {
 			continue
 		}
 		f.n--

@@ -54,6 +54,10 @@ type Options struct {
 	SchemaReportOnly bool
 	// NoDefaultGuild skips creating the default guild and channel.
 	NoDefaultGuild bool
+	// OmitInteractionAttachments leaves the "attachments" field out of the
+	// message object sent with component and modal-submit interactions, as
+	// Discord may; see also Server.SetOmitInteractionAttachments.
+	OmitInteractionAttachments bool
 }
 
 // Server is a loopback fake of Discord's REST API and gateway.
@@ -98,6 +102,16 @@ type Server struct {
 	buckets      map[string]*bucket
 	defGuild     string
 	defChannel   string
+
+	omitAttachments bool
+	done            chan struct{} // closed by Close: releases held requests
+	delays          []*delay
+	held            map[*heldReq]struct{}
+	holds           sync.WaitGroup // running holds; Close waits for them to notice done
+	heldTotal       int
+	gwDown          bool
+	gwDownTimer     *time.Timer
+	gwRefused       int
 }
 
 // NewServer starts a fake Discord on 127.0.0.1 with a random port.
@@ -131,6 +145,7 @@ func NewServer(opts Options) (*Server, error) {
 		messages: map[string]*Message{}, interactions: map[string]*interaction{},
 		byToken: map[string]*interaction{}, commands: map[string][]*command{},
 		sessions: map[string]*gwSession{}, conns: map[*gwConn]struct{}{}, buckets: map[string]*bucket{},
+		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
 	}
 	if !opts.DisableSchema {
 		path := opts.SpecPath
@@ -178,6 +193,10 @@ func (s *Server) Close() {
 		return
 	}
 	s.closed = true
+	close(s.done)
+	if s.gwDownTimer != nil {
+		s.gwDownTimer.Stop()
+	}
 	for c := range s.conns {
 		c.close()
 	}
@@ -189,6 +208,7 @@ func (s *Server) Close() {
 	s.notifyLocked()
 	s.mu.Unlock()
 	_ = s.hs.Close()
+	s.holds.Wait() // every hold ends at once on done
 }
 
 // Client returns an HTTP client that sends requests for discord.com,

@@ -374,13 +374,23 @@ func (u *User) Messages(channelID string) []*Message {
 	return u.s.visibleMessages(channelID, u.ID)
 }
 
-// LastMessage returns the newest message the user sees in a channel.
+// LastMessage returns the newest message the user sees in a channel; it is
+// the same as Newest.
 func (u *User) LastMessage(channelID string) (*Message, bool) {
-	ms := u.Messages(channelID)
-	if len(ms) == 0 {
+	return u.Newest(channelID)
+}
+
+// Newest returns the newest message the user sees in a channel (public, or
+// ephemeral for this user; not deleted): the last of Messages, without
+// copying the channel. It takes amortised constant time.
+func (u *User) Newest(channelID string) (*Message, bool) {
+	u.s.mu.Lock()
+	defer u.s.mu.Unlock()
+	c, err := u.channelLocked(channelID)
+	if err != nil {
 		return nil, false
 	}
-	return ms[len(ms)-1], true
+	return u.s.newestLocked(c, u.ID)
 }
 
 // CanSee reports whether the user sees message id (exists, not deleted, not

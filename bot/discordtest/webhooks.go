@@ -50,9 +50,15 @@ func (s *Server) interactionByToken(rq *req) (*interaction, int, any) {
 func (s *Server) callback(rq *req) (int, any) {
 	it, st, body := s.interactionByID(rq)
 	if it == nil {
+		if x := s.interactions[rq.param("iid")]; x != nil && x.token == rq.param("token") && x.failed {
+			x.late++
+			s.notifyLocked()
+		}
 		return st, body
 	}
 	if it.acked {
+		it.duplicates++
+		s.notifyLocked()
 		return apiError(http.StatusBadRequest, 40060, "Interaction has already been acknowledged.")
 	}
 	var cb struct {
@@ -75,7 +81,25 @@ func (s *Server) callback(rq *req) (int, any) {
 	if len(fe) > 0 {
 		return invalidForm(fe)
 	}
+	if (it.typ == InteractionApplicationCommandAutocomplete) != (cb.Type == 8) {
+		return badType()
+	}
 	switch cb.Type {
+	case 8:
+		var ac struct {
+			Choices []map[string]any `json:"choices"`
+		}
+		if err := json.Unmarshal(data, &ac); err != nil || ac.Choices == nil {
+			fe := fieldErrors{}
+			fe.add("data.choices", "BASE_TYPE_REQUIRED", "This field is required")
+			return invalidForm(fe)
+		}
+		if len(ac.Choices) > 25 {
+			fe := fieldErrors{}
+			fe.add("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+			return invalidForm(fe)
+		}
+		it.choices = ac.Choices
 	case 4, 5:
 		base := &Message{}
 		if cb.Type == 5 {
