@@ -181,7 +181,7 @@ func (s *Store) ForEach(fn func(channelID string, blob []byte, err error) error)
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			e := entry{channelID: string(k)}
 			if payload, err := decodeFrame(v); err != nil {
-				e.err = fmt.Errorf("store: game %s: value %s/%s: %w", k, bucketGames, k, err)
+				e.err = fmt.Errorf("store: value %s/%s: %w", bucketGames, k, err)
 			} else {
 				e.blob = append(make([]byte, 0, len(payload)), payload...)
 			}
