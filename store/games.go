@@ -52,7 +52,7 @@ func (s *Store) Get(channelID string) ([]byte, bool, error) {
 		if err != nil {
 			return err
 		}
-		blob, exists, err = readFramed(b, string(bucketGames), []byte(channelID))
+		blob, exists, err = readFramed(b, bucketGames, []byte(channelID))
 		return err
 	})
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob 
 		if err != nil {
 			return err
 		}
-		old, exists, err := readFramed(b, string(bucketGames), key)
+		old, exists, err := readFramed(b, bucketGames, key)
 		if err != nil {
 			return err
 		}
