@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -550,9 +551,24 @@ func TestDamagedPage(t *testing.T) {
 		t.Fatalf("the game lies in a page with flags %#x, want a leaf page (0x02)", flags)
 	}
 
+	pageOff := at / ps * ps
+	// A damage changes the file, which holds the game's leaf page at
+	// pageOff: a 16-byte header (flags at 8, count at 10), then 16-byte
+	// elements (flags, pos, ksize, vsize; pos counts from the element).
+	type damage func(file []byte) []byte
+	// elemPos points the first elements' keys at file offset target(file).
+	elemPos := func(target func(file []byte) int) damage {
+		return func(b []byte) []byte {
+			to := target(b)
+			for e := pageOff + 16; e < pageOff+16+16*8; e += 16 {
+				binary.NativeEndian.PutUint32(b[e+4:], uint32(to-e))
+			}
+			return b
+		}
+	}
 	tests := []struct {
 		name   string
-		damage func(page []byte)
+		damage damage
 		// strict: bbolt is sure to fail reading the page, so every read
 		// must report ErrCorrupt. Otherwise bbolt may read the damaged
 		// page as a different, valid-looking one (the frame guards the
@@ -560,25 +576,36 @@ func TestDamagedPage(t *testing.T) {
 		// error other than ErrCorrupt, is required.
 		strict bool
 	}{
-		{"page type", func(p []byte) { binary.NativeEndian.PutUint16(p[8:], 0x04) }, true},
-		{"element offsets", func(p []byte) {
-			for i := 16; i < 16+16*8; i += 16 {
-				binary.NativeEndian.PutUint32(p[i+4:], 0x7fffffff) // pos
-			}
+		{"page type", func(b []byte) []byte {
+			binary.NativeEndian.PutUint16(b[pageOff+8:], 0x04) // a meta page
+			return b
 		}, true},
-		{"element offsets past the memory map", func(p []byte) {
-			// Within bbolt's bounds checks, outside the mapped file: a
-			// memory fault, turned into a panic by debug.SetPanicOnFault.
-			for i := 16; i < 16+16*8; i += 16 {
-				binary.NativeEndian.PutUint32(p[i+4:], 1<<28) // pos
+		{"element offsets far out", func(b []byte) []byte {
+			for e := pageOff + 16; e < pageOff+16+16*8; e += 16 {
+				binary.NativeEndian.PutUint32(b[e+4:], 0x7fffffff)
 			}
+			return b
 		}, true},
-		{"element count", func(p []byte) { binary.NativeEndian.PutUint16(p[10:], 0xffff) }, false},
+		{"element offsets past the end of the file", elemPos(func(b []byte) int {
+			// bbolt maps the file in a region of the next power of two
+			// (at least 32 KiB); reading the mapped region past the end
+			// of the file is a memory fault (SIGBUS), which only
+			// debug.SetPanicOnFault turns into a recoverable panic.
+			return len(b)
+		}), true},
+		{"element count", func(b []byte) []byte {
+			binary.NativeEndian.PutUint16(b[pageOff+10:], 0xffff)
+			return b
+		}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := bytes.Clone(file)
-			tt.damage(b[at/ps*ps:][:ps])
+			if mmap := max(32<<10, 1<<bits.Len(uint(len(b)-1))); mmap == len(b) {
+				// No unfilled mapped region: make one.
+				b = append(b, make([]byte, ps)...)
+			}
+			b = tt.damage(b)
 			p := filepath.Join(t.TempDir(), "damaged.db")
 			if err := os.WriteFile(p, b, 0o600); err != nil {
 				t.Fatal(err)

@@ -69,14 +69,16 @@ func decodeFrame(v []byte) ([]byte, error) {
 // and whether the key exists. A corrupt value gives (nil, true, error
 // wrapping ErrCorrupt) with the error naming name/key. It seeks with a
 // cursor so that an empty stored value is told apart from a missing key.
-func readFramed(b *bbolt.Bucket, name string, key []byte) ([]byte, bool, error) {
+func readFramed(b *bbolt.Bucket, name, key []byte) ([]byte, bool, error) {
 	v, exists := rawValue(b, key)
 	if !exists {
 		return nil, false, nil
 	}
 	payload, err := decodeFrame(v)
 	if err != nil {
-		return nil, true, fmt.Errorf("value %s/%s: %w", name, key, err)
+		// Copies, so that name and key do not escape: Get's key stays
+		// on the stack.
+		return nil, true, fmt.Errorf("value %s/%s: %w", string(name), string(key), err)
 	}
 	return append(make([]byte, 0, len(payload)), payload...), true, nil
 }

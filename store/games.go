@@ -52,7 +52,7 @@ func (s *Store) Get(channelID string) ([]byte, bool, error) {
 		if err != nil {
 			return err
 		}
-		blob, exists, err = readFramed(b, string(bucketGames), []byte(channelID))
+		blob, exists, err = readFramed(b, bucketGames, []byte(channelID))
 		return err
 	})
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob 
 		if err != nil {
 			return err
 		}
-		old, exists, err := readFramed(b, string(bucketGames), key)
+		old, exists, err := readFramed(b, bucketGames, key)
 		if err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func (s *Store) ForEach(fn func(channelID string, blob []byte, err error) error)
 		for k, v := c.First(); k != nil; k, v = c.Next() {
 			e := entry{channelID: string(k)}
 			if payload, err := decodeFrame(v); err != nil {
-				e.err = fmt.Errorf("store: game %s: value %s/%s: %w", k, bucketGames, k, err)
+				e.err = fmt.Errorf("store: value %s/%s: %w", bucketGames, k, err)
 			} else {
 				e.blob = append(make([]byte, 0, len(payload)), payload...)
 			}

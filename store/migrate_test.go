@@ -467,3 +467,45 @@ func TestMigration3(t *testing.T) {
 		t.Errorf("Quarantined = %+v, %v; want chan-1's framed value", qs, err)
 	}
 }
+
+// TestMigration3DamagedPage: a version-2 file whose games leaf page is
+// damaged makes bbolt panic during migration 3; Open reports ErrCorrupt,
+// does not crash and leaves the file as it was.
+func TestMigration3DamagedPage(t *testing.T) {
+	file := handBuilt(t, func(tx *bbolt.Tx) error {
+		if err := migrate1(tx); err != nil {
+			return err
+		}
+		if err := migrate2(tx); err != nil {
+			return err
+		}
+		for i := range 200 {
+			if err := tx.Bucket([]byte("games")).Put([]byte(fmt.Sprintf("chan-%03d", i)), bytes.Repeat([]byte{'g'}, 100)); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket([]byte("games")).Put([]byte("chan-100"), []byte("TARGET-GAME")); err != nil {
+			return err
+		}
+		return putVersion(tx, 2)
+	})
+	m, _ := parseMeta(file)
+	ps := int(m.pageSize)
+	page := file[bytes.Index(file, []byte("TARGET-GAME"))/ps*ps:][:ps]
+	binary.NativeEndian.PutUint16(page[8:], 0x04) // a leaf that says it is a meta page
+	path := filepath.Join(t.TempDir(), "q.db")
+	if err := os.WriteFile(path, file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err == nil {
+		s.Close()
+		t.Fatal("Open of a damaged version-2 file succeeded")
+	}
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Open error = %v, want ErrCorrupt", err)
+	}
+	if got := mustRead(t, path); !bytes.Equal(got, file) {
+		t.Errorf("the failed migration changed the file")
+	}
+}

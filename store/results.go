@@ -113,7 +113,7 @@ func (s *Store) GuildSettings(guildID string) ([]byte, bool, error) {
 		if err != nil {
 			return err
 		}
-		blob, exists, err = readFramed(b, string(bucketGuilds), []byte(guildID))
+		blob, exists, err = readFramed(b, bucketGuilds, []byte(guildID))
 		return err
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -125,11 +126,20 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 		}
 	}
 	s := &Store{db: db, path: path, log: o.log, now: time.Now}
-	if err := migrate(db, migs, o.log); err != nil {
+	if err := safeMigrate(db, migs, o.log); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// safeMigrate is migrate that reports a panic of bbolt's on a damaged page
+// (migration 3 reads every value) as ErrCorrupt; bbolt rolls the
+// transaction back.
+func safeMigrate(db *bbolt.DB, migs []Migration, log zerolog.Logger) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer recoverCorrupt(&err, "migrate")
+	return migrate(db, migs, log)
 }
 
 // Close closes the database, waiting for running transactions. Calling it

@@ -179,8 +179,8 @@ func TestUpdatePanicRollsBack(t *testing.T) {
 	}
 	func() {
 		defer func() {
-			if recover() == nil {
-				t.Errorf("panic in fn did not propagate")
+			if r := recover(); r != "in fn" {
+				t.Errorf("recovered %v from Update, want fn's own panic value %q", r, "in fn")
 			}
 		}()
 		_ = s.Update("ch", func(old []byte, exists bool) ([]byte, bool, error) {
