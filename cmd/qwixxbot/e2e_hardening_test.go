@@ -1,0 +1,176 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"go.etcd.io/bbolt"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// Issue: one HTTP 500 while registering the commands at start-up made the
+// bot exit. It retries with backoff, and serves interactions meanwhile.
+func TestE2ECommandRegistrationRetriedAfterServerErrors(t *testing.T) {
+	e := newE2E(t)
+	e.stop()
+	e.srv.InjectServerErrors(2, "PUT /applications", 500)
+	e.start() // waits for the registration, after the two failures
+	if n := strings.Count(e.logs.String(), "registering commands failed"); n != 2 {
+		t.Fatalf("%d failed registrations logged, want 2:\n%s", n, e.logs.String())
+	}
+	anna := e.srv.AddUser("Anna", "en-US")
+	lobby := e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "new", nil))
+	if idWith(lobby, "join") == "" {
+		t.Fatalf("no lobby after the retried registration: %+v", lobby)
+	}
+}
+
+// Issue: a lost answer to /qwixx new left a lobby nobody could see, which
+// blocked the channel. Another /qwixx new shows it again.
+func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
+	e := newE2E(t)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	ch := e.srv.DefaultChannel()
+	e.srv.InjectServerErrors(1, "/callback", 500)
+	it, err := anna.Command(ch, "qwixx", "new", map[string]any{"variant": "cards"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := it.WaitResponse(t.Context()); err == nil {
+		t.Fatal("the lobby's answer should have been lost")
+	}
+	lobby := e.answer(ben.Command(ch, "qwixx", "new", nil))
+	if lobby.Ephemeral() || !strings.Contains(lobby.Content, "already has an open table") || !strings.Contains(lobby.Embeds[0].Title, "card") {
+		t.Fatalf("second /qwixx new: %q %+v", lobby.Content, lobby.Embeds)
+	}
+	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
+	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	e.table(anna, "Action 1")
+}
+
+// Issue (RULES C10): a forged select with the card picker's custom_id on
+// the public table message turned it into the active player's hand. Only
+// an ephemeral message is answered with private content, decided from the
+// message's flags and the custom_id, also when Discord omits attachments.
+func TestE2EForgedPickerOnPublicTableRefused(t *testing.T) {
+	e := newE2E(t)
+	e.srv.SetOmitInteractionAttachments(true)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	ch := e.srv.DefaultChannel()
+	e.startCards("cards", anna, ben)
+	tbl := e.table(anna, "Action 1")
+	active := anna
+	if strings.Contains(tbl.Content, "active player: <@"+ben.ID+">") {
+		active = ben
+	}
+	// To the active player's action 3, where the card picker exists.
+	e.answer(active.Click(tbl, idWith(tbl, "take")))
+	num := e.table(anna, "Action 2")
+	e.answer(anna.Click(num, idWith(num, "pass")))
+	e.answer(ben.Click(num, idWith(num, "pass")))
+	tbl = e.table(anna, "Action 3")
+	hv := e.answer(active.Click(tbl, idWith(tbl, "hand")))
+	pick := idWith(hv, "pick")
+	hand := cardsNamed(hv.Content)
+	if !hv.Ephemeral() || pick == "" || len(hand) == 0 {
+		t.Fatalf("no play builder in the hand view: %q %v", hv.Content, hv.CustomIDs())
+	}
+	refresh := idWith(hv, "hand")
+	// The picker's own custom_id, sent with the public table message.
+	it, err := active.ForgeComponent(ch, tbl.ID, pick, 3, []string{hand[0].String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := e.answer(it, nil)
+	if !m.Ephemeral() || !strings.Contains(m.Content, "not one of mine") {
+		t.Fatalf("forged picker on the public message: %q", m.Content)
+	}
+	pub, _ := e.srv.Message(tbl.ID)
+	if _, ok := pub.Attachment("hand.png"); ok || strings.Contains(pub.Content, "Your cards") {
+		t.Fatal("the public table shows a hand")
+	}
+	// The real refresh in the hand view works without attachments.
+	up := e.answer(active.Click(hv, refresh))
+	if !up.Ephemeral() || !strings.Contains(up.Content, "Your cards") {
+		t.Fatalf("refresh in the hand view: %q", up.Content)
+	}
+}
+
+// Issues: a bit flipped in a stored game loaded as another game; an
+// unreadable table blocked its channel for good. Now the checksum catches
+// the flip, the table is never played on, everybody is told, and a
+// moderator clears it; the bytes are kept in the quarantine.
+func TestE2EFlippedBitInStoredGame(t *testing.T) {
+	e := newE2E(t)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	mod := e.srv.AddUser("Mod", "en-US")
+	mod.SetPermissions(e.srv.DefaultGuild(), discordgo.PermissionManageMessages|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages)
+	ch := e.srv.DefaultChannel()
+	e.startTable(anna, ben)
+	tbl := e.table(anna, "Action 1")
+	e.stop()
+	flipStoredBit(t, e.db, ch, 200)
+	e.start()
+	for _, tc := range []struct {
+		u  *discordtest.User
+		it func() (*discordtest.Interaction, error)
+	}{
+		{anna, func() (*discordtest.Interaction, error) { return anna.Click(tbl, idWith(tbl, "pass")) }},
+		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "sheet", nil) }},
+		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "end", nil) }},
+		{anna, func() (*discordtest.Interaction, error) { return anna.Command(ch, "qwixx", "new", nil) }},
+	} {
+		m := e.answer(tc.it())
+		if !m.Ephemeral() || !strings.Contains(m.Content, "could not be read") {
+			t.Fatalf("%s on the damaged table: %q", tc.u.Name, m.Content)
+		}
+	}
+	if n := strings.Count(e.logs.String(), "stored table unreadable"); n != 1 {
+		t.Fatalf("logged %d times, want once", n)
+	}
+	m := e.answer(mod.Command(ch, "qwixx", "end", nil))
+	if m.Ephemeral() || !strings.Contains(m.Content, "cleared") {
+		t.Fatalf("moderator's /qwixx end: %q", m.Content)
+	}
+	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
+	if idWith(lobby, "join") == "" {
+		t.Fatal("no new table after clearing")
+	}
+	e.stop()
+	st, err := store.Open(e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	q, err := st.Quarantined()
+	if err != nil || len(q) != 1 || q[0].ChannelID != ch {
+		t.Fatalf("quarantine: %v %+v", err, q)
+	}
+}
+
+// flipStoredBit flips one bit of channelID's stored game value, in place
+// in the bbolt file (as a failing disk would).
+func flipStoredBit(t *testing.T, path, channelID string, byteAt int) {
+	t.Helper()
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket([]byte("games"))
+		v := append([]byte(nil), b.Get([]byte(channelID))...)
+		if len(v) <= byteAt {
+			t.Fatalf("stored game is only %d bytes", len(v))
+		}
+		v[byteAt] ^= 0x04
+		return b.Put([]byte(channelID), v)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
