@@ -141,12 +141,17 @@ func (b *Bot) OnInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 // Handle answers one interaction. discordgo calls handlers concurrently;
 // each channel's changes are serialised here.
 func (b *Bot) Handle(i *discordgo.Interaction) {
+	r := b.newRequest(i)
 	if b.closing.Load() {
-		return // Discord shows the user "interaction failed"; nothing changed
+		// Shutting down: nothing is changed any more, but the user hears
+		// why rather than "interaction failed".
+		if i.Type != discordgo.InteractionPing && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+			r.ephemeral(r.lang.T("err.restarting"))
+		}
+		return
 	}
 	b.inflight.Add(1)
 	defer b.inflight.Done()
-	r := b.newRequest(i)
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Error().Interface("panic", p).Msg("interaction handler panicked")
