@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +12,6 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // Issue: one HTTP 500 while registering the commands at start-up made the
@@ -113,7 +115,7 @@ func TestE2EFlippedBitInStoredGame(t *testing.T) {
 	e.startTable(anna, ben)
 	tbl := e.table(anna, "Action 1")
 	e.stop()
-	flipStoredBit(t, e.db, ch, 200)
+	flipped := flipStoredBit(t, e.db, ch, 200)
 	e.start()
 	for _, tc := range []struct {
 		u  *discordtest.User
@@ -141,29 +143,41 @@ func TestE2EFlippedBitInStoredGame(t *testing.T) {
 		t.Fatal("no new table after clearing")
 	}
 	e.stop()
-	st, err := store.Open(e.db)
-	if err != nil {
-		t.Fatal(err)
+	// The operator's view: qwixxbot quarantine lists it and writes its
+	// bytes, exactly as they were on disk.
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "q.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf("[store]\npath = %q\n", e.db)), 0o600)
+	var out, errOut strings.Builder
+	if code := run(t.Context(), []string{"quarantine", "-config", cfg, "-o", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("qwixxbot quarantine exited %d: %s", code, errOut.String())
 	}
-	defer st.Close()
-	q, err := st.Quarantined()
-	if err != nil || len(q) != 1 || q[0].ChannelID != ch {
-		t.Fatalf("quarantine: %v %+v", err, q)
+	if !strings.Contains(out.String(), "channel "+ch) || !strings.Contains(out.String(), "corrupt") {
+		t.Fatalf("qwixxbot quarantine: %q", out.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, ch+"-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("raw bytes written: %v", files)
+	}
+	raw, _ := os.ReadFile(files[0])
+	if string(raw) != string(flipped) {
+		t.Fatal("the quarantined bytes differ from the damaged value on disk")
 	}
 }
 
 // flipStoredBit flips one bit of channelID's stored game value, in place
 // in the bbolt file (as a failing disk would).
-func flipStoredBit(t *testing.T, path, channelID string, byteAt int) {
+func flipStoredBit(t *testing.T, path, channelID string, byteAt int) []byte {
 	t.Helper()
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	var v []byte
 	err = db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte("games"))
-		v := append([]byte(nil), b.Get([]byte(channelID))...)
+		v = append([]byte(nil), b.Get([]byte(channelID))...)
 		if len(v) <= byteAt {
 			t.Fatalf("stored game is only %d bytes", len(v))
 		}
@@ -173,4 +187,5 @@ func flipStoredBit(t *testing.T, path, channelID string, byteAt int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return v
 }

@@ -4,6 +4,7 @@
 //	qwixxbot [-config FILE] [-sandbox]            no token: play in the built-in fake Discord
 //	qwixxbot replay FILE [--format json|text]     replay a game record
 //	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
+//	qwixxbot quarantine [-config FILE] [-o DIR]    list tables put aside as unreadable
 //
 // See README.md.
 package main
@@ -36,6 +37,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runReplay(args[1:], stdout, stderr)
 		case "render":
 			return runRender(args[1:], stdout, stderr)
+		case "quarantine":
+			return runQuarantine(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return 0
@@ -92,5 +95,8 @@ func usage(w io.Writer) {
                                      replay a game record (game/RECORD.md)
   qwixxbot render FILE [--step N] [-o DIR] [--lang en|de|fr]
                                      draw a game record's table as PNG files
+  qwixxbot quarantine [-config FILE] [-o DIR]
+                                     list stored tables put aside as unreadable
+                                     (with -o, write their raw bytes there)
 `)
 }
