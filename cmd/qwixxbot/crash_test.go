@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -64,6 +65,11 @@ type crashRun struct {
 	epochMu  sync.Mutex
 	epochCtx context.Context
 	epochEnd context.CancelFunc
+	// lifeCtx ends when the running bot is killed: nobody waits for
+	// answers from a dead bot. up is closed while a bot is ready.
+	lifeCtx context.Context
+	lifeEnd context.CancelFunc
+	up      chan struct{}
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -71,8 +77,9 @@ type crashRun struct {
 	parked  map[*crashDriver]bool
 	drivers []*crashDriver
 
-	itMu sync.Mutex
-	its  []sentInteraction
+	itMu      sync.Mutex
+	its       []sentInteraction
+	latencies []time.Duration // of the answers
 
 	failMu   sync.Mutex
 	failures []string
@@ -110,7 +117,22 @@ type crashAttempt struct {
 	where string // the table message it was read from
 	state attemptState
 	note  string
-	lost  bool // reported lost already
+	lost  bool                     // reported lost already
+	it    *discordtest.Interaction // the click, while pending
+}
+
+// resolve settles a pending attempt by its interaction's fate: failed, or
+// answered with a confirmation. Other answers leave it pending: a hand
+// view answered with "✅ You chose …" may have been edited since.
+func (a *crashAttempt) resolve() {
+	if a.state != attPending || a.it == nil {
+		return
+	}
+	if a.it.Failed() {
+		a.state = attFailed
+	} else if m, ok := a.it.Response(); ok && a.it.CallbackType() != 0 && isAck(m.Content) {
+		a.state = attAcked
+	}
 }
 
 func (c *crashRun) fail(format string, args ...any) {
@@ -136,10 +158,63 @@ func (c *crashRun) epoch() context.Context {
 func (c *crashRun) bump() {
 	c.epochMu.Lock()
 	defer c.epochMu.Unlock()
+	c.bumpLocked()
+}
+
+func (c *crashRun) bumpLocked() {
 	if c.epochEnd != nil {
 		c.epochEnd()
 	}
 	c.epochCtx, c.epochEnd = context.WithCancel(c.ctx)
+}
+
+// ready notes that the bot is up.
+func (c *crashRun) ready() {
+	c.epochMu.Lock()
+	defer c.epochMu.Unlock()
+	close(c.up)
+	c.bumpLocked()
+}
+
+// killed notes that the bot is dead.
+func (c *crashRun) killed() {
+	c.epochMu.Lock()
+	defer c.epochMu.Unlock()
+	if c.lifeEnd != nil {
+		c.lifeEnd()
+	}
+	c.lifeCtx, c.lifeEnd = context.WithCancel(c.ctx)
+	c.up = make(chan struct{})
+	c.bumpLocked()
+}
+
+func (c *crashRun) life() context.Context {
+	c.epochMu.Lock()
+	defer c.epochMu.Unlock()
+	return c.lifeCtx
+}
+
+// waitUp waits until the bot is up (a person tries again a little later),
+// or the drivers are paused.
+func (c *crashRun) waitUp() {
+	for {
+		c.epochMu.Lock()
+		up, ep := c.up, c.epochCtx
+		c.epochMu.Unlock()
+		select {
+		case <-up:
+			return
+		case <-c.ctx.Done():
+			return
+		case <-ep.Done():
+			c.mu.Lock()
+			paused := c.paused
+			c.mu.Unlock()
+			if paused {
+				return
+			}
+		}
+	}
 }
 
 // gate parks the driver while the drivers are paused; false means the
@@ -163,6 +238,10 @@ func (c *crashRun) pause() {
 	c.paused = true
 	c.mu.Unlock()
 	c.bump()
+	slow := time.AfterFunc(30*time.Second, func() {
+		c.t.Logf("the drivers take long to rest: %s", c.where())
+	})
+	defer slow.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for c.ctx.Err() == nil {
@@ -200,26 +279,36 @@ const (
 	outAnswered outcome = iota
 	outFailed           // "interaction failed" (or no answer before the cap)
 	outGone             // the client could not even send it (button gone)
+	outAbandoned        // the bot was killed while the user waited
 )
 
-// send starts an interaction and waits for its answer.
-func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)) (*discordtest.Message, outcome) {
+// send starts an interaction and waits for its answer, or for the bot to
+// be killed (the interaction is then left to fail, or to be answered by a
+// request the bot sent just before it died).
+func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)) (*discordtest.Message, outcome, *discordtest.Interaction) {
+	life := c.life()
 	before := time.Now()
 	it, err := do()
 	after := time.Now()
 	if err != nil {
-		return nil, outGone
+		return nil, outGone, nil
 	}
 	c.itMu.Lock()
 	c.its = append(c.its, sentInteraction{it: it, before: before, after: after, what: what})
 	c.itMu.Unlock()
-	ctx, cancel := context.WithTimeout(c.ctx, crashDeadline+20*time.Second)
+	ctx, cancel := context.WithTimeout(life, crashDeadline+20*time.Second)
 	defer cancel()
 	m, err := it.WaitResponse(ctx)
-	if err != nil {
-		return nil, outFailed
+	switch {
+	case err == nil:
+		c.itMu.Lock()
+		c.latencies = append(c.latencies, time.Since(after))
+		c.itMu.Unlock()
+		return m, outAnswered, it
+	case errors.Is(err, discordtest.ErrInteractionFailed):
+		return nil, outFailed, it
 	}
-	return m, outAnswered
+	return nil, outAbandoned, it
 }
 
 // isAck tells a move's confirmation (ok.chose, ok.passed) from anything
@@ -307,6 +396,7 @@ type crashDriver struct {
 	results  *discordtest.Message
 	done     bool
 	finish   bool
+	doing    string // what the driver does now, for reports
 
 	nothing map[string]bool    // message/version/user: nothing to decide there
 	shadow  map[string]*[4]int // the last number crossed per row, by player, as far as acknowledged
@@ -315,9 +405,18 @@ type crashDriver struct {
 
 // oldTable is a table message as it was, for clicks on outdated buttons.
 type oldTable struct {
-	turn int
-	id   string
-	ids  []string
+	turn  int
+	phase game.Phase
+	id    string
+	ids   []string
+}
+
+// does notes what the driver does now.
+func (d *crashDriver) does(format string, args ...any) {
+	s := fmt.Sprintf("[%5.1fs] ", time.Since(d.c.start).Seconds()) + fmt.Sprintf(format, args...)
+	d.mu.Lock()
+	d.doing = s
+	d.mu.Unlock()
 }
 
 func (d *crashDriver) isDone() bool {
@@ -378,11 +477,12 @@ func (d *crashDriver) run() {
 		d.mu.Unlock()
 		d.c.wake()
 	}()
-	for d.c.gate(d) {
+	for d.does("at the gate"); d.c.gate(d); d.does("at the gate") {
 		ep := d.c.epoch()
 		tbl := d.view.drain()
 		seq := d.view.seq
 		if tbl == nil {
+			d.does("waiting for a table message")
 			d.view.waitChange(ep, seq, 10*time.Second)
 			continue
 		}
@@ -392,7 +492,9 @@ func (d *crashDriver) run() {
 			d.mu.Unlock()
 			return
 		}
-		switch d.act(tbl) {
+		s := d.act(tbl)
+		d.does("after step %d on %s v%d", s, tbl.ID, tbl.Version)
+		switch s {
 		case stepMoved:
 			// Wait for the table to show the move (or the bot to go).
 			if d.view.waitChange(ep, seq, 20*time.Second) && d.c.proc.UpThrough(time.Now().Add(-20*time.Second), time.Now()) {
@@ -400,6 +502,7 @@ func (d *crashDriver) run() {
 				d.c.fail("%s: the table message did not change within 20 s of an acknowledged move, the bot up all along (last: %q)", d.name, tbl.Content)
 			}
 		case stepRetry:
+			d.c.waitUp() // a person tries again once the bot answers again
 		case stepGone:
 			d.view.waitChange(ep, seq, 2*time.Second)
 		case stepNobody:
@@ -428,7 +531,7 @@ func (d *crashDriver) act(tbl *discordtest.Message) step {
 		return stepNobody
 	}
 	where := fmt.Sprintf("turn %d %s (message %s v%d)", turn, phase, tbl.ID, tbl.Version)
-	d.remember(turn, tbl)
+	d.remember(turn, phase, tbl)
 	var cands []*discordtest.User
 	waiting := waitingIDs(tbl.Content)
 	for _, id := range waiting {
@@ -464,7 +567,7 @@ func (d *crashDriver) act(tbl *discordtest.Message) step {
 }
 
 // remember keeps the table message's move buttons for stale clicks later.
-func (d *crashDriver) remember(turn int, tbl *discordtest.Message) {
+func (d *crashDriver) remember(turn int, phase game.Phase, tbl *discordtest.Message) {
 	var ids []string
 	for _, id := range tbl.CustomIDs() {
 		if _, ok := moveKey("x", id); ok {
@@ -479,7 +582,7 @@ func (d *crashDriver) remember(turn int, tbl *discordtest.Message) {
 	if n := len(d.old); n > 0 && d.old[n-1].id == tbl.ID {
 		return
 	}
-	d.old = append(d.old, oldTable{turn: turn, id: tbl.ID, ids: ids})
+	d.old = append(d.old, oldTable{turn: turn, phase: phase, id: tbl.ID, ids: ids})
 }
 
 // decide makes u's decision in a phase with buttons (all but card action
@@ -499,11 +602,11 @@ func (d *crashDriver) decide(u *discordtest.User, tbl *discordtest.Message, turn
 	if direct != "" {
 		return d.move(u, tbl, direct, "", turn, where)
 	}
-	sheet, out := d.c.send(d.name+" sheet "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, idWith(tbl, "sheet")) })
+	sheet, out, _ := d.c.send(d.name+" sheet "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, idWith(tbl, "sheet")) })
 	switch {
 	case out == outGone:
 		return stepGone, false
-	case out == outFailed:
+	case out != outAnswered:
 		return stepRetry, false
 	case strings.Contains(sheet.Content, "Nothing to decide"):
 		return stepRetry, true
@@ -614,9 +717,11 @@ func (d *crashDriver) move(u *discordtest.User, m *discordtest.Message, id, key 
 	d.mu.Lock()
 	d.attempts = append(d.attempts, a)
 	d.mu.Unlock()
-	r, out := d.c.send(d.name+" "+key, func() (*discordtest.Interaction, error) { return u.Click(m, id) })
+	d.does("clicking %s", key)
+	r, out, it := d.c.send(d.name+" "+key, func() (*discordtest.Interaction, error) { return u.Click(m, id) })
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	a.it = it
 	switch {
 	case out == outGone:
 		a.state, a.note = attRefused, "not sent"
@@ -624,6 +729,8 @@ func (d *crashDriver) move(u *discordtest.User, m *discordtest.Message, id, key 
 	case out == outFailed:
 		a.state = attFailed
 		return stepRetry, false
+	case out == outAbandoned:
+		return stepRetry, false // pending: resolve() looks at it later
 	case !isAck(r.Content):
 		a.state, a.note = attRefused, r.Content
 		// Refused: this player cannot do that on this message (they
@@ -657,11 +764,11 @@ func (d *crashDriver) move(u *discordtest.User, m *discordtest.Message, id, key 
 // cards, name the colour of jokers alone, choose the numbers to cross,
 // confirm. Finishing, one card crossing nothing (a misthrow).
 func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn int, where string) (s step, nothing bool) {
-	v, out := d.c.send(d.name+" hand "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, idWith(tbl, "hand")) })
+	v, out, _ := d.c.send(d.name+" hand "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, idWith(tbl, "hand")) })
 	switch {
 	case out == outGone:
 		return stepGone, false
-	case out == outFailed:
+	case out != outAnswered:
 		return stepRetry, false
 	case idWith(v, "pick") == "":
 		return stepRetry, strings.Contains(v.Content, "Your cards")
@@ -695,7 +802,7 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 		color, _ = game.ParseColor(cand.as)
 	}
 	do := func(what string, do func(m *discordtest.Message) (*discordtest.Interaction, error)) bool {
-		m, out := d.c.send(d.name+" "+what+" "+u.Name, func() (*discordtest.Interaction, error) { return do(v) })
+		m, out, _ := d.c.send(d.name+" "+what+" "+u.Name, func() (*discordtest.Interaction, error) { return do(v) })
 		if out != outAnswered || idWith(m, "play") == "" {
 			return false
 		}
@@ -868,12 +975,13 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 	c := &crashRun{t: t, srv: srv, db: filepath.Join(t.TempDir(), "crash.db"), ctx: ctx, start: start, seed: seed,
 		parked: map[*crashDriver]bool{}}
 	c.cond = sync.NewCond(&c.mu)
-	c.bump()
+	c.killed() // not started yet
 	// Nobody's timer runs out during the test: every move is a player's.
 	c.proc = newBotProc(t, srv, c.db, "QWIXXBOT_GAME_TURN_TIMEOUT=24h", "QWIXXBOT_GAME_REMINDER_BEFORE=1h")
 	if err := c.proc.Start(); err != nil {
 		t.Fatal(err)
 	}
+	c.ready()
 	t.Logf("seed %d (%s to change it); bot binary built in %v (race detector: %v)", seed, crashSeedEnv, botBin.took.Round(time.Millisecond), botBin.race)
 
 	// Open the tables.
@@ -900,6 +1008,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 	}
 
 	// The killer.
+	tKills := time.Now()
 	var probes sync.WaitGroup
 	for k := 1; k <= crashKills && ctx.Err() == nil; k++ {
 		up := time.Duration(500+rnd.IntN(1500)) * time.Millisecond
@@ -911,7 +1020,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 		case <-ctx.Done():
 		}
 		c.proc.Kill()
-		c.bump()
+		c.killed()
 		c.count(func(f *crashFigures) { f.kills++ })
 		c.verifyStore(fmt.Sprintf("after kill %d", k))
 		if k == crashKills {
@@ -921,7 +1030,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 			c.fail("restart after kill %d: %v", k, err)
 			break
 		}
-		c.bump()
+		c.ready()
 		for range 2 {
 			d, r := c.drivers[rnd.IntN(len(c.drivers))], rnd.Uint64()
 			probes.Add(1)
@@ -929,6 +1038,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 		}
 	}
 
+	tCheck := time.Now()
 	// Check 4: the drivers rest, the bot (dead) left a database; once
 	// restarted, every table must show what it holds.
 	c.pause()
@@ -942,9 +1052,10 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 	if err := c.proc.Start(); err != nil {
 		t.Fatalf("the last restart: %v", err)
 	}
-	c.bump()
+	c.ready()
 	c.checkCurrent(snap)
 	c.resume()
+	tFinish := time.Now()
 
 	// The drivers finish every game.
 	done := make(chan struct{})
@@ -973,6 +1084,24 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 		t.Logf("bot log (tail):\n%s", c.proc.LogTail(200))
 	}
 	f := c.figures
+	lat := slices.Clone(c.latencies)
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		t.Logf("answers: %d, latency median %v, 95th percentile %v, max %v; phases: setup %v, %d kills %v, last restart and check %v, finishing %v",
+			len(lat), lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*95/100].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond),
+			tKills.Sub(start).Round(100*time.Millisecond), f.kills, tCheck.Sub(tKills).Round(100*time.Millisecond),
+			tFinish.Sub(tCheck).Round(100*time.Millisecond), time.Since(tFinish).Round(100*time.Millisecond))
+	}
+	var restarts []time.Duration
+	for _, r := range c.proc.Runs() {
+		if !r.ready.IsZero() {
+			restarts = append(restarts, r.ready.Sub(r.started))
+		}
+	}
+	slices.Sort(restarts)
+	if len(restarts) > 0 {
+		t.Logf("bot start to ready: median %v, max %v", restarts[len(restarts)/2].Round(time.Millisecond), restarts[len(restarts)-1].Round(time.Millisecond))
+	}
 	t.Logf("crash summary: seed %d, %d kills, %d acknowledged moves (%d move clicks), %d lost, %d phantom, %d corrupt games (%d database checks), "+
 		"%d panics, %d data races, %d unanswered while up, %d outdated clicks (%d answered, %d accepted), %d stale waiting lists, %d stalls, "+
 		"%d bot processes, wall time %v, binary built in %v (race %v)",
@@ -991,7 +1120,7 @@ func (c *crashRun) openTable(d *crashDriver) {
 	t.Helper()
 	must := func(what string, it *discordtest.Interaction, err error) *discordtest.Message {
 		t.Helper()
-		m, out := c.send(d.name+" "+what, func() (*discordtest.Interaction, error) { return it, err })
+		m, out, _ := c.send(d.name+" "+what, func() (*discordtest.Interaction, error) { return it, err })
 		if out != outAnswered {
 			t.Fatalf("%s: %s: no answer (%v)", d.name, what, err)
 		}
@@ -1077,8 +1206,12 @@ func (c *crashRun) checkReplay(d *crashDriver, g *game.Game, when string) {
 		return
 	}
 	for p := range g.NumPlayers() {
-		if !reflect.DeepEqual(rep.Sheet(p), g.Sheet(p)) || !reflect.DeepEqual(rep.Hand(p), g.Hand(p)) {
-			bad(fmt.Sprintf("sheet or hand of seat %d", p), []any{g.Sheet(p), g.Hand(p)}, []any{rep.Sheet(p), rep.Hand(p)})
+		if !reflect.DeepEqual(rep.Sheet(p), g.Sheet(p)) {
+			bad(fmt.Sprintf("sheet of seat %d", p), g.Sheet(p), rep.Sheet(p))
+			return
+		}
+		if g.Variant().CardGame() && !reflect.DeepEqual(rep.Hand(p), g.Hand(p)) {
+			bad(fmt.Sprintf("hand of seat %d", p), g.Hand(p), rep.Hand(p))
 			return
 		}
 	}
@@ -1096,15 +1229,17 @@ func (c *crashRun) checkReplay(d *crashDriver, g *game.Game, when string) {
 // bot may have saved it and died before answering), a refused one cannot
 // be in the record; a record move matching no click is a phantom.
 func (c *crashRun) checkAcked(d *crashDriver, g *game.Game, when string) {
+	// A copy: the driver goes on clicking (with the bot dead) meanwhile.
+	type att struct {
+		crashAttempt
+		p *crashAttempt
+	}
 	d.mu.Lock()
-	var atts []*crashAttempt
-	acked := 0
+	var atts []att
 	for _, a := range d.attempts {
+		a.resolve()
 		if a.state != attRefused {
-			atts = append(atts, a)
-		}
-		if a.state == attAcked {
-			acked++
+			atts = append(atts, att{*a, a})
 		}
 	}
 	d.mu.Unlock()
@@ -1154,8 +1289,8 @@ func (c *crashRun) checkAcked(d *crashDriver, g *game.Game, when string) {
 			j++
 		case j < n && atts[j].state == attAcked && cost[i][j] == cost[i][j+1]+1:
 			d.mu.Lock()
-			first := !atts[j].lost
-			atts[j].lost = true
+			first := !atts[j].p.lost
+			atts[j].p.lost = true
 			d.mu.Unlock()
 			if first {
 				c.count(func(f *crashFigures) { f.lost++ })
@@ -1172,16 +1307,21 @@ func (c *crashRun) checkAcked(d *crashDriver, g *game.Game, when string) {
 }
 
 // probeStale is check 3: a player clicks a move button of a table message
-// two or more turns old, as a client showing an old message would; the
-// bot must answer politely (privately) and change nothing.
+// for an earlier action than the newest one seen, as a client showing an
+// old message would; the bot must answer politely (privately) and change
+// nothing.
 func (c *crashRun) probeStale(d *crashDriver, r uint64) {
 	rnd := rand.New(rand.NewPCG(r, 3))
 	d.mu.Lock()
 	var cands []oldTable
 	if n := len(d.old); n > 0 {
-		newest := d.old[n-1].turn
+		// Actions only move on: an older turn, or an earlier action of
+		// the newest turn, is outdated. (A message for the newest action
+		// may be there twice, after a crash between posting it and
+		// noting it.)
+		newest := d.old[n-1]
 		for _, o := range d.old {
-			if o.turn <= newest-2 {
+			if o.turn < newest.turn || o.turn == newest.turn && o.phase < newest.phase {
 				cands = append(cands, o)
 			}
 		}
@@ -1193,7 +1333,7 @@ func (c *crashRun) probeStale(d *crashDriver, r uint64) {
 	o := cands[rnd.IntN(len(cands))]
 	id := o.ids[rnd.IntN(len(o.ids))]
 	u := d.users[rnd.IntN(len(d.users))]
-	m, out := c.send(d.name+" outdated "+id, func() (*discordtest.Interaction, error) { return u.ForgeClick(d.ch, o.id, id) })
+	m, out, _ := c.send(d.name+" outdated "+id, func() (*discordtest.Interaction, error) { return u.ForgeClick(d.ch, o.id, id) })
 	c.count(func(f *crashFigures) {
 		f.staleProbes++
 		if out == outAnswered {
@@ -1224,29 +1364,18 @@ func (c *crashRun) checkCurrent(snap map[string]*bot.Table) {
 	})
 	if err != nil {
 		for _, d := range c.drivers {
-			if why[d.name] != "" {
+			switch why := why[d.name]; {
+			case why == "":
+			case strings.HasPrefix(why, "STALE WAITING LIST"):
+				// A player decided, the bot saved it and died before
+				// editing the table message; the restarted bot leaves
+				// the message as it was (the action did not change).
+				c.count(func(f *crashFigures) { f.staleWaiting++ })
+				c.fail("check 4 (current table message): %s: %v after the last restart: %s", d.name, crashCurrentWithin, why)
+			default:
 				c.count(func(f *crashFigures) { f.stalls++ })
-				c.fail("STALL: %s: %v after the last restart: %s", d.name, crashCurrentWithin, why[d.name])
+				c.fail("STALL (check 4): %s: %v after the last restart: %s", d.name, crashCurrentWithin, why)
 			}
-		}
-	}
-	// The waiting list: players the message still waits for who decided
-	// before the crash. Reported, not a stall: their clicks are answered.
-	for _, d := range c.drivers {
-		tb, m := snap[d.ch], d.check.cur
-		if tb == nil || tb.Running() == nil || tb.Running().Over() || m == nil || idWith(m, "sheet") == "" {
-			continue
-		}
-		var want []string
-		for _, p := range tb.Running().Waiting() {
-			want = append(want, tb.Seats[p].UserID)
-		}
-		got := waitingIDs(m.Content)
-		slices.Sort(want)
-		slices.Sort(got)
-		if !slices.Equal(want, got) {
-			c.count(func(f *crashFigures) { f.staleWaiting++ })
-			c.t.Logf("note: %s: the table message waits for %v, the stored game for %v", d.name, got, want)
 		}
 	}
 	// The buttons of each table message are accepted: the player the game
@@ -1262,7 +1391,7 @@ func (c *crashRun) checkCurrent(snap map[string]*bot.Table) {
 		turn, phase := tableState(m.Content)
 		where := fmt.Sprintf("turn %d %s (message %s v%d, after the last restart)", turn, phase, m.ID, m.Version)
 		if phase == game.PhasePlay {
-			v, out := c.send(d.name+" hand after the last restart", func() (*discordtest.Interaction, error) { return u.Click(m, idWith(m, "hand")) })
+			v, out, _ := c.send(d.name+" hand after the last restart", func() (*discordtest.Interaction, error) { return u.Click(m, idWith(m, "hand")) })
 			if out != outAnswered || idWith(v, "pick") == "" {
 				c.fail("STALL: %s: after the last restart %s's hand view offers no play (outcome %d)", d.name, u.Name, out)
 			}
@@ -1306,6 +1435,16 @@ func shows(d *crashDriver, m *discordtest.Message, tb *bot.Table) string {
 	if idWith(m, "sheet") == "" || turn != g.Turn() || phase != g.Phase() {
 		return fmt.Sprintf("the stored game is at turn %d %s, the newest table message shows turn %d %s: %q", g.Turn(), g.Phase(), turn, phase, m.Content)
 	}
+	var want []string
+	for _, p := range g.Waiting() {
+		want = append(want, tb.Seats[p].UserID)
+	}
+	got := waitingIDs(m.Content)
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		return fmt.Sprintf("STALE WAITING LIST: the stored game (turn %d %s) waits for %v, the table message for %v: %q", g.Turn(), g.Phase(), want, got, m.Content)
+	}
 	return ""
 }
 
@@ -1345,7 +1484,14 @@ func (c *crashRun) checkUnanswered() int {
 	for _, s := range its {
 		if s.it.Failed() && c.proc.UpThrough(s.before, s.after.Add(crashDeadline)) {
 			n++
-			c.fail("UNANSWERED: %s, sent at %.1fs while the bot was up, failed", s.what, s.before.Sub(c.start).Seconds())
+			var lines []string
+			for _, l := range strings.Split(c.proc.Log(), "\n") {
+				if strings.Contains(l, s.it.ID()) {
+					lines = append(lines, l)
+				}
+			}
+			c.fail("UNANSWERED: %s (interaction %s), sent at %.1fs while the bot was up, failed; the bot logged about it: %q",
+				s.what, s.it.ID(), s.before.Sub(c.start).Seconds(), lines)
 		}
 	}
 	acked, attempts := 0, 0
@@ -1372,7 +1518,10 @@ func (c *crashRun) where() string {
 		if m != nil {
 			content = strings.ReplaceAll(m.Content, "\n", " / ")
 		}
-		fmt.Fprintf(&sb, "\n  %s (done %v): %s", d.name, d.isDone(), content)
+		d.mu.Lock()
+		doing := d.doing
+		d.mu.Unlock()
+		fmt.Fprintf(&sb, "\n  %s (done %v, %s): %s", d.name, d.isDone(), doing, content)
 	}
 	return sb.String()
 }
