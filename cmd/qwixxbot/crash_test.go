@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,7 +74,7 @@ type crashRun struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	paused  bool
+	paused  atomic.Bool // set with the epoch ended, under epochMu
 	parked  map[*crashDriver]bool
 	drivers []*crashDriver
 
@@ -149,10 +150,12 @@ func (c *crashRun) count(f func(*crashFigures)) {
 	c.failMu.Unlock()
 }
 
-func (c *crashRun) epoch() context.Context {
+// epoch returns the current epoch, and whether the drivers are paused (if
+// not, the epoch ends when they are).
+func (c *crashRun) epoch() (context.Context, bool) {
 	c.epochMu.Lock()
 	defer c.epochMu.Unlock()
-	return c.epochCtx
+	return c.epochCtx, c.paused.Load()
 }
 
 func (c *crashRun) bump() {
@@ -199,20 +202,17 @@ func (c *crashRun) life() context.Context {
 func (c *crashRun) waitUp() {
 	for {
 		c.epochMu.Lock()
-		up, ep := c.up, c.epochCtx
+		up, ep, paused := c.up, c.epochCtx, c.paused.Load()
 		c.epochMu.Unlock()
+		if paused {
+			return
+		}
 		select {
 		case <-up:
 			return
 		case <-c.ctx.Done():
 			return
 		case <-ep.Done():
-			c.mu.Lock()
-			paused := c.paused
-			c.mu.Unlock()
-			if paused {
-				return
-			}
 		}
 	}
 }
@@ -222,7 +222,7 @@ func (c *crashRun) waitUp() {
 func (c *crashRun) gate(d *crashDriver) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.paused && c.ctx.Err() == nil {
+	for c.paused.Load() && c.ctx.Err() == nil {
 		c.parked[d] = true
 		c.cond.Broadcast()
 		c.cond.Wait()
@@ -234,10 +234,10 @@ func (c *crashRun) gate(d *crashDriver) bool {
 // pause stops the drivers after their current step and waits until they
 // are all parked or done.
 func (c *crashRun) pause() {
-	c.mu.Lock()
-	c.paused = true
-	c.mu.Unlock()
-	c.bump()
+	c.epochMu.Lock()
+	c.paused.Store(true)
+	c.bumpLocked()
+	c.epochMu.Unlock()
 	slow := time.AfterFunc(30*time.Second, func() {
 		c.t.Logf("the drivers take long to rest: %s", c.where())
 	})
@@ -260,7 +260,7 @@ func (c *crashRun) pause() {
 
 func (c *crashRun) resume() {
 	c.mu.Lock()
-	c.paused = false
+	c.paused.Store(false)
 	c.cond.Broadcast()
 	c.mu.Unlock()
 }
@@ -478,7 +478,10 @@ func (d *crashDriver) run() {
 		d.c.wake()
 	}()
 	for d.does("at the gate"); d.c.gate(d); d.does("at the gate") {
-		ep := d.c.epoch()
+		ep, paused := d.c.epoch()
+		if paused {
+			continue // to the gate
+		}
 		tbl := d.view.drain()
 		seq := d.view.seq
 		if tbl == nil {
@@ -545,6 +548,7 @@ func (d *crashDriver) act(tbl *discordtest.Message) step {
 			cands = append(cands, u)
 		}
 	}
+	moved := false
 	for _, u := range cands {
 		k := fmt.Sprintf("%s/%d/%s", tbl.ID, tbl.Version, u.ID)
 		if d.nothing[k] {
@@ -557,11 +561,18 @@ func (d *crashDriver) act(tbl *discordtest.Message) step {
 		} else {
 			s, nothing = d.decide(u, tbl, turn, phase, where)
 		}
-		if nothing {
+		switch {
+		case nothing:
 			d.nothing[k] = true
-			continue
+		case s == stepMoved && phase.Simultaneous():
+			// The others decide on the same message meanwhile.
+			d.nothing[k], moved = true, true
+		default:
+			return s
 		}
-		return s
+	}
+	if moved {
+		return stepMoved
 	}
 	return stepNobody
 }
