@@ -276,10 +276,10 @@ func (c *crashRun) wake() {
 type outcome int
 
 const (
-	outAnswered outcome = iota
-	outFailed           // "interaction failed" (or no answer before the cap)
-	outGone             // the client could not even send it (button gone)
-	outAbandoned        // the bot was killed while the user waited
+	outAnswered  outcome = iota
+	outFailed            // "interaction failed" (or no answer before the cap)
+	outGone              // the client could not even send it (button gone)
+	outAbandoned         // the bot was killed while the user waited
 )
 
 // send starts an interaction and waits for its answer, or for the bot to
@@ -394,6 +394,7 @@ type crashDriver struct {
 	attempts []*crashAttempt
 	old      []oldTable
 	results  *discordtest.Message
+	over     time.Duration // when the results were seen
 	done     bool
 	finish   bool
 	doing    string // what the driver does now, for reports
@@ -491,7 +492,7 @@ func (d *crashDriver) run() {
 		}
 		if idWith(tbl, "again") != "" {
 			d.mu.Lock()
-			d.results = tbl
+			d.results, d.over = tbl, time.Since(d.c.start)
 			d.mu.Unlock()
 			return
 		}
@@ -648,8 +649,8 @@ func (d *crashDriver) choose(u *discordtest.User, sheet *discordtest.Message, tu
 			c, _ := sheet.Component(id)
 			n, _ := strconv.Atoi(numberRe.FindString(c.Label))
 			col, err := game.ParseColor(f[2])
-			if err != nil || n == 0 {
-				continue
+			if err != nil || n == 0 || lastNumber(col, n) {
+				continue // no locks: the game ends when the drivers finish it
 			}
 			if s := d.skip(u.Name, col, n); s < bestSkip {
 				best, bestSkip = id, s
@@ -678,6 +679,9 @@ func (d *crashDriver) choose(u *discordtest.User, sheet *discordtest.Message, tu
 	}
 	return pass
 }
+
+// lastNumber tells the number that locks row c.
+func lastNumber(c game.Color, n int) bool { return c.Ascending() && n == 12 || !c.Ascending() && n == 2 }
 
 // skip counts the numbers crossing n in row c would skip for player, as
 // far as the driver knows the sheet.
@@ -833,7 +837,7 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 	var cross []int
 	if !d.finishing() {
 		for _, c := range cand.cards {
-			if n := c.Number(); !slices.Contains(cross, n) && d.skip(u.Name, color, n) >= 0 && d.skip(u.Name, color, n) <= 2 {
+			if n := c.Number(); !slices.Contains(cross, n) && !lastNumber(color, n) && d.skip(u.Name, color, n) >= 0 && d.skip(u.Name, color, n) <= 2 {
 				cross = append(cross, n)
 			}
 		}
@@ -1103,6 +1107,21 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 			tKills.Sub(start).Round(100*time.Millisecond), f.kills, tCheck.Sub(tKills).Round(100*time.Millisecond),
 			tFinish.Sub(tCheck).Round(100*time.Millisecond), time.Since(tFinish).Round(100*time.Millisecond))
 	}
+	var tables []string
+	for _, d := range c.drivers {
+		acked := 0
+		for _, a := range d.attempts {
+			if a.state == attAcked {
+				acked++
+			}
+		}
+		turn := 0
+		if tb := final[d.ch]; tb != nil && tb.Running() != nil {
+			turn = tb.Running().Turn()
+		}
+		tables = append(tables, fmt.Sprintf("%s %d turns, %d moves, over at %.1fs", d.name, turn, acked, d.over.Seconds()))
+	}
+	t.Logf("tables: %s", strings.Join(tables, "; "))
 	var restarts []time.Duration
 	for _, r := range c.proc.Runs() {
 		if !r.ready.IsZero() {
@@ -1119,8 +1138,15 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 		seed, f.kills, f.acked, f.attempts, f.lost, f.phantom, f.corrupt, f.checks, len(panics), len(races), unanswered,
 		f.staleProbes, f.staleAnswered, f.staleAccepted, f.staleWaiting, f.stalls, len(c.proc.Runs()),
 		time.Since(start).Round(100*time.Millisecond), botBin.took.Round(100*time.Millisecond), botBin.race)
+	// The checks must have had something to check.
 	if f.kills < crashKills {
 		t.Errorf("only %d kills of %d", f.kills, crashKills)
+	}
+	if f.acked < 50 {
+		t.Errorf("only %d acknowledged moves: the games hardly moved", f.acked)
+	}
+	if f.staleAnswered == 0 {
+		t.Errorf("no click on an outdated table message was answered (%d made)", f.staleProbes)
 	}
 }
 
