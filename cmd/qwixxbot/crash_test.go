@@ -681,7 +681,9 @@ func (d *crashDriver) choose(u *discordtest.User, sheet *discordtest.Message, tu
 }
 
 // lastNumber tells the number that locks row c.
-func lastNumber(c game.Color, n int) bool { return c.Ascending() && n == 12 || !c.Ascending() && n == 2 }
+func lastNumber(c game.Color, n int) bool {
+	return c.Ascending() && n == 12 || !c.Ascending() && n == 2
+}
 
 // skip counts the numbers crossing n in row c would skip for player, as
 // far as the driver knows the sheet.
