@@ -73,9 +73,10 @@ func (b *Bot) Start() error {
 			return nil
 		}
 		b.timers.set(channelID, t)
-		if t.g != nil && (t.TableMessage == "" || t.Posted != t.postedStamp()) {
-			// A crash (or a failed request) came between saving the game
-			// and showing it: the channel shows an older state.
+		if t.g != nil && (t.TableMessage == "" || t.Posted != t.postedStamp() || t.partlyDecided()) {
+			// A crash (or a failed request) may have come between saving
+			// the game and showing it: the channel may show an older
+			// state, or an older list of who is still deciding.
 			repost = append(repost, channelID)
 		}
 		return nil
@@ -87,6 +88,17 @@ func (b *Bot) Start() error {
 		b.refresh.kick(b, ch)
 	}
 	return nil
+}
+
+// partlyDecided reports whether some players have decided in a
+// simultaneous action that is still open: the table message's "waiting
+// for" list changes without a new stamp.
+func (t *Table) partlyDecided() bool {
+	if t.Stage != StagePlaying || t.g == nil {
+		return false
+	}
+	ph := t.g.Phase()
+	return (ph == game.PhaseWhite || ph == game.PhaseNumber) && len(t.g.Waiting()) < t.g.NumPlayers()
 }
 
 // Run calls Tick every interval until ctx ends.

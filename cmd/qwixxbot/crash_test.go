@@ -1186,7 +1186,12 @@ func (c *crashRun) verifyStore(when string) map[string]*bot.Table {
 		return nil
 	}
 	tables := map[string]*bot.Table{}
-	err = st.ForEach(func(ch string, blob []byte) error {
+	err = st.ForEach(func(ch string, blob []byte, err error) error {
+		if err != nil {
+			c.count(func(f *crashFigures) { f.corrupt++ })
+			c.fail("%s: the table of channel %s is damaged: %v", when, ch, err)
+			return nil
+		}
 		tb, err := bot.DecodeTable(blob)
 		if err != nil {
 			c.count(func(f *crashFigures) { f.corrupt++ })
