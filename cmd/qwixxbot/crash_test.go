@@ -876,6 +876,7 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 // and its argument are found by substring, whatever else the custom_id
 // holds.
 func moveKey(player, id string) (string, bool) {
+	id, _, _ = strings.Cut(id, "#") // the custom_id's check
 	for _, verb := range []string{"pass", "white", "color", "take", "number"} {
 		i := strings.LastIndex(id, ":"+verb)
 		if i < 0 {

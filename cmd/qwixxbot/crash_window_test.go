@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+)
+
+// newestTable waits for the newest public message of ch with a "My sheet"
+// button whose content satisfies ok.
+func newestTable(t *testing.T, srv *discordtest.Server, ch string, d time.Duration, ok func(string) bool) *discordtest.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var m *discordtest.Message
+	err := srv.Wait(ctx, func() bool {
+		var found bool
+		m, found = srv.Newest(ch)
+		return found && idWith(m, "sheet") != "" && ok(m.Content)
+	})
+	if err != nil {
+		content := ""
+		if m != nil {
+			content = m.Content
+		}
+		t.Fatalf("no current table message within %v (newest: %q)", d, content)
+	}
+	return m
+}
+
+// The crash windows, hit on purpose: the real binary is killed while the
+// fake Discord holds the request that would show a saved decision. After
+// the restart the channel shows the stored state within 5 s and the game
+// goes on.
+func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "window-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	p := newBotProc(t, srv, filepath.Join(t.TempDir(), "bot.db"))
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	anna, ben, cleo := srv.AddUser("Anna", "en-US"), srv.AddUser("Ben", "en-US"), srv.AddUser("Cleo", "en-US")
+	ch := srv.DefaultChannel()
+	ans := func(it *discordtest.Interaction, err error) *discordtest.Message {
+		t.Helper()
+		m, err := awaitAnswer(context.Background(), it, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	lobby := ans(anna.Command(ch, "qwixx", "new", nil))
+	lobby = ans(ben.Click(lobby, idWith(lobby, "join")))
+	lobby = ans(cleo.Click(lobby, idWith(lobby, "join")))
+	ans(anna.Click(lobby, idWith(lobby, "start")))
+	tbl := newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 1") })
+
+	// Window 1: Anna's pass is saved and acknowledged; the edit of the
+	// waiting list is held, and the bot dies.
+	srv.InjectDelay(1, "PATCH /channels", time.Minute, discordtest.DelayBefore)
+	if m := ans(anna.Click(tbl, idWith(tbl, "pass"))); !strings.Contains(m.Content, "You passed") {
+		t.Fatalf("Anna's pass: %q", m.Content)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.WaitHeld(ctx, 1); err != nil {
+		t.Fatalf("the table edit never came: %v", err)
+	}
+	p.Kill()
+	srv.ReleaseHeld()
+	if m, _ := srv.Message(tbl.ID); !strings.Contains(m.Content, "<@"+anna.ID+">") {
+		t.Fatalf("the window was missed: the message no longer waits for Anna: %q", m.Content)
+	}
+	started := time.Now()
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool {
+		waiting := c[strings.Index(c, "Waiting for"):]
+		return !strings.Contains(waiting, "<@"+anna.ID+">") && strings.Contains(waiting, "<@"+ben.ID+">")
+	})
+	t.Logf("waiting list current %v after the restart", time.Since(started).Round(time.Millisecond))
+
+	// Window 2: the last decision resolves the action; the bot dies
+	// before it hears that the next table message was posted.
+	ans(ben.Click(tbl, idWith(tbl, "pass")))
+	srv.InjectDelay(1, "POST /channels", time.Minute, discordtest.DelayAfter)
+	ans(cleo.Click(tbl, idWith(tbl, "pass")))
+	if err := srv.WaitHeld(ctx, 1); err != nil {
+		t.Fatalf("the new table message never came: %v", err)
+	}
+	p.Kill()
+	srv.ReleaseHeld()
+	started = time.Now()
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool { return strings.Contains(c, "Action 2") })
+	t.Logf("action 2 shown %v after the restart", time.Since(started).Round(time.Millisecond))
+	active := anna
+	for _, u := range []*discordtest.User{ben, cleo} {
+		if strings.Contains(tbl.Content, "active player: <@"+u.ID+">") {
+			active = u
+		}
+	}
+	if m := ans(active.Click(tbl, idWith(tbl, "pass"))); !strings.Contains(m.Content, "You passed") {
+		t.Fatalf("the game does not go on after the restart: %q", m.Content)
+	}
+	newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "**Turn 2**") })
+	if panics, races := p.LogProblems(); len(panics)+len(races) > 0 {
+		t.Fatalf("bot log: panics %v, races %v", panics, races)
+	}
+}
