@@ -256,8 +256,21 @@ func majorKey(r *http.Request, rt route) string {
 	return rt.method + " " + p
 }
 
-// secs formats a duration as Discord's float seconds.
-func secs(d time.Duration) float64 { return math.Ceil(d.Seconds()*1000) / 1000 }
+// majors lists the major parameters of a request: the counter of a bucket
+// is per bucket and majors, whichever of the bucket's routes is called.
+func majors(r *http.Request, rt route) string {
+	m := []string{r.PathValue("cid"), r.PathValue("guild"), r.PathValue("iid"), r.PathValue("token")}
+	if strings.HasPrefix(rt.path, "/webhooks/") {
+		m = append(m, r.PathValue("app"))
+	}
+	return strings.Join(m, "/")
+}
+
+// secs formats a duration as Discord's float seconds,
+// rounded up to the millisecond.
+func secs(d time.Duration) float64 {
+	return float64((d+time.Millisecond-1)/time.Millisecond) / 1000
+}
 
 // retryAfter formats Retry-After: whole seconds, rounded up.
 func retryAfter(d time.Duration) string { return strconv.Itoa(int(math.Ceil(d.Seconds()))) }
@@ -308,7 +321,7 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, rt route) (in
 
 	group, limit, length := o.bucketOf(rt)
 	hash := bucketHash(group)
-	key := hash + " " + majorKey(r, rt)
+	key := hash + " " + majors(r, rt)
 	b := s.buckets[key]
 	if b == nil {
 		b = &bucket{hash: hash}
