@@ -312,7 +312,7 @@ func TestRateLimitDiscordgo(t *testing.T) {
 	const window = 300 * time.Millisecond
 	srv := NewTestServer(t, Options{RateLimits: RateLimitOptions{Enabled: true,
 		Global: 10, GlobalWindow: window, ChannelPosts: 5, ChannelPostWindow: window,
-		ChannelEdits: 50, ChannelEditWindow: window, OldEdits: 2, OldEditWindow: window, OldEditAge: time.Nanosecond,
+		ChannelEdits: 2, ChannelEditWindow: window, OldEdits: 3, OldEditWindow: 2 * window, OldEditAge: time.Nanosecond,
 		Route: 1000, RouteWindow: window}})
 	s, err := discordgo.New("Bot " + srv.Token())
 	if err != nil {
@@ -358,8 +358,11 @@ func TestRateLimitDiscordgo(t *testing.T) {
 		}
 	}
 
-	// Edits of "old" messages: 2 per window per channel, so the third
-	// answers 429 code 30046 and discordgo retries after retry_after.
+	// Edits of four messages that are all "old": 2 edits per window in the
+	// channel, which discordgo predicts from the headers (it waits before
+	// the third), and 3 old edits per two windows, which it cannot: the
+	// fourth answers 429 code 30046 (scope shared) and discordgo waits out
+	// retry_after.
 	for i, m := range srv.Messages(chans[0])[:4] {
 		if _, err := s.ChannelMessageEdit(chans[0], m.ID, fmt.Sprintf("edited %d", i)); err != nil {
 			t.Errorf("edit %d: %v", i, err)
@@ -369,6 +372,11 @@ func TestRateLimitDiscordgo(t *testing.T) {
 	t.Logf("429s by scope: %v", st.Limited)
 	if st.Limited["global"] == 0 || st.Limited["shared"] == 0 {
 		t.Errorf("limits never hit: %+v", st.Limited)
+	}
+	// discordgo keeps to X-RateLimit-Remaining and -Reset-After of its
+	// per-channel post buckets, so the server never had to refuse a post.
+	if n := st.Routes["POST /channels/{channel_id}/messages"].Limited["user"]; n != 0 {
+		t.Errorf("%d posts refused by the channel bucket; discordgo should have waited", n)
 	}
 	for _, r := range srv.Requests() {
 		if r.Status != 200 && r.Status != 429 {
