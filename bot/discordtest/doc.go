@@ -126,8 +126,7 @@
 // Every 429 has the JSON body {"message": "You are being rate limited.",
 // "retry_after": <seconds, float>, "global": <bool>} ("code" and Discord's
 // message for 30046), and Retry-After is the wait in whole seconds rounded
-// up. The fake's 429s are not answered late or counted as invalid
-// requests. The windows are fixed: they start at the first request and reset when
+// up. The windows are fixed: they start at the first request and reset when
 // they end. Server.RateLimitStats counts requests against the global limit,
 // exempt ones and 429s by scope, also by route, whether or not the limits
 // are on (InjectRateLimit's 429s included), for load figures.
