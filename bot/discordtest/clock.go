@@ -6,7 +6,8 @@ import (
 )
 
 // Clock tells the fake server what time it is. It drives message timestamps,
-// snowflake IDs and the 15-minute lifetime of interaction tokens. The 3-second
+// snowflake IDs, the 15-minute lifetime of interaction tokens and the
+// windows of the rate limits when they are enabled (RateLimitOptions). The 3-second
 // interaction deadline is always measured in real time, because it races
 // against the bot's real goroutines.
 type Clock interface {

@@ -84,6 +84,59 @@
 // sleeping; the injectable Clock (FakeClock) drives timestamps and token
 // expiry.
 //
+// # Rate limits
+//
+// Every answer carries X-RateLimit-Limit, -Remaining, -Reset (epoch
+// seconds), -Reset-After (seconds) and -Bucket. By default the limits are
+// generous (50 requests per second of real time per route and channel) and
+// a bot never meets them. Options.RateLimits (RateLimitOptions, or later
+// Server.SetRateLimits) with Enabled switches on Discord's, measured by the
+// Clock, so tests advance a FakeClock instead of sleeping:
+//
+//   - the global limit: Global requests (50) per GlobalWindow (1 s) per bot
+//     token (per Authorization header; anonymous requests share one),
+//     across all routes and connections. Interaction answers are exempt:
+//     POST /interactions/{id}/{token}/callback and everything under
+//     /webhooks/{application_id}/{token}. Over it: 429 with Retry-After,
+//     X-RateLimit-Global: true, X-RateLimit-Scope: global and no bucket
+//     headers, as in Discord's documentation.
+//   - per-route buckets, counted per bucket and major parameter (channel,
+//     guild, webhook or interaction id and token), the other ids ignored.
+//     Routes sharing a bucket share its X-RateLimit-Bucket hash and its
+//     counter (reading one message and listing messages; follow-ups and
+//     edits of one interaction's messages; the two ways to start a
+//     thread). POST /channels/{channel_id}/messages allows ChannelPosts
+//     (5) per ChannelPostWindow (5 s) in each channel and PATCH of a
+//     channel message ChannelEdits (5) per ChannelEditWindow (5 s): the
+//     X-RateLimit-Limit 5 and Reset-After 5 that bots commonly observe
+//     on these routes. Other routes allow Route (50) per RouteWindow
+//     (1 s), so the global limit binds first. Over a bucket: 429 with the bucket headers,
+//     X-RateLimit-Scope: user and Retry-After.
+//   - edits of messages older than OldEditAge (1 hour): OldEdits (3) per
+//     OldEditWindow (5 minutes) per channel, then 429 with X-RateLimit-Scope:
+//     shared and code 30046 ("Maximum number of edits to messages older than
+//     1 hour reached. Try again later."). Discord publishes no figure for
+//     this limit (asked to document it, it answered that it does not put
+//     rate limit details in its documentation, discord-api-docs#4413). Bots
+//     report meeting it after a few edits; one author estimated 3 edits per
+//     channel per 20 seconds. 3 per 5 minutes is an approximation chosen to
+//     be stricter than that, so that a design that works here does not
+//     rely on editing old messages often.
+//
+// Every 429 has the JSON body {"message": "You are being rate limited.",
+// "retry_after": <seconds, float>, "global": <bool>} ("code" and Discord's
+// message for 30046), and Retry-After is the wait in whole seconds rounded
+// up. The windows are fixed: they start at the first request and reset when
+// they end. Server.RateLimitStats counts requests against the global limit,
+// exempt ones and 429s by scope, also by route, whether or not the limits
+// are on (InjectRateLimit's 429s included), for load figures.
+//
+// A real discordgo session honours all of this (it waits out
+// X-RateLimit-Reset-After and retry_after), but it sleeps in real time: a
+// test that lets discordgo run into the limits either advances the
+// FakeClock while discordgo sleeps or gives RateLimitOptions a real-time
+// Clock and windows of a few hundred milliseconds.
+//
 // # Outside tests
 //
 // Outside tests (the sandbox), use NewServer, set the bot session's Client

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"mime"
@@ -185,7 +184,8 @@ func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request) (int, a
 	if !versionRE.MatchString(r.PathValue("version")) {
 		return apiError(http.StatusNotFound, 0, "404: Not Found")
 	}
-	if st, body, hit := s.injectFault(w, r); hit {
+	s.countRequest(rt)
+	if st, body, hit := s.injectFault(w, r, rt); hit {
 		return st, body
 	}
 	if rt.auth && r.Header.Get("Authorization") != "Bot "+s.opts.Token {
@@ -300,56 +300,6 @@ func (s *Server) handleCDN(w http.ResponseWriter, r *http.Request) {
 
 // ---- rate limits and fault injection ----
 
-type bucket struct {
-	hash      string
-	remaining int
-	reset     time.Time
-}
-
-const bucketLimit = 50
-const bucketWindow = time.Second
-
-// majorKey names the rate-limit bucket of a request: the route plus its
-// major parameter, as Discord does.
-func majorKey(r *http.Request, rt route) string {
-	major := r.PathValue("cid") + r.PathValue("guild") + r.PathValue("iid") + r.PathValue("token")
-	return rt.method + " " + rt.path + " " + major
-}
-
-// rateLimit applies per-route buckets and sets X-RateLimit-* headers.
-func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, rt route) (int, any, bool) {
-	now := time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := majorKey(r, rt)
-	b := s.buckets[key]
-	if b == nil {
-		h := fnv.New64a()
-		h.Write([]byte(rt.method + rt.path))
-		b = &bucket{hash: strconv.FormatUint(h.Sum64(), 16)}
-		s.buckets[key] = b
-	}
-	if now.After(b.reset) {
-		b.remaining = bucketLimit
-		b.reset = now.Add(bucketWindow)
-	}
-	after := b.reset.Sub(now).Seconds()
-	hd := w.Header()
-	hd.Set("X-RateLimit-Limit", strconv.Itoa(bucketLimit))
-	hd.Set("X-RateLimit-Bucket", b.hash)
-	hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(b.reset.UnixMilli())/1000))
-	hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after))
-	if b.remaining <= 0 {
-		hd.Set("X-RateLimit-Remaining", "0")
-		hd.Set("X-RateLimit-Scope", "user")
-		hd.Set("Retry-After", strconv.Itoa(int(math.Ceil(after))))
-		return http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after, "global": false}, true
-	}
-	b.remaining--
-	hd.Set("X-RateLimit-Remaining", strconv.Itoa(b.remaining))
-	return 0, nil, false
-}
-
 type fault struct {
 	n          int
 	route      string // substring of the path; "" = any
@@ -380,7 +330,7 @@ func (s *Server) InjectServerErrors(n int, route string, status int) {
 	s.faults.list = append(s.faults.list, &fault{n: n, route: route, status: status})
 }
 
-func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) (int, any, bool) {
+func (s *Server) injectFault(w http.ResponseWriter, r *http.Request, rt route) (int, any, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, f := range s.faults.list {
@@ -398,10 +348,10 @@ func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) (int, any, 
 		secs := f.retryAfter.Seconds()
 		hd := w.Header()
 		hd.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
-		hd.Set("X-RateLimit-Limit", strconv.Itoa(bucketLimit))
+		hd.Set("X-RateLimit-Limit", strconv.Itoa(simpleBucketLimit))
 		hd.Set("X-RateLimit-Remaining", "0")
 		hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", secs))
-		hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(time.Now().Add(f.retryAfter).UnixMilli())/1000))
+		hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(s.clock.Now().Add(f.retryAfter).UnixMilli())/1000))
 		hd.Set("X-RateLimit-Bucket", "injected")
 		scope := "user"
 		if f.global {
@@ -409,6 +359,7 @@ func (s *Server) injectFault(w http.ResponseWriter, r *http.Request) (int, any, 
 			scope = "global"
 		}
 		hd.Set("X-RateLimit-Scope", scope)
+		s.countLimitedLocked(rt, scope)
 		return http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": secs, "global": f.global}, true
 	}
 	return 0, nil, false

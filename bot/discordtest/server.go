@@ -58,6 +58,11 @@ type Options struct {
 	// message object sent with component and modal-submit interactions, as
 	// Discord may; see also Server.SetOmitInteractionAttachments.
 	OmitInteractionAttachments bool
+	// RateLimits configures Discord's rate limits: the global limit per
+	// token, per-route buckets, messages per channel and edits of old
+	// messages. Off by default; see RateLimitOptions and
+	// Server.SetRateLimits.
+	RateLimits RateLimitOptions
 }
 
 // Server is a loopback fake of Discord's REST API and gateway.
@@ -100,6 +105,10 @@ type Server struct {
 	requests     []Request
 	faults       faults
 	buckets      map[string]*bucket
+	rl           RateLimitOptions
+	globals      map[string]*window // per Authorization header
+	oldEdits     map[string]*window // per channel
+	rlStats      rlCounters
 	defGuild     string
 	defChannel   string
 
@@ -145,6 +154,8 @@ func NewServer(opts Options) (*Server, error) {
 		messages: map[string]*Message{}, interactions: map[string]*interaction{},
 		byToken: map[string]*interaction{}, commands: map[string][]*command{},
 		sessions: map[string]*gwSession{}, conns: map[*gwConn]struct{}{}, buckets: map[string]*bucket{},
+		rl: opts.RateLimits.withDefaults(opts.Clock), globals: map[string]*window{}, oldEdits: map[string]*window{},
+		rlStats:         rlCounters{limited: map[string]int{}, routes: map[string]*RouteRateStats{}},
 		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
 	}
 	if !opts.DisableSchema {
