@@ -617,6 +617,7 @@ func (e *e2e) startCards(variant string, host *discordtest.User, others ...*disc
 // kept up to date without help, and nothing public named a hidden card
 // (C10: messages, components, custom_ids, file names, pictures, logs).
 func TestE2ECardGameThreePlayers(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.script = &game.Record{Seed: 3}
 	e.restart() // with the script
@@ -663,6 +664,7 @@ func TestE2ECardGameThreePlayers(t *testing.T) {
 // through the bot, with the same checks, and hand views that never needed
 // a manual refresh.
 func TestE2EJokerGameTwoPlayers(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.script = &game.Record{Seed: 2}
 	e.restart()
@@ -730,6 +732,7 @@ func (e *e2e) checkTokens() {
 // keeps working for hours; /qwixx hand opens one at any time. Timers (P1)
 // force the least helpful take and play, crossing nothing.
 func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
+	t.Parallel()
 	e := newE2EClock(t, true)
 	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
 	e.script = &game.Record{Seed: 11}
@@ -816,6 +819,7 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 // off; a forged confirmation gets the same reason and changes nothing;
 // mixed colours are refused too; 2 and 4 may be crossed.
 func TestE2EC6InvalidMultiCardPlayRefusedWithReason(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.script = &game.Record{Seed: 1, Deck: []string{"Y2", "Y4", "Y6", "R4", "B2", "B3", "B4", "B5", "G12", "G11", "G10", "G9"}}
 	e.restart()

@@ -179,7 +179,7 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		}
 		if table == nil {
 			idle++
-			time.Sleep(20 * time.Millisecond)
+			p.awaitChange(ctx, table)
 			continue
 		}
 		moved := false
@@ -199,12 +199,31 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		}
 		if !moved {
 			idle++
-			time.Sleep(20 * time.Millisecond)
+			p.awaitChange(ctx, table)
 		} else {
 			idle = 0
 		}
 	}
 	return nil, errors.New("the game stalled: nobody could act")
+}
+
+// awaitChange waits until the table message is no longer seen (a newer
+// one, another version, or the results) or a short while has passed: a
+// person looks again when something happens, without polling.
+func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
+	key := func(m *discordtest.Message) string {
+		if m == nil {
+			return ""
+		}
+		return fmt.Sprintf("%s/%d", m.ID, m.Version)
+	}
+	was := key(seen)
+	wctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	_ = p.srv.Wait(wctx, func() bool {
+		table, results := p.current(ctx)
+		return results != nil || key(table) != was
+	})
 }
 
 // current returns the newest table message, or the results message.
