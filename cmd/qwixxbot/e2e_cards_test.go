@@ -56,9 +56,10 @@ type cardDriver struct {
 	rnd   *rand.Rand
 	// eve is a member of the channel who does not play: she sees only what
 	// is public, and so does pub, which sees every version of every public
-	// message.
-	eve *discordtest.User
-	pub *discordtest.Watcher
+	// message. eveSees follows every version of every message Eve can see.
+	eve     *discordtest.User
+	pub     *discordtest.Watcher
+	eveSees *discordtest.Watcher
 	// views are the newest hand views, by user ID.
 	views map[string]*discordtest.Message
 	// played are the cards shown so far: their colours are public.
@@ -84,6 +85,7 @@ func newCardDriver(e *e2e, seed uint64, players ...*discordtest.User) *cardDrive
 	}
 	d.eve = e.srv.AddUser("Eve", "en-US")
 	d.pub = e.srv.Watch(e.srv.DefaultChannel())
+	d.eveSees = d.eve.Watch(e.srv.DefaultChannel())
 	return d
 }
 
@@ -99,7 +101,7 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 	d.t.Helper()
 	err := d.e.until(15*time.Second, func() bool {
 		table, results = nil, nil
-		ms := d.eve.Messages(d.e.srv.DefaultChannel())
+		ms := d.e.public.messages() // what Eve sees of the channel
 		for i := len(ms) - 1; i >= 0; i-- {
 			m := ms[i]
 			if m.AuthorID != d.e.srv.BotUserID() {
@@ -135,6 +137,7 @@ func (d *cardDriver) play() *discordtest.Message {
 		table, results := d.current()
 		d.scan()
 		if results != nil {
+			d.eveSeesNothingPrivate()
 			return results
 		}
 		d.act(table)
@@ -371,6 +374,22 @@ func (d *cardDriver) scan() {
 			}
 		}
 	}
+	// Everything Eve could see since the last scan, every version of it
+	// (a look at the channel now would miss versions already replaced).
+	for {
+		ev, err := d.eveSees.NextTimeout(0)
+		if err != nil {
+			break
+		}
+		if ev.Message.Ephemeral() {
+			d.t.Fatalf("Eve sees a private message: %q", ev.Message.Content)
+		}
+	}
+}
+
+// eveSeesNothingPrivate looks at the channel as Eve does now.
+func (d *cardDriver) eveSeesNothingPrivate() {
+	d.t.Helper()
 	for _, m := range d.eve.Messages(d.e.srv.DefaultChannel()) {
 		if m.Ephemeral() {
 			d.t.Fatalf("Eve sees a private message: %q", m.Content)

@@ -37,6 +37,8 @@ type e2e struct {
 	// logs receives the bot's log lines at info level and above.
 	logs *discordtest.Buffer
 	bot  *bot.Bot // the running bot
+	// public follows the default channel's public messages.
+	public *channelView
 }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
@@ -47,7 +49,8 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{}}
+	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
+		public: newChannelView(srv, srv.DefaultChannel())}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
@@ -125,12 +128,12 @@ func (e *e2e) until(d time.Duration, cond func() bool) error {
 }
 
 // table waits for the newest public message with a "My sheet" button whose
-// content contains want.
+// content contains want (public: what u, like every member, sees).
 func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
 	e.t.Helper()
 	var found *discordtest.Message
 	err := e.until(10*time.Second, func() bool {
-		ms := u.Messages(e.srv.DefaultChannel())
+		ms := e.public.messages()
 		for i := len(ms) - 1; i >= 0; i-- {
 			if !ms[i].Ephemeral() && idWith(ms[i], "sheet") != "" {
 				found = ms[i]

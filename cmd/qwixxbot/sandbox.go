@@ -85,7 +85,7 @@ func sandbox(ctx context.Context, cfg config.Config, log zerolog.Logger) (*sandb
 	if cfg.Sandbox.Seed != nil {
 		seed = uint64(*cfg.Sandbox.Seed)
 	}
-	p := &players{srv: srv, ch: srv.DefaultChannel(), rnd: rand.New(rand.NewPCG(seed, 1))}
+	p := &players{srv: srv, ch: srv.DefaultChannel(), view: newChannelView(srv, srv.DefaultChannel()), rnd: rand.New(rand.NewPCG(seed, 1))}
 	for _, n := range sandboxNames[:cfg.Sandbox.Players] {
 		p.users = append(p.users, srv.AddUser(n, "en-US"))
 	}
@@ -115,6 +115,7 @@ type players struct {
 	srv   *discordtest.Server
 	ch    string
 	users []*discordtest.User
+	view  *channelView // the public messages of ch
 	rnd   *rand.Rand
 }
 
@@ -228,7 +229,7 @@ func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 
 // current returns the newest table message, or the results message.
 func (p *players) current(ctx context.Context) (table, results *discordtest.Message) {
-	ms := p.users[0].Messages(p.ch)
+	ms := p.view.messages()
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		if m.Ephemeral() || m.AuthorID != p.srv.BotUserID() {
