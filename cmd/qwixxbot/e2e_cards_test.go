@@ -101,7 +101,12 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 	d.t.Helper()
 	err := d.e.until(15*time.Second, func() bool {
 		table, results = nil, nil
-		ms := d.e.public.messages() // what Eve sees of the channel
+		var ms []*discordtest.Message // what Eve sees of the channel
+		if d.e.public != nil {
+			ms = d.e.public.messages()
+		} else { // an e2e not made by newE2E: read the whole channel
+			ms = d.eve.Messages(d.e.srv.DefaultChannel())
+		}
 		for i := len(ms) - 1; i >= 0; i-- {
 			m := ms[i]
 			if m.AuthorID != d.e.srv.BotUserID() {

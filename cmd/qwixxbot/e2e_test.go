@@ -133,7 +133,12 @@ func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
 	e.t.Helper()
 	var found *discordtest.Message
 	err := e.until(10*time.Second, func() bool {
-		ms := e.public.messages()
+		var ms []*discordtest.Message
+		if e.public != nil {
+			ms = e.public.messages()
+		} else { // an e2e not made by newE2E: read the whole channel
+			ms = u.Messages(e.srv.DefaultChannel())
+		}
 		for i := len(ms) - 1; i >= 0; i-- {
 			if !ms[i].Ephemeral() && idWith(ms[i], "sheet") != "" {
 				found = ms[i]
