@@ -56,9 +56,10 @@ type cardDriver struct {
 	rnd   *rand.Rand
 	// eve is a member of the channel who does not play: she sees only what
 	// is public, and so does pub, which sees every version of every public
-	// message.
-	eve *discordtest.User
-	pub *discordtest.Watcher
+	// message. eveSees follows every version of every message Eve can see.
+	eve     *discordtest.User
+	pub     *discordtest.Watcher
+	eveSees *discordtest.Watcher
 	// views are the newest hand views, by user ID.
 	views map[string]*discordtest.Message
 	// played are the cards shown so far: their colours are public.
@@ -84,6 +85,7 @@ func newCardDriver(e *e2e, seed uint64, players ...*discordtest.User) *cardDrive
 	}
 	d.eve = e.srv.AddUser("Eve", "en-US")
 	d.pub = e.srv.Watch(e.srv.DefaultChannel())
+	d.eveSees = d.eve.Watch(e.srv.DefaultChannel())
 	return d
 }
 
@@ -99,7 +101,12 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 	d.t.Helper()
 	err := d.e.until(15*time.Second, func() bool {
 		table, results = nil, nil
-		ms := d.eve.Messages(d.e.srv.DefaultChannel())
+		var ms []*discordtest.Message // what Eve sees of the channel
+		if d.e.public != nil {
+			ms = d.e.public.messages()
+		} else { // an e2e not made by newE2E: read the whole channel
+			ms = d.eve.Messages(d.e.srv.DefaultChannel())
+		}
 		for i := len(ms) - 1; i >= 0; i-- {
 			m := ms[i]
 			if m.AuthorID != d.e.srv.BotUserID() {
@@ -135,6 +142,7 @@ func (d *cardDriver) play() *discordtest.Message {
 		table, results := d.current()
 		d.scan()
 		if results != nil {
+			d.eveSeesNothingPrivate()
 			return results
 		}
 		d.act(table)
@@ -371,6 +379,22 @@ func (d *cardDriver) scan() {
 			}
 		}
 	}
+	// Everything Eve could see since the last scan, every version of it
+	// (a look at the channel now would miss versions already replaced).
+	for {
+		ev, err := d.eveSees.NextTimeout(0)
+		if err != nil {
+			break
+		}
+		if ev.Message.Ephemeral() {
+			d.t.Fatalf("Eve sees a private message: %q", ev.Message.Content)
+		}
+	}
+}
+
+// eveSeesNothingPrivate looks at the channel as Eve does now.
+func (d *cardDriver) eveSeesNothingPrivate() {
+	d.t.Helper()
 	for _, m := range d.eve.Messages(d.e.srv.DefaultChannel()) {
 		if m.Ephemeral() {
 			d.t.Fatalf("Eve sees a private message: %q", m.Content)
@@ -617,6 +641,7 @@ func (e *e2e) startCards(variant string, host *discordtest.User, others ...*disc
 // kept up to date without help, and nothing public named a hidden card
 // (C10: messages, components, custom_ids, file names, pictures, logs).
 func TestE2ECardGameThreePlayers(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.script = &game.Record{Seed: 3}
 	e.restart() // with the script
@@ -663,6 +688,7 @@ func TestE2ECardGameThreePlayers(t *testing.T) {
 // through the bot, with the same checks, and hand views that never needed
 // a manual refresh.
 func TestE2EJokerGameTwoPlayers(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.script = &game.Record{Seed: 2}
 	e.restart()
@@ -730,6 +756,7 @@ func (e *e2e) checkTokens() {
 // keeps working for hours; /qwixx hand opens one at any time. Timers (P1)
 // force the least helpful take and play, crossing nothing.
 func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
+	t.Parallel()
 	e := newE2EClock(t, true)
 	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
 	e.script = &game.Record{Seed: 11}
@@ -816,6 +843,7 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 // off; a forged confirmation gets the same reason and changes nothing;
 // mixed colours are refused too; 2 and 4 may be crossed.
 func TestE2EC6InvalidMultiCardPlayRefusedWithReason(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.script = &game.Record{Seed: 1, Deck: []string{"Y2", "Y4", "Y6", "R4", "B2", "B3", "B4", "B5", "G12", "G11", "G10", "G9"}}
 	e.restart()

@@ -37,6 +37,8 @@ type e2e struct {
 	// logs receives the bot's log lines at info level and above.
 	logs *discordtest.Buffer
 	bot  *bot.Bot // the running bot
+	// public follows the default channel's public messages.
+	public *channelView
 }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
@@ -47,7 +49,8 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{}}
+	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
+		public: newChannelView(srv, srv.DefaultChannel())}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
@@ -125,12 +128,17 @@ func (e *e2e) until(d time.Duration, cond func() bool) error {
 }
 
 // table waits for the newest public message with a "My sheet" button whose
-// content contains want.
+// content contains want (public: what u, like every member, sees).
 func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
 	e.t.Helper()
 	var found *discordtest.Message
 	err := e.until(10*time.Second, func() bool {
-		ms := u.Messages(e.srv.DefaultChannel())
+		var ms []*discordtest.Message
+		if e.public != nil {
+			ms = e.public.messages()
+		} else { // an e2e not made by newE2E: read the whole channel
+			ms = u.Messages(e.srv.DefaultChannel())
+		}
 		for i := len(ms) - 1; i >= 0; i-- {
 			if !ms[i].Ephemeral() && idWith(ms[i], "sheet") != "" {
 				found = ms[i]
@@ -180,6 +188,7 @@ func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) 
 }
 
 func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "de")
 	ch := e.srv.DefaultChannel()
@@ -211,6 +220,7 @@ func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 }
 
 func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	ch := e.srv.DefaultChannel()
 	var users []*discordtest.User
@@ -313,6 +323,7 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 // where it lacks a permission it needs (naming it); a thread is a table of
 // its own.
 func TestE2EDMPermissionsAndThreads(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	anna := e.srv.AddUser("Anna", "en-US")
 	// The command is registered for guilds only, so Discord does not offer it
@@ -345,6 +356,7 @@ const discordgoAttachFiles = 1 << 15
 // timer runs out (by mention, only them), then passed for; the timer
 // survives a restart.
 func TestE2ETurnTimerRemindsThenPasses(t *testing.T) {
+	t.Parallel()
 	e := newE2EClock(t, true)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
 	ch := e.srv.DefaultChannel()
@@ -381,6 +393,7 @@ func TestE2ETurnTimerRemindsThenPasses(t *testing.T) {
 // The public table speaks the guild's language; private answers speak each
 // user's own.
 func TestE2EGermanAndFrenchTables(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		locale, action1, action2, misthrow, pass string
 	}{
@@ -388,6 +401,7 @@ func TestE2EGermanAndFrenchTables(t *testing.T) {
 		{"fr", "Action 1 :", "Action 2 :", "coup manqué", "Passer"},
 	} {
 		t.Run(tc.locale, func(t *testing.T) {
+			t.Parallel()
 			e := newE2E(t)
 			e.srv.SetGuildLocale(e.srv.DefaultGuild(), tc.locale)
 			anna, ben := e.srv.AddUser("Anna", tc.locale), e.srv.AddUser("Ben", "en-US")
@@ -423,6 +437,7 @@ func TestE2EGermanAndFrenchTables(t *testing.T) {
 // same moment in action 1. Two rows are locked, so the game ends at once:
 // no action 2, both locks announced, both lock crosses counted.
 func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.stop()
 	var rolls [][6]int
@@ -463,6 +478,7 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 // Each gets the lock, it is one locked row, the game goes on, and the red
 // die is gone from action 2.
 func TestE2ED7SameRowLockedByTwoAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t)
 	e.stop()
 	var rolls [][6]int

@@ -85,7 +85,7 @@ func sandbox(ctx context.Context, cfg config.Config, log zerolog.Logger) (*sandb
 	if cfg.Sandbox.Seed != nil {
 		seed = uint64(*cfg.Sandbox.Seed)
 	}
-	p := &players{srv: srv, ch: srv.DefaultChannel(), rnd: rand.New(rand.NewPCG(seed, 1))}
+	p := &players{srv: srv, ch: srv.DefaultChannel(), view: newChannelView(srv, srv.DefaultChannel()), rnd: rand.New(rand.NewPCG(seed, 1))}
 	for _, n := range sandboxNames[:cfg.Sandbox.Players] {
 		p.users = append(p.users, srv.AddUser(n, "en-US"))
 	}
@@ -115,6 +115,7 @@ type players struct {
 	srv   *discordtest.Server
 	ch    string
 	users []*discordtest.User
+	view  *channelView // the public messages of ch
 	rnd   *rand.Rand
 }
 
@@ -179,7 +180,7 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		}
 		if table == nil {
 			idle++
-			time.Sleep(20 * time.Millisecond)
+			p.awaitChange(ctx, table)
 			continue
 		}
 		moved := false
@@ -199,7 +200,7 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		}
 		if !moved {
 			idle++
-			time.Sleep(20 * time.Millisecond)
+			p.awaitChange(ctx, table)
 		} else {
 			idle = 0
 		}
@@ -207,9 +208,28 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 	return nil, errors.New("the game stalled: nobody could act")
 }
 
+// awaitChange waits until the table message is no longer seen (a newer
+// one, another version, or the results) or a short while has passed: a
+// person looks again when something happens, without polling.
+func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
+	key := func(m *discordtest.Message) string {
+		if m == nil {
+			return ""
+		}
+		return fmt.Sprintf("%s/%d", m.ID, m.Version)
+	}
+	was := key(seen)
+	wctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	_ = p.srv.Wait(wctx, func() bool {
+		table, results := p.current(ctx)
+		return results != nil || key(table) != was
+	})
+}
+
 // current returns the newest table message, or the results message.
 func (p *players) current(ctx context.Context) (table, results *discordtest.Message) {
-	ms := p.users[0].Messages(p.ch)
+	ms := p.view.messages()
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		if m.Ephemeral() || m.AuthorID != p.srv.BotUserID() {

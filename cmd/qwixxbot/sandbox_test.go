@@ -20,6 +20,7 @@ import (
 // the engine's replay of the stored game record; no request may break
 // Discord's schema or use a token older than 15 minutes.
 func TestSandboxWholeGames(t *testing.T) {
+	t.Parallel()
 	if discordtest.FindSpec() == "" {
 		t.Log("openapi.json not found beside the repository: schema checks are off for this run")
 	}
@@ -28,6 +29,7 @@ func TestSandboxWholeGames(t *testing.T) {
 		players int
 	}{{"dice", 3}, {"cards", 3}, {"jokers", 2}} {
 		t.Run(tc.variant, func(t *testing.T) {
+			t.Parallel()
 			cfg := config.Default()
 			cfg.Sandbox.OutDir = t.TempDir()
 			cfg.Sandbox.Variant = tc.variant
