@@ -327,24 +327,9 @@ func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request, rt route) (in
 		b = &bucket{hash: hash}
 		s.buckets[key] = b
 	}
-	if !now.Before(b.reset) {
-		b.remaining = limit
-		b.reset = now.Add(length)
+	if status, body, limited := s.spendLocked(hd, rt, b, now, limit, length); limited {
+		return status, body, true
 	}
-	after := b.reset.Sub(now)
-	hd.Set("X-RateLimit-Limit", strconv.Itoa(limit))
-	hd.Set("X-RateLimit-Bucket", b.hash)
-	hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(b.reset.UnixMilli())/1000))
-	hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", secs(after)))
-	if b.remaining <= 0 {
-		hd.Set("X-RateLimit-Remaining", "0")
-		hd.Set("X-RateLimit-Scope", "user")
-		hd.Set("Retry-After", retryAfter(after))
-		s.countLimitedLocked(rt, "user")
-		return http.StatusTooManyRequests, rateLimited(rateLimitedMsg, 0, after, false), true
-	}
-	b.remaining--
-	hd.Set("X-RateLimit-Remaining", strconv.Itoa(b.remaining))
 
 	if rt.method == http.MethodPatch && rt.path == "/channels/{cid}/messages/{mid}" {
 		cid := r.PathValue("cid")
@@ -380,16 +365,22 @@ func (s *Server) simpleBucketLocked(w http.ResponseWriter, r *http.Request, rt r
 		b = &bucket{hash: bucketHash(rt.method + " " + rt.path)}
 		s.buckets[key] = b
 	}
-	if now.After(b.reset) {
-		b.remaining = simpleBucketLimit
-		b.reset = now.Add(simpleBucketWindow)
+	return s.spendLocked(w.Header(), rt, b, now, simpleBucketLimit, simpleBucketWindow)
+}
+
+// spendLocked takes one request from bucket b (limit per length, the window
+// opening at its first request), sets the X-RateLimit-* headers, and
+// answers 429 (scope user) when the bucket is empty.
+func (s *Server) spendLocked(hd http.Header, rt route, b *bucket, now time.Time, limit int, length time.Duration) (int, any, bool) {
+	if !now.Before(b.reset) {
+		b.remaining = limit
+		b.reset = now.Add(length)
 	}
 	after := b.reset.Sub(now)
-	hd := w.Header()
-	hd.Set("X-RateLimit-Limit", strconv.Itoa(simpleBucketLimit))
+	hd.Set("X-RateLimit-Limit", strconv.Itoa(limit))
 	hd.Set("X-RateLimit-Bucket", b.hash)
 	hd.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(b.reset.UnixMilli())/1000))
-	hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after.Seconds()))
+	hd.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", secs(after)))
 	if b.remaining <= 0 {
 		hd.Set("X-RateLimit-Remaining", "0")
 		hd.Set("X-RateLimit-Scope", "user")
