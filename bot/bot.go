@@ -27,6 +27,8 @@ type Discord interface {
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
 	InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
 	ApplicationCommandBulkOverwrite(appID, guildID string, cmds []*discordgo.ApplicationCommand, opts ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error)
+	ChannelMessages(channelID string, limit int, beforeID, afterID, aroundID string, opts ...discordgo.RequestOption) ([]*discordgo.Message, error)
+	ChannelMessageDelete(channelID, messageID string, opts ...discordgo.RequestOption) error
 }
 
 // Store keeps one blob per channel (the encoded Table). Update must run fn

@@ -65,7 +65,7 @@ func TestLobbyToStart(t *testing.T) {
 	if msg == nil || len(msg.Attachments) != 1 || !strings.Contains(msg.Content, "Action 1") {
 		t.Fatalf("table message: %+v", msg)
 	}
-	if tb.TableMessage != msg.ID {
+	if tb.Shown.Msg != msg.ID {
 		t.Fatalf("table message id not stored")
 	}
 	// A second table in the same channel is refused while this one runs.

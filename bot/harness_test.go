@@ -133,6 +133,7 @@ type fakeDiscord struct {
 	channel   map[string][]*discordgo.Message           // channel messages, in order
 	byID      map[string]*discordgo.Message
 	edits     []hookEdit // edits of interaction responses, in order
+	edited    int        // channel message edits
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -177,7 +178,8 @@ func (f *fakeDiscord) ChannelMessageSendComplex(ch string, d *discordgo.MessageS
 	m := &discordgo.Message{ID: fmt.Sprintf("m%d", f.next), ChannelID: ch, Content: d.Content, Components: d.Components}
 	for _, file := range d.Files {
 		io.ReadAll(file.Reader)
-		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{Filename: file.Name})
+		f.next++
+		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{ID: fmt.Sprintf("a%d", f.next), Filename: file.Name})
 	}
 	f.channel[ch] = append(f.channel[ch], m)
 	f.byID[m.ID] = m
@@ -197,10 +199,46 @@ func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...d
 	if e.Components != nil {
 		m.Components = *e.Components
 	}
+	if e.Attachments != nil {
+		var keep []*discordgo.MessageAttachment
+		for _, a := range m.Attachments {
+			for _, k := range *e.Attachments {
+				if k.ID == a.ID {
+					keep = append(keep, a)
+				}
+			}
+		}
+		m.Attachments = keep
+	}
 	for _, file := range e.Files {
 		io.ReadAll(file.Reader)
+		f.next++
+		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{ID: fmt.Sprintf("a%d", f.next), Filename: file.Name})
 	}
+	f.edited++
 	return m, nil
+}
+
+func (f *fakeDiscord) ChannelMessages(ch string, limit int, _, _, _ string, _ ...discordgo.RequestOption) ([]*discordgo.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*discordgo.Message
+	msgs := f.channel[ch]
+	for i := len(msgs) - 1; i >= 0 && len(out) < limit; i-- {
+		out = append(out, msgs[i])
+	}
+	return out, nil
+}
+
+func (f *fakeDiscord) ChannelMessageDelete(ch, id string, _ ...discordgo.RequestOption) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.byID[id] == nil {
+		return fmt.Errorf("unknown message %s", id)
+	}
+	delete(f.byID, id)
+	f.channel[ch] = slices.DeleteFunc(f.channel[ch], func(m *discordgo.Message) bool { return m.ID == id })
+	return nil
 }
 
 func (f *fakeDiscord) ApplicationCommandBulkOverwrite(string, string, []*discordgo.ApplicationCommand, ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error) {

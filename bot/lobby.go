@@ -257,7 +257,6 @@ func (b *Bot) startGame(t *Table) error {
 	t.g = g
 	t.GameNo++
 	t.Stage = StagePlaying
-	t.TableMessage = ""
 	b.resetTimer(t)
 	return nil
 }
@@ -299,8 +298,18 @@ func (b *Bot) cmdEnd(r *request) {
 	}
 	data := b.resultsMessage(r.log, ended, l.T("end.done", "<@"+r.userID+">"))
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
-	if ended.TableMessage != "" {
-		b.stripButtons(r.log, ended.ChannelID, ended.TableMessage)
+	// The table is gone, and the reconciler with it: shrink its live
+	// message and delete its reminder here.
+	if ended.g != nil && ended.Stage == StagePlaying && ended.Shown.Msg != "" {
+		line := ended.logLine(ended.Shown.Turn)
+		b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: ended.Shown.Msg, Channel: ended.ChannelID, Content: &line,
+			Components: &[]discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: &discordgo.MessageAllowedMentions{}})
+	}
+	for _, p := range ended.Shown.Past {
+		b.stripButtons(r.log, ended.ChannelID, p.Msg)
+	}
+	if ended.Shown.Reminder != "" {
+		b.dc.ChannelMessageDelete(ended.ChannelID, ended.Shown.Reminder)
 	}
 }
 

@@ -317,11 +317,13 @@ func joinInts(ns []int, sep string) string {
 
 func takeLabel(l Lang, nums []int) string { return l.T("btn.take", joinInts(nums, " + ")) }
 
-// refreshChannel shows the channel's table as it is now: the table message,
-// then the open hand views. It runs in the channel's refresher goroutine,
-// never under the channel lock while it talks to Discord.
+// refreshChannel shows the channel's table as it is now: the channel's
+// messages (reconcile), then the open hand views. It runs in the channel's
+// refresher goroutine, never under the channel lock while it talks to
+// Discord.
 func (b *Bot) refreshChannel(channelID string) {
 	log := b.log.With().Str("channel", channelID).Logger()
+	b.reconcile(log, channelID)
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTable(channelID)
 	unlock()
@@ -332,86 +334,7 @@ func (b *Bot) refreshChannel(channelID string) {
 		log.Error().Err(err).Msg("load table for refresh")
 		return
 	}
-	b.syncTable(log, channelID, t)
 	b.refreshHands(log, channelID, t)
-}
-
-// syncTable brings the channel's table message up to date with t: a new
-// message for a new action (so the table stays near the bottom and old
-// buttons go), an edit otherwise, and the results when the game is over.
-func (b *Bot) syncTable(log zerolog.Logger, channelID string, t *Table) {
-	if t == nil || t.g == nil {
-		return
-	}
-	l := LangFor(t.Lang)
-	stamp := t.postedStamp()
-	if t.TableMessage != "" && t.Posted == stamp {
-		if t.Stage == StageOver {
-			return // results already shown
-		}
-		png, err := b.rd.Table(t.g.Public(), l)
-		if err != nil {
-			log.Error().Err(err).Msg("render table")
-			return
-		}
-		content := tableContent(t, l)
-		comps := tableControls(t, l)
-		_, err = b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{
-			ID: t.TableMessage, Channel: channelID, Content: &content, Components: &comps,
-			Files:           []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-			Attachments:     &[]*discordgo.MessageAttachment{},
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
-		})
-		if err != nil {
-			log.Error().Err(err).Msg("edit table message")
-		}
-		return
-	}
-	var send *discordgo.MessageSend
-	if t.Stage == StageOver {
-		d := b.resultsMessage(log, t, "")
-		send = &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}
-	} else {
-		png, err := b.rd.Table(t.g.Public(), l)
-		if err != nil {
-			log.Error().Err(err).Msg("render table")
-			return
-		}
-		send = &discordgo.MessageSend{
-			Content: tableContent(t, l), Components: tableControls(t, l),
-			Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-			// Mention the players who must act, so they are notified.
-			AllowedMentions: &discordgo.MessageAllowedMentions{Users: waitingUsers(t)},
-		}
-	}
-	msg, err := b.dc.ChannelMessageSendComplex(channelID, send)
-	if err != nil {
-		log.Error().Err(err).Msg("post table message")
-		return
-	}
-	old := t.TableMessage
-	unlock := b.locks.Lock(channelID)
-	cur, err := b.loadTable(channelID)
-	if err == nil && cur != nil && cur.ID == t.ID {
-		cur.TableMessage, cur.Posted = msg.ID, stamp
-		err = b.saveTable(channelID, cur)
-	}
-	unlock()
-	if err != nil {
-		log.Error().Err(err).Msg("remember table message")
-	}
-	if old != "" {
-		b.stripButtons(log, channelID, old)
-	}
-}
-
-// postedStamp is the Posted value of a table message that shows t as it
-// is: the state's stamp, negated once the game is over (the results).
-func (t *Table) postedStamp() int {
-	if t.Stage == StageOver {
-		return -t.stamp()
-	}
-	return t.stamp()
 }
 
 // waitingUsers are the user IDs of the players who must act now.

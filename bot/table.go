@@ -49,8 +49,8 @@ type Table struct {
 	Lang      string       `json:"lang"` // language of public messages (guild locale)
 	Created   time.Time    `json:"created"`
 	// LobbyMessage is the lobby's message (an interaction response, changed
-	// only through clicks on it); TableMessage the bot's own message showing
-	// the running game, edited freely.
+	// only through clicks on it). TableMessage and Posted are an earlier
+	// version's record of its table message, taken over by Shown.
 	LobbyMessage string `json:"lobby_message,omitempty"`
 	TableMessage string `json:"table_message,omitempty"`
 	// Game is the running game's snapshot (game.Game.MarshalBinary).
@@ -72,6 +72,8 @@ type Table struct {
 	At  string `json:"at,omitempty"`
 	// GameNo counts the games started at this table, over all its matches.
 	GameNo int `json:"game_no,omitempty"`
+	// Shown is what the channel shows of the table (channel.go).
+	Shown Shown `json:"shown,omitzero"`
 	// News are recent public events (locks, misthrows, timeouts), already in
 	// the table's language.
 	News []News `json:"news,omitempty"`

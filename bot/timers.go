@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -57,8 +55,8 @@ func (x *timerIndex) due(now time.Time, before time.Duration) (expired, remind [
 	return expired, remind
 }
 
-// Start loads every stored table: it restores the timers and re-posts any
-// table message (or results) that a crash kept from being posted. Call it once before
+// Start loads every stored table: it restores the timers and brings every
+// channel that shows a game to its stored state (reconcile). Call it once before
 // taking interactions.
 func (b *Bot) Start() error {
 	var repost []string
@@ -73,10 +71,11 @@ func (b *Bot) Start() error {
 			return nil
 		}
 		b.timers.set(channelID, t)
-		if t.g != nil && (t.TableMessage == "" || t.Posted != t.postedStamp() || t.partlyDecided()) {
-			// A crash (or a failed request) may have come between saving
-			// the game and showing it: the channel may show an older
-			// state, or an older list of who is still deciding.
+		if t.g != nil {
+			// The channel may show an older state than the stored one (a
+			// crash or a failed request came between saving the game and
+			// showing it): the reconciler compares and sends what is
+			// missing, nothing when the channel is current.
 			repost = append(repost, channelID)
 		}
 		return nil
@@ -88,17 +87,6 @@ func (b *Bot) Start() error {
 		b.refresh.kick(b, ch)
 	}
 	return nil
-}
-
-// partlyDecided reports whether some players have decided in a
-// simultaneous action that is still open: the table message's "waiting
-// for" list changes without a new stamp.
-func (t *Table) partlyDecided() bool {
-	if t.Stage != StagePlaying || t.g == nil {
-		return false
-	}
-	ph := t.g.Phase()
-	return (ph == game.PhaseWhite || ph == game.PhaseNumber) && len(t.g.Waiting()) < t.g.NumPlayers()
 }
 
 // Run calls Tick every interval until ctx ends.
@@ -128,22 +116,15 @@ func (b *Bot) Tick() {
 	}
 }
 
-// remind mentions the players who still have to decide.
+// remind marks the action as reminded: the reconciler posts the reminder,
+// mentioning the players who still have to decide, and deletes it when
+// the action ends.
 func (b *Bot) remind(channelID string, now time.Time) {
-	var text string
-	var users []string
 	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
-		if t == nil || t.g == nil || t.Stage != StagePlaying || t.Reminded {
+		if t == nil || t.g == nil || t.Stage != StagePlaying || t.Reminded || now.Before(t.Deadline.Add(-b.opt.ReminderBefore)) {
 			return nil, errRefused
 		}
 		t.Reminded = true
-		users = waitingUsers(t)
-		mentions := make([]string, len(users))
-		for i, u := range users {
-			mentions[i] = "<@" + u + ">"
-		}
-		l := LangFor(t.Lang)
-		text = l.T("turn.reminder", strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
 		return t, nil
 	})
 	unlock()
@@ -153,11 +134,7 @@ func (b *Bot) remind(channelID string, now time.Time) {
 		}
 		return
 	}
-	if _, err := b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-		Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
-	}); err != nil {
-		b.log.Warn().Err(err).Str("channel", channelID).Msg("send reminder")
-	}
+	b.refresh.kick(b, channelID)
 }
 
 // expire passes for every undecided player when the timer ran out; where

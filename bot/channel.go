@@ -1,0 +1,462 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// The channel is a projection of the stored table. What it should show is
+// a function of the table alone: one living message for the current turn
+// (text, picture, buttons), edited through the turn's actions; a one-line
+// log for each finished turn (its message, shrunk); the results of a
+// finished game; a reminder while an action's time runs out. What Discord
+// confirmed it shows is stored in Table.Shown. The reconciler (reconcile)
+// compares the two and sends one request at a time for what is missing or
+// outdated, recording each success, so it converges after a restart, a
+// failed request or a crash at any point: after a crash between a request
+// and its record, the request is repeated (edits and deletes are
+// idempotent; a post whose outcome is unknown is first looked for among the
+// channel's recent messages, so it is not posted twice).
+
+// Shown is what the channel shows of a table, as confirmed by Discord.
+type Shown struct {
+	// Msg is the live message: the current turn's.
+	Msg string `json:"msg,omitempty"`
+	// Turn is the turn Msg shows (turnKey); Rev fingerprints its text and
+	// buttons, Pic its picture, whose attachment Att is kept on edits that
+	// do not change it.
+	Turn string `json:"turn,omitempty"`
+	Rev  string `json:"rev,omitempty"`
+	Pic  string `json:"pic,omitempty"`
+	Att  string `json:"att,omitempty"`
+	// Posting names the message (turnKey, or "results.<game>") whose post
+	// was sent without its outcome being recorded yet.
+	Posting string `json:"posting,omitempty"`
+	// Past are finished turns' messages still to be shrunk to their log
+	// line.
+	Past []PastTurn `json:"past,omitempty"`
+	// Results is the game (GameNo) whose results are posted.
+	Results int `json:"results,omitempty"`
+	// Reminder is the reminder message for the action with stamp RemindAt,
+	// deleted when that action ends.
+	Reminder string `json:"reminder,omitempty"`
+	RemindAt int    `json:"remind_at,omitempty"`
+}
+
+// PastTurn is a finished turn's message and the log line it shrinks to
+// ("" only strips its buttons: a message of an earlier bot version).
+type PastTurn struct {
+	Msg  string `json:"msg"`
+	Line string `json:"line,omitempty"`
+}
+
+// turnKey names the current turn of the current game.
+func (t *Table) turnKey() string { return fmt.Sprintf("g%d.t%d", t.GameNo, t.g.Turn()) }
+
+// resultsKey names the results post of the current game.
+func (t *Table) resultsKey() string { return fmt.Sprintf("results.%d", t.GameNo) }
+
+// settle moves what the channel shows on to the table's state without any
+// request: a live message of a finished turn (or game) becomes a past turn
+// with its log line; an earlier version's table message is stripped. It
+// reports whether it changed t.
+func (t *Table) settle() bool {
+	changed := false
+	if t.TableMessage != "" { // stored by an earlier version
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.TableMessage})
+		t.TableMessage, t.Posted = "", 0
+		changed = true
+	}
+	if t.g == nil {
+		return changed
+	}
+	if t.Shown.Msg != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.turnKey()) {
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: t.logLine(t.Shown.Turn)})
+		t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = "", "", "", "", ""
+		changed = true
+	}
+	return changed
+}
+
+// logLine is the one-line log of the turn key of the current game: its
+// header and the events of that turn.
+func (t *Table) logLine(key string) string {
+	var game, turn int
+	fmt.Sscanf(key, "g%d.t%d", &game, &turn)
+	l := LangFor(t.Lang)
+	parts := []string{l.T("log.turn", turn)}
+	for _, n := range t.News {
+		if n.Turn == turn && game == t.GameNo {
+			parts = append(parts, n.Text)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// opKind is what the reconciler does next.
+type opKind int
+
+const (
+	opNone          opKind = iota
+	opDeleteRemind         // delete the reminder of an action that ended
+	opShrink               // edit Past[0] to its log line
+	opLookup               // find a post whose outcome is unknown
+	opPost                 // post the live message
+	opEdit                 // edit the live message (text, buttons, maybe picture)
+	opPostResults          // post the results
+	opPostReminder         // post a reminder for the current action
+	opForgetPastTurn       // a past turn's message is gone: forget it
+)
+
+// nextOp is the next request that brings the channel to t (settled), or
+// opNone when it shows t. It is a pure function of the stored table and
+// the live message's wanted fingerprints.
+func nextOp(t *Table, rev, pic string) opKind {
+	s := &t.Shown
+	switch {
+	case s.Reminder != "" && (t.Stage != StagePlaying || s.RemindAt != t.stamp()):
+		return opDeleteRemind
+	case len(s.Past) > 0:
+		return opShrink
+	case t.g == nil:
+		return opNone
+	case t.Stage == StagePlaying && s.Msg == "":
+		if s.Posting == t.turnKey() {
+			return opLookup
+		}
+		return opPost
+	case t.Stage == StagePlaying && (s.Rev != rev || s.Pic != pic):
+		return opEdit
+	case t.Stage == StageOver && s.Results != t.GameNo:
+		if s.Posting == t.resultsKey() {
+			return opLookup
+		}
+		return opPostResults
+	case t.Stage == StagePlaying && t.Reminded && s.Reminder == "" && s.RemindAt != t.stamp():
+		return opPostReminder
+	}
+	return opNone
+}
+
+// liveView is the live message of the current turn: its text, buttons,
+// the public view its picture shows (who has decided is text, not
+// picture) and their fingerprints.
+func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv game.PublicView, rev, pic string) {
+	l := LangFor(t.Lang)
+	content = tableContent(t, l)
+	comps = tableControls(t, l)
+	pv = t.g.Public()
+	for i := range pv.Players {
+		pv.Players[i].Decided = false
+	}
+	pv.Phase = 0
+	return content, comps, pv, fingerprint(content, comps), fingerprint(pv)
+}
+
+// fingerprint hashes values' JSON.
+func fingerprint(vs ...any) string {
+	h := fnv.New64a()
+	for _, v := range vs {
+		b, _ := json.Marshal(v)
+		h.Write(b)
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// reconcile brings the channel to the stored table, one request at a
+// time; a failed request is retried with backoff (discordgo itself waits
+// out 429s). It returns when the channel shows the table, or gives up
+// after a while (the next change or Start tries again).
+func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
+	delay := 250 * time.Millisecond
+	for steps := 0; steps < 64; steps++ {
+		done, err := b.reconcileStep(log, channelID)
+		if done {
+			return
+		}
+		if err != nil {
+			if b.closing.Load() {
+				return
+			}
+			log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
+			time.Sleep(delay)
+			delay = min(2*delay, 30*time.Second)
+			continue
+		}
+		delay = 250 * time.Millisecond
+	}
+	log.Warn().Msg("channel not converged; will retry on the next change")
+}
+
+// reconcileStep does one request; done is true when there was none to do.
+func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, err error) {
+	unlock := b.locks.Lock(channelID)
+	t, err := b.loadTable(channelID)
+	if err == nil && t != nil && t.settle() {
+		err = b.saveTable(channelID, t)
+	}
+	unlock()
+	if _, ok := asUnreadable(err); ok {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if t == nil {
+		return true, nil
+	}
+	var content string
+	var comps []discordgo.MessageComponent
+	var pv game.PublicView
+	var rev, pic string
+	if t.g != nil && t.Stage == StagePlaying {
+		content, comps, pv, rev, pic = liveView(t)
+	}
+	op := nextOp(t, rev, pic)
+	l := LangFor(t.Lang)
+	var record func(cur *Table)
+	switch op {
+	case opNone:
+		return true, nil
+	case opDeleteRemind:
+		err = b.dc.ChannelMessageDelete(channelID, t.Shown.Reminder)
+		if notFound(err) {
+			err = nil
+		}
+		id := t.Shown.Reminder
+		record = func(cur *Table) {
+			if cur.Shown.Reminder == id {
+				cur.Shown.Reminder = ""
+			}
+		}
+	case opShrink:
+		p := t.Shown.Past[0]
+		edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
+		if p.Line != "" {
+			edit.Content = &p.Line
+			edit.Attachments = &[]*discordgo.MessageAttachment{}
+			edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
+		}
+		_, err = b.dc.ChannelMessageEditComplex(edit)
+		if notFound(err) {
+			err = nil // deleted by a moderator: nothing to shrink
+		}
+		record = func(cur *Table) {
+			if len(cur.Shown.Past) > 0 && cur.Shown.Past[0].Msg == p.Msg {
+				cur.Shown.Past = cur.Shown.Past[1:]
+			}
+		}
+	case opPost, opPostResults:
+		key := t.turnKey()
+		if op == opPostResults {
+			key = t.resultsKey()
+		}
+		// Record the intent first: a crash after Discord took the post but
+		// before its ID is stored must not post it twice (opLookup).
+		unlock := b.locks.Lock(channelID)
+		cur, lerr := b.loadTable(channelID)
+		if lerr == nil && cur != nil && cur.ID == t.ID && cur.stamp() == t.stamp() {
+			cur.Shown.Posting = key
+			lerr = b.saveTable(channelID, cur)
+		}
+		unlock()
+		if lerr != nil {
+			return false, lerr
+		}
+		var send *discordgo.MessageSend
+		if op == opPostResults {
+			d := b.resultsMessage(log, t, "")
+			send = &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}
+		} else {
+			png, rerr := b.rd.Table(pv, l)
+			if rerr != nil {
+				return false, fmt.Errorf("bot: render table: %w", rerr)
+			}
+			send = &discordgo.MessageSend{
+				Content: content, Components: comps,
+				Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+				// The players who must act are notified, once per turn
+				// (edits notify nobody; reminders do).
+				AllowedMentions: &discordgo.MessageAllowedMentions{Users: waitingUsers(t)},
+			}
+		}
+		var msg *discordgo.Message
+		msg, err = b.dc.ChannelMessageSendComplex(channelID, send)
+		record = func(cur *Table) {
+			cur.Shown.Posting = ""
+			if op == opPostResults {
+				cur.Shown.Results = t.GameNo
+				return
+			}
+			b.adopt(cur, msg, key, rev, pic)
+		}
+	case opLookup:
+		key := t.Shown.Posting
+		var found *discordgo.Message
+		found, err = b.findPost(channelID, t, key)
+		record = func(cur *Table) {
+			if cur.Shown.Posting != key {
+				return
+			}
+			cur.Shown.Posting = "" // not found: post again
+			switch {
+			case found == nil:
+			case strings.HasPrefix(key, "results."):
+				cur.Shown.Results = t.GameNo
+			default:
+				b.adopt(cur, found, key, "", "") // edited to the state next
+			}
+		}
+	case opEdit:
+		edit := &discordgo.MessageEdit{ID: t.Shown.Msg, Channel: channelID, Content: &content, Components: &comps,
+			AllowedMentions: &discordgo.MessageAllowedMentions{}}
+		if t.Shown.Pic != pic || t.Shown.Att == "" {
+			png, rerr := b.rd.Table(pv, l)
+			if rerr != nil {
+				return false, fmt.Errorf("bot: render table: %w", rerr)
+			}
+			edit.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
+			edit.Attachments = &[]*discordgo.MessageAttachment{}
+		} else {
+			edit.Attachments = &[]*discordgo.MessageAttachment{{ID: t.Shown.Att}}
+		}
+		var msg *discordgo.Message
+		msg, err = b.dc.ChannelMessageEditComplex(edit)
+		gone := notFound(err)
+		if gone {
+			err = nil // deleted by a moderator: post the turn again
+		}
+		id := t.Shown.Msg
+		record = func(cur *Table) {
+			if cur.Shown.Msg != id {
+				return
+			}
+			if gone {
+				cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att = "", "", "", ""
+				return
+			}
+			cur.Shown.Rev, cur.Shown.Pic = rev, pic
+			if att := attachmentID(msg); att != "" {
+				cur.Shown.Att = att
+			}
+		}
+	case opPostReminder:
+		users := waitingUsers(t)
+		mentions := make([]string, len(users))
+		for i, u := range users {
+			mentions[i] = "<@" + u + ">"
+		}
+		text := l.T("turn.reminder", strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
+		var msg *discordgo.Message
+		msg, err = b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+			Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
+		})
+		stamp := t.stamp()
+		record = func(cur *Table) {
+			cur.Shown.RemindAt = stamp
+			if msg != nil {
+				cur.Shown.Reminder = msg.ID
+			}
+		}
+	}
+	if err != nil {
+		return false, err
+	}
+	unlock = b.locks.Lock(channelID)
+	defer unlock()
+	cur, err := b.loadTable(channelID)
+	if err != nil || cur == nil || cur.ID != t.ID {
+		return false, err // the table changed hands: start over
+	}
+	record(cur)
+	return false, b.saveTable(channelID, cur)
+}
+
+// adopt makes msg the live message of turn key.
+func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string) {
+	if msg == nil {
+		return
+	}
+	if t.g == nil || t.Stage != StagePlaying || t.turnKey() != key {
+		// The turn ended meanwhile: the message is a past turn already.
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: t.logLine(key)})
+		return
+	}
+	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)
+}
+
+// findPost looks among the channel's newest messages for the bot's post
+// for key (a turn's message or the results), made before a crash or a
+// failed answer: its buttons carry the table's id.
+func (b *Bot) findPost(channelID string, t *Table, key string) (*discordgo.Message, error) {
+	msgs, err := b.dc.ChannelMessages(channelID, 25, "", "", "")
+	if err != nil {
+		return nil, err
+	}
+	results := strings.HasPrefix(key, "results.")
+	for _, m := range msgs {
+		for _, id := range messageCustomIDs(m) {
+			a, err := DecodeAction(id)
+			if err != nil || a.Table != t.ID {
+				continue
+			}
+			if results == (a.View == ViewResults) && (results || a.View == ViewTable) {
+				return m, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// messageCustomIDs lists the custom_ids of a message's buttons and menus.
+func messageCustomIDs(m *discordgo.Message) []string {
+	var ids []string
+	for _, row := range m.Components {
+		ar, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			if v, ok2 := row.(discordgo.ActionsRow); ok2 {
+				ar = &v
+			} else {
+				continue
+			}
+		}
+		for _, c := range ar.Components {
+			switch x := c.(type) {
+			case *discordgo.Button:
+				ids = append(ids, x.CustomID)
+			case discordgo.Button:
+				ids = append(ids, x.CustomID)
+			case *discordgo.SelectMenu:
+				ids = append(ids, x.CustomID)
+			case discordgo.SelectMenu:
+				ids = append(ids, x.CustomID)
+			}
+		}
+	}
+	return ids
+}
+
+// attachmentID is the ID of a message's first attachment.
+func attachmentID(m *discordgo.Message) string {
+	if m == nil || len(m.Attachments) == 0 {
+		return ""
+	}
+	return m.Attachments[0].ID
+}
+
+// notFound reports whether err is Discord's answer for a message that no
+// longer exists (deleted).
+func notFound(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == 404
+}
