@@ -83,6 +83,9 @@ type Bot struct {
 	closing  atomic.Bool
 	// unreadableSeen holds the channels whose unreadable table was logged.
 	unreadableSeen sync.Map
+	// unsettled holds the channels whose reconcile gave up (sweep).
+	unsettled sync.Map
+	lastSweep atomic.Int64
 }
 
 // New makes a bot.

@@ -174,28 +174,53 @@ func fingerprint(vs ...any) string {
 }
 
 // reconcile brings the channel to the stored table, one request at a
-// time; a failed request is retried with backoff (discordgo itself waits
-// out 429s). It returns when the channel shows the table, or gives up
-// after a while (the next change or Start tries again).
+// time; a failed request is retried a few times with backoff (discordgo
+// itself waits out 429s). When it gives up, the channel is left for the
+// periodic sweep (Tick) to try again: it returns either way, so that a
+// newer state is never stuck behind an old request.
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
+	failures := 0
 	for steps := 0; steps < 64; steps++ {
 		done, err := b.reconcileStep(log, channelID)
 		if done {
+			b.unsettled.Delete(channelID)
 			return
 		}
-		if err != nil {
-			if b.closing.Load() {
-				return
-			}
-			log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
-			time.Sleep(delay)
-			delay = min(2*delay, 30*time.Second)
+		if err == nil {
+			failures, delay = 0, 250*time.Millisecond
 			continue
 		}
-		delay = 250 * time.Millisecond
+		failures++
+		if b.closing.Load() || failures > 4 || permanent(err) {
+			log.Error().Err(withoutURL(err)).Int("failures", failures).Msg("channel update failed; the sweep will try again")
+			b.unsettled.Store(channelID, true)
+			return
+		}
+		log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
+		time.Sleep(delay)
+		delay = min(2*delay, 8*time.Second)
 	}
-	log.Warn().Msg("channel not converged; will retry on the next change")
+	b.unsettled.Store(channelID, true)
+}
+
+// permanent reports whether a request's error will not go away by itself
+// (Discord refused its form): retrying now would only repeat it.
+func permanent(err error) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response == nil {
+		return false
+	}
+	c := re.Response.StatusCode
+	return c >= 400 && c < 500 && c != 429 && c != 408
+}
+
+// sweep kicks the channels whose last reconcile gave up.
+func (b *Bot) sweep() {
+	b.unsettled.Range(func(k, _ any) bool {
+		b.refresh.kick(b, k.(string))
+		return true
+	})
 }
 
 // reconcileStep does one request; done is true when there was none to do.
@@ -328,7 +353,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 			edit.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 			edit.Attachments = &[]*discordgo.MessageAttachment{}
 		} else {
-			edit.Attachments = &[]*discordgo.MessageAttachment{{ID: t.Shown.Att}}
+			edit.Attachments = &[]*discordgo.MessageAttachment{{ID: t.Shown.Att, Filename: "table.png"}}
 		}
 		var msg *discordgo.Message
 		msg, err = b.dc.ChannelMessageEditComplex(edit)

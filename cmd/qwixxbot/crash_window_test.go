@@ -88,13 +88,23 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	})
 	t.Logf("waiting list current %v after the restart", time.Since(started).Round(time.Millisecond))
 
-	// Window 2: the last decision resolves the action; the bot dies
-	// before it hears that the next table message was posted.
+	// Window 2: the last decision ends the turn; the bot dies after
+	// Discord took the next turn's message but before the bot heard its
+	// ID. After the restart the bot finds that message rather than
+	// posting the turn twice.
 	ans(ben.Click(tbl, idWith(tbl, "pass")))
-	srv.InjectDelay(1, "POST /channels", time.Minute, discordtest.DelayAfter)
 	ans(cleo.Click(tbl, idWith(tbl, "pass")))
+	tbl = newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 2") })
+	active := anna
+	for _, u := range []*discordtest.User{ben, cleo} {
+		if strings.Contains(tbl.Content, "active player: <@"+u.ID+">") {
+			active = u
+		}
+	}
+	srv.InjectDelay(1, "POST /channels", time.Minute, discordtest.DelayAfter)
+	ans(active.Click(tbl, idWith(tbl, "pass")))
 	if err := srv.WaitHeld(ctx, 1); err != nil {
-		t.Fatalf("the new table message never came: %v", err)
+		t.Fatalf("the new turn's message never came: %v", err)
 	}
 	p.Kill()
 	srv.ReleaseHeld()
@@ -102,18 +112,23 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	if err := p.Start(); err != nil {
 		t.Fatal(err)
 	}
-	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool { return strings.Contains(c, "Action 2") })
-	t.Logf("action 2 shown %v after the restart", time.Since(started).Round(time.Millisecond))
-	active := anna
-	for _, u := range []*discordtest.User{ben, cleo} {
-		if strings.Contains(tbl.Content, "active player: <@"+u.ID+">") {
-			active = u
-		}
-	}
-	if m := ans(active.Click(tbl, idWith(tbl, "pass"))); !strings.Contains(m.Content, "You passed") {
+	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool { return strings.Contains(c, "**Turn 2**") && strings.Contains(c, "Action 1") })
+	t.Logf("turn 2 shown %v after the restart", time.Since(started).Round(time.Millisecond))
+	if m := ans(anna.Click(tbl, idWith(tbl, "pass"))); !strings.Contains(m.Content, "You passed") {
 		t.Fatalf("the game does not go on after the restart: %q", m.Content)
 	}
-	newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "**Turn 2**") })
+	newestTable(t, srv, ch, 10*time.Second, func(c string) bool {
+		return strings.Contains(c, "**Turn 2**") && !strings.Contains(c[strings.Index(c, "Waiting for"):], "<@"+anna.ID+">")
+	})
+	turn2 := 0
+	for _, m := range srv.Messages(ch) {
+		if strings.Contains(m.Content, "**Turn 2**") {
+			turn2++
+		}
+	}
+	if turn2 != 1 {
+		t.Fatalf("turn 2 has %d messages, want 1 (posted twice after the crash?)", turn2)
+	}
 	if panics, races := p.LogProblems(); len(panics)+len(races) > 0 {
 		t.Fatalf("bot log: panics %v, races %v", panics, races)
 	}

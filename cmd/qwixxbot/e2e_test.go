@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -209,8 +210,8 @@ func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 		t.Fatalf("Ben's pass after the restart, in his language: %q", r.Content)
 	}
 	next := e.table(anna, "Action 2")
-	if next.ID == tbl.ID {
-		t.Fatalf("after both passed, a new table message for action 2: %q", next.Content)
+	if next.ID != tbl.ID {
+		t.Fatalf("one message per turn: action 2 is a new message, not the turn's message edited: %q", next.Content)
 	}
 	for _, u := range e.srv.TokenUses() {
 		if u.Rejected || u.Age > 15*time.Minute {
@@ -303,13 +304,14 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 	if m := e.answer(other.Click(next, idWith(next, "pass"))); !strings.Contains(m.Content, "not your turn") {
 		t.Fatalf("out of turn: %q", m.Content)
 	}
-	// The old action-1 message lost its buttons; a forged click on it is stale.
+	// The turn's message now carries action 2's buttons only; a click on
+	// an action-1 button (an old client's copy) is stale.
 	if err := e.until(10*time.Second, func() bool {
-		old, _ := e.srv.Message(tbl.ID)
-		return len(old.CustomIDs()) == 0
+		cur, _ := e.srv.Message(tbl.ID)
+		return !slices.Contains(cur.CustomIDs(), pass)
 	}); err != nil {
-		old, _ := e.srv.Message(tbl.ID)
-		t.Fatalf("the old table message kept its buttons: %v", old.CustomIDs())
+		cur, _ := e.srv.Message(tbl.ID)
+		t.Fatalf("the turn's message kept action 1's buttons: %v", cur.CustomIDs())
 	}
 	if m := e.answer(users[1].ForgeClick(ch, tbl.ID, pass)); !strings.Contains(m.Content, "earlier state") {
 		t.Fatalf("stale click: %q", m.Content)
