@@ -107,15 +107,15 @@ func (t *Table) logLine(key string) string {
 type opKind int
 
 const (
-	opNone          opKind = iota
-	opDeleteRemind         // delete the reminder of an action that ended
-	opShrink               // edit Past[0] to its log line
-	opLookup               // find a post whose outcome is unknown
-	opPost                 // post the live message
-	opEdit                 // edit the live message (text, buttons, maybe picture)
-	opPostResults          // post the results
-	opPostReminder         // post a reminder for the current action
-	opForgetPastTurn       // a past turn's message is gone: forget it
+	opNone           opKind = iota
+	opDeleteRemind          // delete the reminder of an action that ended
+	opShrink                // edit Past[0] to its log line
+	opLookup                // find a post whose outcome is unknown
+	opPost                  // post the live message
+	opEdit                  // edit the live message (text, buttons, maybe picture)
+	opPostResults           // post the results
+	opPostReminder          // post a reminder for the current action
+	opForgetPastTurn        // a past turn's message is gone: forget it
 )
 
 // nextOp is the next request that brings the channel to t (settled), or

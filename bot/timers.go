@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
