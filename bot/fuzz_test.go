@@ -39,6 +39,7 @@ type interactionFuzzer struct {
 	seen map[string]string
 	// counts
 	n, accepted, forgedCurrent, finished int
+	lastStamp                            int
 }
 
 var fuzzUsers = []string{"anna", "ben", "cleo", "mallory"}
@@ -194,6 +195,9 @@ func (z *interactionFuzzer) step() {
 		// What the bot made for the state now, or exactly like it: its
 		// table, its stamp, the kind of message and component of its view.
 		cur := h.table()
+		if cur != nil {
+			z.lastStamp = cur.stamp()
+		}
 		a2, err := DecodeAction(id)
 		isSelect2 := err == nil && (a2.Verb == "pick" || a2.Verb == "as" || a2.Verb == "cross")
 		legit = err == nil && msg != nil && cur != nil && a2.Table == cur.ID && a2.Stamp == cur.stamp() &&
@@ -257,7 +261,7 @@ func (z *interactionFuzzer) step() {
 	after := h.storedBlob()
 	changed := !bytes.Equal(before, after)
 	if changed && !legit {
-		z.t.Fatalf("interaction %d by %s in %s/%s (%+v) was not one the bot made, yet changed the table; answer %+v", z.n, user, i.GuildID, i.ChannelID, i.Data, resp.Data)
+		z.t.Fatalf("interaction %d by %s in %s/%s (%+v, message %v) was not one the bot made, yet changed the table (stamp before %d); answer %+v", z.n, user, i.GuildID, i.ChannelID, i.Data, i.Message != nil && i.Message.Flags != 0, z.lastStamp, resp.Data)
 	}
 	if changed {
 		z.accepted++

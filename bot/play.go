@@ -274,14 +274,18 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
 	case game.PhaseColor:
 		d := g.Dice()
-		for _, m := range g.LegalMoves(g.Active()) {
+		// Grouped by colour, Pass last.
+		moves := g.LegalMoves(g.Active())
+		slices.SortStableFunc(moves, func(a, b game.Move) int { return int(a.Color) - int(b.Color) })
+		for _, m := range moves {
 			if m.Kind == game.Colored {
 				w := d[m.White-1]
 				add(l.T("btn.color", colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
 					"color", fmt.Sprintf("%d.%s", m.White, m.Color), discordgo.PrimaryButton, false)
 			}
 		}
-		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
+		label, style := passButton(t, g.Active(), l)
+		add(label, "pass", "", style, false)
 	case game.PhaseTake:
 		for _, m := range g.LegalMoves(g.Active()) {
 			nums := m.TakeNumbers()
@@ -294,6 +298,20 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: t.action(ViewTable, "hand", "")})
 	}
 	return append(rows, discordgo.ActionsRow{Components: personal})
+}
+
+// passButton words the Pass button for seat: where passing ends the turn
+// without a cross, it costs the active player a misthrow (D6), and a 4th
+// ends the game (D9); the button says so, in red.
+func passButton(t *Table, seat int, l Lang) (string, discordgo.ButtonStyle) {
+	g := t.g
+	if g.Phase() != game.PhaseColor || seat != g.Active() || g.ActiveHasCrossed() {
+		return l.T("btn.pass"), discordgo.SecondaryButton
+	}
+	if g.Sheet(seat).Misthrows+1 >= game.MaxMisthrows {
+		return l.T("btn.pass.end"), discordgo.DangerButton
+	}
+	return l.T("btn.pass.misthrow", game.MisthrowPenalty), discordgo.DangerButton
 }
 
 // chunkButtons lays buttons out in rows of at most five.

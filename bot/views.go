@@ -78,12 +78,24 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 	}
 	var btns []discordgo.MessageComponent
 	d := g.Dice()
-	for _, m := range g.LegalMoves(seat) {
+	// Grouped by colour, Pass last.
+	moves := g.LegalMoves(seat)
+	slices.SortStableFunc(moves, func(a, b game.Move) int {
+		if (a.Kind == game.Pass) != (b.Kind == game.Pass) {
+			if a.Kind == game.Pass {
+				return 1
+			}
+			return -1
+		}
+		return int(a.Color) - int(b.Color)
+	})
+	for _, m := range moves {
 		var label, verb, arg string
 		style := discordgo.PrimaryButton
 		switch m.Kind {
 		case game.Pass:
-			label, verb, style = l.T("btn.pass"), "pass", discordgo.SecondaryButton
+			label, style = passButton(t, seat, l)
+			verb = "pass"
 		case game.White:
 			label, verb, arg = l.T("btn.row", colorName(l, m.Color), g.WhiteSum()), "white", m.Color.String()
 		case game.Number:

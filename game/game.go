@@ -540,6 +540,11 @@ func (g *Game) checkEnd() bool {
 	return false
 }
 
+// ActiveHasCrossed reports whether the active player has crossed a number
+// in the current turn; a turn that ends without one costs them a misthrow
+// (D6, C7). Public once action 1 has resolved.
+func (g *Game) ActiveHasCrossed() bool { return g.st.Crossed }
+
 // endTurn gives the active player a misthrow if they crossed nothing (D6,
 // C7), checks the end, and passes the turn clockwise (D2).
 func (g *Game) endTurn() {
