@@ -24,17 +24,24 @@ import (
 // From the bot's side only the stored game record is read, for the number
 // of turns and moves.
 //
-// By default two cheap games (dice and cards, 3 players) run and their
-// figures are checked for properties any design has. The full table:
+// The dice and the deck come from the seed, the simulated players' choices
+// too. By default two cheap games (dice and cards, 3 players) run with
+// players who click as fast as the bot answers, and their figures are
+// checked for properties any design has. The full table:
 //
-//	QWIXXTEST_FIGURES=1 go test -race -run TestChannelFigures -v ./cmd/qwixxbot
+//	QWIXXTEST_FIGURES=1 go test -count=1 -run TestChannelFigures -v ./cmd/qwixxbot
 //
-// with QWIXXTEST_FIGURES_GAMES=n to play n seeds per row (default 1) and
-// QWIXXTEST_FIGURES_OUT=path to write the Markdown tables to a file.
+// plays at a human pace: before each look at the channel the players wait
+// until the bot has sent nothing for 100ms (QWIXXTEST_FIGURES_PACE=250ms to
+// change it; 0 = as fast as they can), so the bot shows every state it
+// would show to people and the figures do not depend on timing. With
+// QWIXXTEST_FIGURES_GAMES=n it plays n seeds per row (default 1), and with
+// QWIXXTEST_FIGURES_OUT=path it writes the Markdown tables to a file.
 const (
 	figuresEnv      = "QWIXXTEST_FIGURES"
 	figuresGamesEnv = "QWIXXTEST_FIGURES_GAMES"
 	figuresOutEnv   = "QWIXXTEST_FIGURES_OUT"
+	figuresPaceEnv  = "QWIXXTEST_FIGURES_PACE"
 )
 
 // figCase is one row of the table.
@@ -81,7 +88,16 @@ func TestChannelFigures(t *testing.T) {
 	t.Parallel()
 	cases := []figCase{{"dice", 3}, {"cards", 3}}
 	games := 1
+	var pace time.Duration // the cheap check: players click as fast as they can
 	if os.Getenv(figuresEnv) != "" {
+		pace = 100 * time.Millisecond
+		if v := os.Getenv(figuresPaceEnv); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				t.Fatalf("%s=%q: %v", figuresPaceEnv, v, err)
+			}
+			pace = d
+		}
 		cases = []figCase{{"dice", 2}, {"dice", 3}, {"dice", 5}, {"cards", 2}, {"cards", 3}, {"cards", 5}, {"jokers", 3}}
 		if v := os.Getenv(figuresGamesEnv); v != "" {
 			n, err := strconv.Atoi(v)
@@ -99,7 +115,7 @@ func TestChannelFigures(t *testing.T) {
 				seed := uint64(1 + g)
 				t.Run(fmt.Sprintf("%s-%dp-seed%d", c.variant, c.players, seed), func(t *testing.T) {
 					t.Parallel()
-					f := measureGame(t, c, seed)
+					f := measureGame(t, c, seed, pace)
 					checkFigures(t, f)
 					mu.Lock()
 					all = append(all, f)
@@ -119,7 +135,12 @@ func TestChannelFigures(t *testing.T) {
 		return int(a.seed) - int(b.seed)
 	})
 	out := figuresTables(cases, all)
-	t.Logf("channel figures (%d game(s) per row)\n\n%s", games, out)
+	how := fmt.Sprintf("paced: the players look again once the bot sent nothing for %v", pace)
+	if pace == 0 {
+		how = "unpaced: the players click as fast as the bot answers, so the bot may skip states; " + figuresEnv + "=1 for the paced table"
+	}
+	out = fmt.Sprintf("Channel figures, %d game(s) per row, %s.\n\n%s", games, how, out)
+	t.Logf("\n%s", out)
 	if path := os.Getenv(figuresOutEnv); path != "" {
 		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 			t.Error(err)
@@ -129,7 +150,7 @@ func TestChannelFigures(t *testing.T) {
 
 // measureGame plays one game of c with seeded chance and seeded players
 // and measures it.
-func measureGame(t *testing.T, c figCase, seed uint64) *gameFigures {
+func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *gameFigures {
 	e := newE2E(t)
 	e.stop()
 	e.script = &game.Record{Seed: seed} // the dice and the deck
@@ -139,7 +160,13 @@ func measureGame(t *testing.T, c figCase, seed uint64) *gameFigures {
 	for _, n := range sandboxNames[:c.players] {
 		p.users = append(p.users, srv.AddUser(n, "en-US"))
 	}
-	awaitQuiet(srv) // the bot's start-up requests are not the game's
+	// People take seconds to click: the simulated ones wait until the bot
+	// has shown the last move (fallen quiet) before they look again, so
+	// every state is shown as it would be at a human pace.
+	if pace > 0 {
+		p.pace = func() { awaitQuiet(srv, pace) }
+	}
+	awaitQuiet(srv, 300*time.Millisecond) // the bot's start-up requests are not the game's
 	w := srv.Watch(ch)
 	req0, rl0, sv0 := len(srv.Requests()), srv.RateLimitStats(), len(srv.SchemaViolations())
 
@@ -152,7 +179,7 @@ func measureGame(t *testing.T, c figCase, seed uint64) *gameFigures {
 	if !strings.Contains(res.Results, "Game over") {
 		t.Fatalf("%s seed %d: no results: %q", c, seed, res.Results)
 	}
-	awaitQuiet(srv) // what the end of the game still sends
+	awaitQuiet(srv, 300*time.Millisecond) // what the end of the game still sends
 
 	f := &gameFigures{figCase: c, seed: seed, routes: map[string]int{}}
 	for _, r := range srv.Requests()[req0:] {
@@ -206,17 +233,19 @@ func measureGame(t *testing.T, c figCase, seed uint64) *gameFigures {
 	return f
 }
 
-// awaitQuiet waits until the bot has sent no request for a while (at most
-// a few seconds).
-func awaitQuiet(srv *discordtest.Server) {
-	const still, limit = 300 * time.Millisecond, 5 * time.Second
-	start := time.Now()
-	n, since := len(srv.Requests()), time.Now()
-	for time.Since(since) < still && time.Since(start) < limit {
-		time.Sleep(50 * time.Millisecond)
-		if m := len(srv.Requests()); m != n {
-			n, since = m, time.Now()
+// awaitQuiet waits until the bot has sent no request for the time still
+// (at most a few seconds).
+func awaitQuiet(srv *discordtest.Server, still time.Duration) {
+	deadline := time.Now().Add(5 * time.Second)
+	n := len(srv.Requests())
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), still)
+		err := srv.Wait(ctx, func() bool { return len(srv.Requests()) != n })
+		cancel()
+		if err != nil {
+			return // quiet
 		}
+		n = len(srv.Requests())
 	}
 }
 
@@ -393,6 +422,12 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 			}
 		}
 		sb.WriteString("\n")
+	}
+	sb.WriteString("\nEach game:\n\n| game | seed | turns | moves | public msgs created | public edits | requests | counted | exempt | KiB up | mentions |\n" +
+		"|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, f := range all {
+		fmt.Fprintf(&sb, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %d |\n", f.figCase, f.seed, f.turns, f.moves,
+			f.created, f.edited, f.requests, f.counted, f.exempt, kb(f.bytes, 1), f.mentions)
 	}
 	return sb.String()
 }
