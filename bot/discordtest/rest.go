@@ -25,6 +25,14 @@ type Request struct {
 	// Error is the JSON error body's message (and code), if any.
 	Error string
 	Time  time.Time
+	// BodySize is the size of the request body as uploaded, in bytes
+	// (multipart file parts included): its Content-Length, or what was read
+	// of it when the length was not given.
+	BodySize int64
+	// Payload is the JSON body, or a multipart body's payload_json part
+	// (files left out); nil when the request was answered before its body
+	// was read.
+	Payload []byte
 }
 
 // Requests lists every REST request received so far.
@@ -144,7 +152,7 @@ func (s *Server) wrap(rt route) http.Handler {
 			if why := s.hold(r, dl); why != "" {
 				s.mu.Lock()
 				s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Time: s.clock.Now(),
-					Error: "abandoned while held before taking effect: " + why})
+					BodySize: max(r.ContentLength, 0), Error: "abandoned while held before taking effect: " + why})
 				s.notifyLocked()
 				s.mu.Unlock()
 				if why == holdServerClosed {
@@ -153,9 +161,16 @@ func (s *Server) wrap(rt route) http.Handler {
 				return
 			}
 		}
-		status, body := s.serve(rt, w, r)
+		cr := &countingBody{ReadCloser: r.Body}
+		r.Body = cr
+		var payload []byte
+		status, body := s.serve(rt, w, r, &payload)
+		size := cr.n
+		if r.ContentLength > size {
+			size = r.ContentLength
+		}
 		s.mu.Lock()
-		entry := Request{Method: r.Method, Path: r.URL.Path, Status: status, Time: s.clock.Now()}
+		entry := Request{Method: r.Method, Path: r.URL.Path, Status: status, Time: s.clock.Now(), BodySize: size, Payload: payload}
 		if m, ok := body.(map[string]any); ok && status >= 400 {
 			entry.Error = fmt.Sprintf("%v (%v)", m["message"], m["code"])
 			if fe, ok := m["errors"].(fieldErrors); ok {
@@ -180,7 +195,21 @@ func (s *Server) wrap(rt route) http.Handler {
 	})
 }
 
-func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request) (int, any) {
+// countingBody counts the bytes read from a request body.
+type countingBody struct {
+	io.ReadCloser
+	n int64
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// serve answers one request; *payload receives its JSON (see
+// Request.Payload).
+func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request, payload *[]byte) (int, any) {
 	if !versionRE.MatchString(r.PathValue("version")) {
 		return apiError(http.StatusNotFound, 0, "404: Not Found")
 	}
@@ -198,6 +227,7 @@ func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request) (int, a
 	if st, body := s.readBody(rq); st != 0 {
 		return st, body
 	}
+	*payload = rq.raw
 	if len(rq.raw) > 0 && !json.Valid(rq.raw) {
 		return apiError(http.StatusBadRequest, 50109, "The request body contains invalid JSON.")
 	}

@@ -425,3 +425,32 @@ func TestSchemaChecking(t *testing.T) {
 		t.Errorf("without a schema the body should pass: %v", err)
 	}
 }
+
+// Requests records each body's uploaded size (file parts included) and its
+// JSON payload.
+func TestRequestBodySizes(t *testing.T) {
+	h := newHarness(t, Options{})
+	png := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 2500)
+	_, err := h.sess.ChannelMessageSendComplex(h.ch, &discordgo.MessageSend{Content: "with a file",
+		Files: []*discordgo.File{{Name: "a.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.sess.ChannelMessageSend(h.ch, "plain"); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int64
+	var payloads []string
+	for _, r := range h.srv.Requests() {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/messages") {
+			sizes = append(sizes, r.BodySize)
+			payloads = append(payloads, string(r.Payload))
+		}
+	}
+	if len(sizes) != 2 || sizes[0] <= int64(len(png)) || sizes[1] <= 0 || sizes[1] >= 200 {
+		t.Fatalf("body sizes %v: want the upload above %d bytes, the plain message small", sizes, len(png))
+	}
+	if !strings.Contains(payloads[0], `"with a file"`) || !strings.Contains(payloads[1], `"plain"`) {
+		t.Fatalf("payloads %q", payloads)
+	}
+}

@@ -117,6 +117,10 @@ type players struct {
 	users []*discordtest.User
 	view  *channelView // the public messages of ch
 	rnd   *rand.Rand
+	// pace, if set, runs before each look at the channel during the game
+	// (people take seconds to click; a test can wait for the bot to show
+	// each state).
+	pace func()
 }
 
 // answer waits for the response to an interaction: answer(ctx)(u.Click(…)).
@@ -173,6 +177,9 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 	}
 	res := &sandboxResult{}
 	for idle := 0; idle < 50; {
+		if p.pace != nil {
+			p.pace()
+		}
 		table, results := p.current(ctx)
 		if results != nil {
 			res.Results = results.Content

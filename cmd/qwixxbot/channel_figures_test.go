@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// The channel's cost, measured through the fake Discord only: what the
+// channel shows (its public message events) and what the bot sends (the REST
+// requests the fake received), whatever messages the bot chooses to send.
+// From the bot's side only the stored game record is read, for the number
+// of turns and moves.
+//
+// The dice and the deck come from the seed, the simulated players' choices
+// too. By default two cheap games (dice and cards, 3 players) run with
+// players who click as fast as the bot answers, and their figures are
+// checked for properties any design has. The full table:
+//
+//	QWIXXTEST_FIGURES=1 go test -count=1 -run TestChannelFigures -v ./cmd/qwixxbot
+//
+// plays at a human pace: before each look at the channel the players wait
+// until the bot has sent nothing for 100ms (QWIXXTEST_FIGURES_PACE=250ms to
+// change it; 0 = as fast as they can), so the bot shows every state it
+// would show to people and the figures do not depend on timing. With
+// QWIXXTEST_FIGURES_GAMES=n it plays n seeds per row (default 1), and with
+// QWIXXTEST_FIGURES_OUT=path it writes the Markdown tables to a file.
+const (
+	figuresEnv      = "QWIXXTEST_FIGURES"
+	figuresGamesEnv = "QWIXXTEST_FIGURES_GAMES"
+	figuresOutEnv   = "QWIXXTEST_FIGURES_OUT"
+	figuresPaceEnv  = "QWIXXTEST_FIGURES_PACE"
+)
+
+// figCase is one row of the table.
+type figCase struct {
+	variant string
+	players int
+}
+
+func (c figCase) String() string { return fmt.Sprintf("%s %dp", c.variant, c.players) }
+
+// gameFigures is what one game cost.
+type gameFigures struct {
+	figCase
+	seed uint64
+	// From the stored game record: turns started, moves made. Every move is
+	// a state-changing click (the simulated players wait out no timer).
+	turns, moves int
+	// Public message events of the bot's messages in the channel.
+	created, edited, deleted int
+	// The bot's REST requests: all of them, those counted against the
+	// global limit and those exempt from it (interaction callbacks and
+	// webhook requests with the interaction token).
+	requests, counted, exempt int
+	// The same split by the fake's rate limiter, as a cross-check.
+	rlCounted, rlExempt int
+	// Answers with status ≥ 400 (or none), and 429s among them.
+	failed, limited int
+	// Request bodies as uploaded, in bytes.
+	bytes int64
+	// Users pinged: mentioned in a public message the bot created and
+	// allowed by its allowed_mentions.
+	mentions int
+	// Requests by route, named as in Discord's documentation.
+	routes map[string]int
+	// Schema violations of the bot's requests.
+	violations int
+}
+
+// TestChannelFigures plays whole games with simulated players through the
+// in-process bot and reports per turn and per state-changing click what the
+// channel cost: public messages, REST requests (global-limit and exempt),
+// bytes uploaded and mentions.
+func TestChannelFigures(t *testing.T) {
+	t.Parallel()
+	cases := []figCase{{"dice", 3}, {"cards", 3}}
+	games := 1
+	var pace time.Duration // the cheap check: players click as fast as they can
+	if os.Getenv(figuresEnv) != "" {
+		pace = 100 * time.Millisecond
+		if v := os.Getenv(figuresPaceEnv); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				t.Fatalf("%s=%q: %v", figuresPaceEnv, v, err)
+			}
+			pace = d
+		}
+		cases = []figCase{{"dice", 2}, {"dice", 3}, {"dice", 5}, {"cards", 2}, {"cards", 3}, {"cards", 5}, {"jokers", 3}}
+		if v := os.Getenv(figuresGamesEnv); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				t.Fatalf("%s=%q: want a positive number", figuresGamesEnv, v)
+			}
+			games = n
+		}
+	}
+	var mu sync.Mutex
+	var all []*gameFigures
+	t.Run("games", func(t *testing.T) {
+		for _, c := range cases {
+			for g := range games {
+				seed := uint64(1 + g)
+				t.Run(fmt.Sprintf("%s-%dp-seed%d", c.variant, c.players, seed), func(t *testing.T) {
+					t.Parallel()
+					f := measureGame(t, c, seed, pace)
+					checkFigures(t, f)
+					mu.Lock()
+					all = append(all, f)
+					mu.Unlock()
+				})
+			}
+		}
+	})
+	if t.Failed() || len(all) == 0 {
+		return
+	}
+	order := func(c figCase) int { return slices.Index(cases, c) }
+	slices.SortFunc(all, func(a, b *gameFigures) int {
+		if d := order(a.figCase) - order(b.figCase); d != 0 {
+			return d
+		}
+		return int(a.seed) - int(b.seed)
+	})
+	out := figuresTables(cases, all)
+	how := fmt.Sprintf("paced: the players look again once the bot sent nothing for %v", pace)
+	if pace == 0 {
+		how = "unpaced: the players click as fast as the bot answers, so the bot may skip states; " + figuresEnv + "=1 for the paced table"
+	}
+	out = fmt.Sprintf("Channel figures, %d game(s) per row, %s.\n\n%s", games, how, out)
+	t.Logf("\n%s", out)
+	if path := os.Getenv(figuresOutEnv); path != "" {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// measureGame plays one game of c with seeded chance and seeded players
+// and measures it.
+func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *gameFigures {
+	e := newE2E(t)
+	e.stop()
+	e.script = &game.Record{Seed: seed} // the dice and the deck
+	e.start()
+	srv, ch := e.srv, e.srv.DefaultChannel()
+	p := &players{srv: srv, ch: ch, view: newChannelView(srv, ch), rnd: rand.New(rand.NewPCG(seed, 1))}
+	for _, n := range sandboxNames[:c.players] {
+		p.users = append(p.users, srv.AddUser(n, "en-US"))
+	}
+	// People take seconds to click: the simulated ones wait until the bot
+	// has shown the last move (fallen quiet) before they look again, so
+	// every state is shown as it would be at a human pace.
+	if pace > 0 {
+		p.pace = func() { awaitQuiet(srv, pace) }
+	}
+	awaitQuiet(srv, 300*time.Millisecond) // the bot's start-up requests are not the game's
+	w := srv.Watch(ch)
+	req0, rl0, sv0 := len(srv.Requests()), srv.RateLimitStats(), len(srv.SchemaViolations())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := p.playGame(ctx, c.variant)
+	if err != nil {
+		t.Fatalf("%s seed %d: %v", c, seed, err)
+	}
+	if !strings.Contains(res.Results, "Game over") {
+		t.Fatalf("%s seed %d: no results: %q", c, seed, res.Results)
+	}
+	awaitQuiet(srv, 300*time.Millisecond) // what the end of the game still sends
+
+	f := &gameFigures{figCase: c, seed: seed, routes: map[string]int{}}
+	for _, r := range srv.Requests()[req0:] {
+		f.requests++
+		if exemptPath(r.Path) {
+			f.exempt++
+		} else {
+			f.counted++
+		}
+		if r.Status == 0 || r.Status >= 400 {
+			f.failed++
+		}
+		if r.Status == 429 {
+			f.limited++
+		}
+		f.bytes += r.BodySize
+		f.mentions += pings(r)
+	}
+	rl := srv.RateLimitStats()
+	f.rlCounted, f.rlExempt = rl.Global-rl0.Global, rl.Exempt-rl0.Exempt
+	for route, rs := range rl.Routes {
+		if n := rs.Requests - rl0.Routes[route].Requests; n > 0 {
+			f.routes[route] = n
+		}
+	}
+	f.violations = len(srv.SchemaViolations()) - sv0
+	for {
+		ev, err := w.NextTimeout(0)
+		if err != nil {
+			break
+		}
+		if ev.Message.AuthorID != srv.BotUserID() || ev.Message.Ephemeral() {
+			continue
+		}
+		switch ev.Kind {
+		case discordtest.Created:
+			f.created++
+		case discordtest.Updated:
+			f.edited++
+		case discordtest.Deleted:
+			f.deleted++
+		}
+	}
+
+	e.stop() // the store is the bot's while it runs
+	g := storedGame(t, e.db)
+	if !g.Over() {
+		t.Fatalf("%s seed %d: the stored game is not over", c, seed)
+	}
+	f.turns, f.moves = g.Turn(), len(g.Moves())
+	return f
+}
+
+// awaitQuiet waits until the bot has sent no request for the time still
+// (at most a few seconds).
+func awaitQuiet(srv *discordtest.Server, still time.Duration) {
+	deadline := time.Now().Add(5 * time.Second)
+	n := len(srv.Requests())
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), still)
+		err := srv.Wait(ctx, func() bool { return len(srv.Requests()) != n })
+		cancel()
+		if err != nil {
+			return // quiet
+		}
+		n = len(srv.Requests())
+	}
+}
+
+// apiPrefix is the versioned API path prefix of the bot's requests.
+var apiPrefix = regexp.MustCompile(`^/api/v\d+`)
+
+// exemptPath reports whether Discord's global rate limit skips a request:
+// interaction callbacks and requests with an interaction token.
+func exemptPath(path string) bool {
+	p := apiPrefix.ReplaceAllString(path, "")
+	return strings.HasPrefix(p, "/interactions/") || strings.HasPrefix(p, "/webhooks/")
+}
+
+var userMention = regexp.MustCompile(`<@!?(\d+)>`)
+
+// pings counts the users a request pings: it creates a public message
+// (channel message, interaction response with a message, follow-up) whose
+// content mentions them and whose allowed_mentions let the mention notify.
+// Edits notify nobody.
+func pings(r discordtest.Request) int {
+	if r.Method != "POST" || len(r.Payload) == 0 {
+		return 0
+	}
+	type msg struct {
+		Content         string `json:"content"`
+		Flags           int    `json:"flags"`
+		AllowedMentions *struct {
+			Parse []string `json:"parse"`
+			Users []string `json:"users"`
+		} `json:"allowed_mentions"`
+	}
+	var m msg
+	p := apiPrefix.ReplaceAllString(r.Path, "")
+	switch {
+	case strings.HasPrefix(p, "/interactions/"):
+		var cb struct {
+			Type int  `json:"type"`
+			Data *msg `json:"data"`
+		}
+		// 4: a message in answer; 5 (deferred) shows "thinking" and
+		// notifies nobody; 7 edits the clicked message.
+		if json.Unmarshal(r.Payload, &cb) != nil || cb.Type != 4 || cb.Data == nil {
+			return 0
+		}
+		m = *cb.Data
+	case strings.HasPrefix(p, "/channels/") && strings.HasSuffix(p, "/messages"),
+		strings.HasPrefix(p, "/webhooks/") && strings.Count(p, "/") == 3:
+		if json.Unmarshal(r.Payload, &m) != nil {
+			return 0
+		}
+	default:
+		return 0
+	}
+	if m.Flags&discordtest.FlagEphemeral != 0 {
+		return 0
+	}
+	n := 0
+	seen := map[string]bool{}
+	for _, sm := range userMention.FindAllStringSubmatch(m.Content, -1) {
+		id := sm[1]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		am := m.AllowedMentions
+		if am == nil || slices.Contains(am.Parse, "users") || slices.Contains(am.Users, id) {
+			n++
+		}
+	}
+	return n
+}
+
+// checkFigures checks what holds for any way of showing the game.
+func checkFigures(t *testing.T, f *gameFigures) {
+	t.Helper()
+	if f.turns < 1 || f.moves < f.turns {
+		t.Errorf("%d turns, %d moves: every turn has a move", f.turns, f.moves)
+	}
+	if f.created < 1 {
+		t.Errorf("no public message was created")
+	}
+	// Every click is answered through its interaction, so at least one
+	// exempt request per move.
+	if f.exempt < f.moves {
+		t.Errorf("%d exempt requests for %d moves", f.exempt, f.moves)
+	}
+	if f.counted+f.exempt != f.requests {
+		t.Errorf("counted %d + exempt %d ≠ %d requests", f.counted, f.exempt, f.requests)
+	}
+	if f.rlCounted != f.counted || f.rlExempt != f.exempt {
+		t.Errorf("the fake's rate limiter counted %d global + %d exempt, the paths say %d + %d",
+			f.rlCounted, f.rlExempt, f.counted, f.exempt)
+	}
+	if f.bytes <= 0 {
+		t.Errorf("%d bytes uploaded", f.bytes)
+	}
+	if f.violations != 0 {
+		t.Errorf("%d requests broke Discord's schema", f.violations)
+	}
+	if f.mentions < 0 {
+		t.Errorf("%d mentions", f.mentions)
+	}
+}
+
+// figuresTables sums the games of each case and prints the figures as
+// Markdown: the summary, then requests per move by route.
+func figuresTables(cases []figCase, all []*gameFigures) string {
+	sums := map[figCase]*gameFigures{}
+	games := map[figCase]int{}
+	routes := map[string]bool{}
+	for _, f := range all {
+		s := sums[f.figCase]
+		if s == nil {
+			s = &gameFigures{figCase: f.figCase, routes: map[string]int{}}
+			sums[f.figCase] = s
+		}
+		games[f.figCase]++
+		s.turns += f.turns
+		s.moves += f.moves
+		s.created += f.created
+		s.edited += f.edited
+		s.deleted += f.deleted
+		s.requests += f.requests
+		s.counted += f.counted
+		s.exempt += f.exempt
+		s.failed += f.failed
+		s.limited += f.limited
+		s.bytes += f.bytes
+		s.mentions += f.mentions
+		for r, n := range f.routes {
+			s.routes[r] += n
+			routes[r] = true
+		}
+	}
+	per := func(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }
+	kb := func(b int64, n int) string { return fmt.Sprintf("%.1f", float64(b)/1024/float64(n)) }
+	var sb strings.Builder
+	sb.WriteString("| game | games | turns/game | moves/game | public msgs created/turn | public edits/turn | public deletes/turn" +
+		" | requests/move | counted (global)/move | exempt/move | KiB up/move | KiB up/game | mentions/turn | failed (429) |\n")
+	sb.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, c := range cases {
+		s, n := sums[c], games[c]
+		if s == nil {
+			continue
+		}
+		fmt.Fprintf(&sb, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d (%d) |\n",
+			c, n, per(s.turns, n), per(s.moves, n), per(s.created, s.turns), per(s.edited, s.turns), per(s.deleted, s.turns),
+			per(s.requests, s.moves), per(s.counted, s.moves), per(s.exempt, s.moves),
+			kb(s.bytes, s.moves), kb(s.bytes, n), per(s.mentions, s.turns), s.failed, s.limited)
+	}
+	sb.WriteString("\nRequests per move by route:\n\n| route |")
+	for _, c := range cases {
+		if sums[c] != nil {
+			fmt.Fprintf(&sb, " %s |", c)
+		}
+	}
+	sb.WriteString("\n|---|")
+	for _, c := range cases {
+		if sums[c] != nil {
+			sb.WriteString("--:|")
+		}
+	}
+	sb.WriteString("\n")
+	names := make([]string, 0, len(routes))
+	for r := range routes {
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	for _, r := range names {
+		fmt.Fprintf(&sb, "| %s |", r)
+		for _, c := range cases {
+			if s := sums[c]; s != nil {
+				fmt.Fprintf(&sb, " %s |", per(s.routes[r], s.moves))
+			}
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("\nEach game:\n\n| game | seed | turns | moves | public msgs created | public edits | requests | counted | exempt | KiB up | mentions |\n" +
+		"|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, f := range all {
+		fmt.Fprintf(&sb, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %d |\n", f.figCase, f.seed, f.turns, f.moves,
+			f.created, f.edited, f.requests, f.counted, f.exempt, kb(f.bytes, 1), f.mentions)
+	}
+	return sb.String()
+}
