@@ -260,15 +260,16 @@ func (f *fakeDiscord) lastTable(ch string) *discordgo.Message {
 
 // harness runs a bot against the doubles, with a fake clock.
 type harness struct {
-	t    *testing.T
-	bot  *Bot
-	dc   *fakeDiscord
-	st   *memStore
-	rd   *tinyRenderer
-	now  time.Time
-	seq  int
-	perm int64
-	logs discordtest.Buffer // the bot's log
+	t     *testing.T
+	bot   *Bot
+	dc    *fakeDiscord
+	st    *memStore
+	rd    *tinyRenderer
+	now   time.Time
+	seq   int
+	perm  int64
+	logs  discordtest.Buffer // the bot's log
+	games int                // games started (their seeds)
 }
 
 const testChannel = "c1"
@@ -280,7 +281,15 @@ func newHarness(t *testing.T) *harness {
 }
 
 func (h *harness) newBot() *Bot {
-	return New(h.dc, h.st, h.rd, Options{AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: func() time.Time { return h.now }}, zerolog.New(&h.logs))
+	// Games are seeded from a counter, not crypto/rand: every run of a
+	// test plays the same games.
+	newGame := func(v game.Variant, players []string) (*game.Game, error) {
+		h.games++
+		var seed [32]byte
+		seed[0], seed[1] = byte(h.games), byte(h.games>>8)
+		return game.New(game.Config{Variant: v, Players: players, Seed: seed})
+	}
+	return New(h.dc, h.st, h.rd, Options{AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: func() time.Time { return h.now }, NewGame: newGame}, zerolog.New(&h.logs))
 }
 
 func (h *harness) interaction(user string, typ discordgo.InteractionType, data discordgo.InteractionData, msg *discordgo.Message) *discordgo.Interaction {

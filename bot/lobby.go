@@ -156,7 +156,7 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 func (b *Bot) lobbyClick(r *request, a Action) {
 	var after *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageLobby {
+		if t == nil || t.ID != a.Table || t.Stage != StageLobby || a.Stamp != t.stamp() {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}

@@ -454,7 +454,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 // same players.
 func (b *Bot) playAgain(r *request, a Action) {
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageOver {
+		if t == nil || t.ID != a.Table || t.Stage != StageOver || a.Stamp != t.stamp() {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
