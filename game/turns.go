@@ -11,6 +11,8 @@ import "slices"
 // revealed yet (D4, C5). Played cards are public once played; display cards
 // appear by number only.
 type TurnSummary struct {
+	// Variant is the game's variant.
+	Variant Variant
 	// Turn is the turn's number, from 1; Active the seat of its active player.
 	Turn   int
 	Active int
@@ -187,7 +189,7 @@ func (g *Game) Turns() []TurnSummary {
 
 // turnStart begins the summary of the replayed game's current turn.
 func (g *Game) turnStart() TurnSummary {
-	t := TurnSummary{Turn: g.st.Turn, Active: g.st.Active}
+	t := TurnSummary{Variant: g.st.Variant, Turn: g.st.Turn, Active: g.st.Active}
 	if g.st.Variant == Dice {
 		t.Dice = g.st.Dice
 	}
