@@ -202,6 +202,20 @@ func TestTurnsSummaryConsistentWithSheets(t *testing.T) {
 				})
 				turns := g.Turns()
 				checkTurns(t, g, turns)
+				// The stored game gives the same summaries: restored, or
+				// replayed from its record.
+				data, _ := g.MarshalBinary()
+				restored, err := Restore(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				replayed, err := Replay(g.Record())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(restored.Turns(), turns) || !reflect.DeepEqual(replayed.Turns(), turns) {
+					t.Fatalf("game %d: a restored or replayed game summarises differently", i)
+				}
 				for _, snap := range snaps {
 					for k, ts := range snap {
 						if ts.Finished && !reflect.DeepEqual(ts, turns[k]) {
@@ -444,6 +458,20 @@ func TestD4C5TurnsHideUnrevealedChoices(t *testing.T) {
 			}
 			if compared == 0 {
 				t.Fatal("nothing compared")
+			}
+		})
+	}
+}
+
+// BenchmarkTurns measures summarising a whole 5-player game (a replay of
+// its log).
+func BenchmarkTurns(b *testing.B) {
+	for _, v := range []Variant{Dice, Jokers} {
+		b.Run(v.String(), func(b *testing.B) {
+			g := playRandom(b, v, 5, 7, nil)
+			b.ReportMetric(float64(g.Turn()), "turns")
+			for b.Loop() {
+				g.Turns()
 			}
 		})
 	}
