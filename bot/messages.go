@@ -3,7 +3,7 @@ package bot
 // messages holds every user-facing string: English, German, French, in the
 // rulebooks' own terms (misthrow / Fehlwurf / coup manqué). Arguments use
 // fmt verbs with explicit indexes where word order differs.
-var messages = mergeMessages(baseMessages, playMessages, reasonMessages)
+var messages = mergeMessages(baseMessages, playMessages, logMessages, reasonMessages)
 
 func mergeMessages(parts ...map[string][3]string) map[string][3]string {
 	out := map[string][3]string{}

@@ -70,3 +70,35 @@ var playMessages = map[string][3]string{
 	"err.overgame":   {"This game is over.", "Dieses Spiel ist vorbei.", "Cette partie est terminée."},
 	"err.removehost": {"Only the host can remove a player.", "Nur der Gastgeber kann Spieler entfernen.", "Seul l'hôte peut retirer un joueur."},
 }
+
+// logMessages word the one-line log of a finished turn (turnLogLine), in
+// the rulebooks' terms: misthrow / Fehlwurf / coup manqué, row / Reihe /
+// rangée, locked / abgeschlossen / verrouillée.
+var logMessages = map[string][3]string{
+	// Colours in a cross ("red 6") and in a row's name ("rangée verte").
+	"log.color.red":    {"red", "Rot", "rouge"},
+	"log.color.yellow": {"yellow", "Gelb", "jaune"},
+	"log.color.green":  {"green", "Grün", "vert"},
+	"log.color.blue":   {"blue", "Blau", "bleu"},
+	"log.row.red":      {"red", "Rot", "rouge"},
+	"log.row.yellow":   {"yellow", "Gelb", "jaune"},
+	"log.row.green":    {"green", "Grün", "verte"},
+	"log.row.blue":     {"blue", "Blau", "bleue"},
+
+	"log.turn":       {"Turn %[1]d", "Runde %[1]d", "Tour %[1]d"},
+	"log.rolled":     {"%[1]s rolled %[2]d+%[3]d", "%[1]s würfelt %[2]d+%[3]d", "%[1]s lance %[2]d+%[3]d"},
+	"log.pass":       {"%[1]s –", "%[1]s –", "%[1]s –"},
+	"log.cross":      {"%[1]s ✕ %[2]s %[3]d", "%[1]s ✕ %[2]s %[3]d", "%[1]s ✕ %[2]s %[3]d"},
+	"log.colored":    {"%[1]s ✕ %[2]s %[3]d (%[4]d+%[5]d)", "%[1]s ✕ %[2]s %[3]d (%[4]d+%[5]d)", "%[1]s ✕ %[2]s %[3]d (%[4]d+%[5]d)"},
+	"log.took":       {"%[1]s took %[2]s", "%[1]s nimmt %[2]s", "%[1]s prend %[2]s"},
+	"log.number":     {"number %[1]d: %[2]s", "Zahl %[1]d: %[2]s", "nombre %[1]d : %[2]s"},
+	"log.played":     {"%[1]s played %[2]s ✕ %[3]s", "%[1]s spielt %[2]s ✕ %[3]s", "%[1]s joue %[2]s ✕ %[3]s"},
+	"log.playednone": {"%[1]s played %[2]s –", "%[1]s spielt %[2]s –", "%[1]s joue %[2]s –"},
+	"log.misthrow":   {"%[1]s ✕ misthrow (%[2]d/4)", "%[1]s ✕ Fehlwurf (%[2]d/4)", "%[1]s ✕ coup manqué (%[2]d/4)"},
+	"log.lock":       {"🔒 %[1]s locked %[2]s", "🔒 %[1]s: Reihe %[2]s abgeschlossen", "🔒 %[1]s : rangée %[2]s verrouillée"},
+	"log.running":    {"…", "…", "…"},
+
+	"log.end.locks":     {"🏁 Game over: two rows locked", "🏁 Spielende: zwei Reihen abgeschlossen", "🏁 Fin de la partie : deux rangées verrouillées"},
+	"log.end.lockscard": {"🏁 Game over: %[1]s locked two rows", "🏁 Spielende: %[1]s hat zwei Reihen abgeschlossen", "🏁 Fin de la partie : %[1]s a verrouillé deux rangées"},
+	"log.end.misthrows": {"🏁 Game over: %[1]s crossed a fourth misthrow", "🏁 Spielende: %[1]s hat den vierten Fehlwurf", "🏁 Fin de la partie : %[1]s a noté son quatrième coup manqué"},
+}

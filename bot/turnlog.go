@@ -1,0 +1,111 @@
+package bot
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// turnLogLine words one turn as a single line for the channel's log, in the
+// table's language: "Turn 7 · Ben rolled 3+3 · Ben – · Chloé ✕ blue 6 ·
+// Anna ✕ red 6 · Ben ✕ yellow 9 (3+6)", or for the card game "Turn 4 · Ben
+// took 5 + 9 · number 7: Ben – · Anna ✕ green 7 · Ben played Red 4, Red 5 ✕
+// 4, 5". The decisions come in the summary's order (each action by seat from
+// the active player); each action's locks follow it, then the active
+// player's misthrow and the end of the game. It reads only the summary and
+// the seat names, so the line is a pure function of the stored game and
+// holds nothing hidden (RULES C10). An unfinished turn ends with "…".
+func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
+	name := func(p int) string {
+		if p >= 0 && p < len(names) {
+			return names[p]
+		}
+		return "#" + strconv.Itoa(p+1)
+	}
+	parts := []string{l.T("log.turn", t.Turn)}
+	if t.Variant == game.Dice {
+		parts = append(parts, l.T("log.rolled", name(t.Active), t.Dice[game.White1], t.Dice[game.White2]))
+	}
+	numbered := false
+	for i, d := range t.Decisions {
+		var s string
+		who := name(d.Player)
+		switch d.Kind {
+		case game.Pass:
+			s = l.T("log.pass", who)
+		case game.White:
+			s = l.T("log.cross", who, logColor(l, d.Color), first(d.Crossed))
+		case game.Colored:
+			s = l.T("log.colored", who, logColor(l, d.Color), first(d.Crossed), d.Sum[0], d.Sum[1])
+		case game.Number:
+			s = l.T("log.cross", who, logColor(l, d.Color), first(d.Crossed))
+		case game.Take:
+			s = l.T("log.took", who, joinInts(d.Took, " + "))
+		case game.Play:
+			cards := playedCards(l, d.Cards)
+			if len(d.Crossed) == 0 {
+				s = l.T("log.playednone", who, cards)
+			} else {
+				s = l.T("log.played", who, cards, joinInts(d.Crossed, ", "))
+			}
+		default:
+			continue
+		}
+		if t.Number > 0 && d.Action == 2 && !numbered && (d.Kind == game.Pass || d.Kind == game.Number) {
+			s = l.T("log.number", t.Number, s)
+			numbered = true
+		}
+		parts = append(parts, s)
+		if i+1 == len(t.Decisions) || t.Decisions[i+1].Action != d.Action {
+			for _, lk := range t.Locks {
+				if lk.Action == d.Action {
+					parts = append(parts, l.T("log.lock", name(lk.Player), l.T("log.row."+lk.Color.String())))
+				}
+			}
+		}
+	}
+	if t.Misthrow > 0 {
+		parts = append(parts, l.T("log.misthrow", name(t.Active), t.Misthrow))
+	}
+	who := make([]string, len(t.EndedBy))
+	for i, p := range t.EndedBy {
+		who[i] = name(p)
+	}
+	switch {
+	case t.End == game.EndMisthrows:
+		parts = append(parts, l.T("log.end.misthrows", strings.Join(who, ", ")))
+	case t.End == game.EndLocks && t.Variant == game.Dice:
+		parts = append(parts, l.T("log.end.locks"))
+	case t.End == game.EndLocks:
+		parts = append(parts, l.T("log.end.lockscard", strings.Join(who, ", ")))
+	}
+	if !t.Finished {
+		parts = append(parts, l.T("log.running"))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// logColor is a colour as the log names a crossed number's row.
+func logColor(l Lang, c game.Color) string { return l.T("log.color." + c.String()) }
+
+// playedCards names the cards of a play, public once played (RULES C10):
+// "Red 4, Red 5", "Joker 7 → Red".
+func playedCards(l Lang, cs []game.PlayedCard) string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		if c.Joker {
+			out[i] = "Joker " + strconv.Itoa(c.Number) + " → " + colorName(l, c.Color)
+		} else {
+			out[i] = colorName(l, c.Color) + " " + strconv.Itoa(c.Number)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func first(ns []int) int {
+	if len(ns) == 0 {
+		return 0
+	}
+	return ns[0]
+}
