@@ -88,19 +88,33 @@ func (t *Table) settle() bool {
 	return changed
 }
 
-// logLine is the one-line log of the turn key of the current game: its
-// header and the events of that turn.
+// logLine is the one-line log of the turn key of the current game
+// (turnLogLine of its game.TurnSummary), in the table's language; the news
+// of that turn (timeouts, players who left) follow it. A turn of an
+// earlier game, whose moves are gone, is named only.
 func (t *Table) logLine(key string) string {
-	var game, turn int
-	fmt.Sscanf(key, "g%d.t%d", &game, &turn)
+	var gameNo, turn int
+	fmt.Sscanf(key, "g%d.t%d", &gameNo, &turn)
 	l := LangFor(t.Lang)
-	parts := []string{l.T("log.turn", turn)}
-	for _, n := range t.News {
-		if n.Turn == turn && game == t.GameNo {
-			parts = append(parts, n.Text)
+	if t.g == nil || gameNo != t.GameNo {
+		return l.T("log.turn", turn)
+	}
+	names := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		names[i] = s.Name
+	}
+	line := l.T("log.turn", turn)
+	for _, ts := range t.g.Turns() {
+		if ts.Turn == turn {
+			line = turnLogLine(l, ts, names)
 		}
 	}
-	return strings.Join(parts, " · ")
+	for _, n := range t.News {
+		if n.Turn == turn && strings.HasPrefix(n.Text, "⌛") {
+			line += " · " + n.Text
+		}
+	}
+	return line
 }
 
 // opKind is what the reconciler does next.

@@ -19,7 +19,6 @@ var playMessages = map[string][3]string{
 	"turn.timeout":      {"⌛ Time ran out for %[1]s: passed.", "⌛ Die Zeit für %[1]s ist abgelaufen: gepasst.", "⌛ Temps écoulé pour %[1]s : passe."},
 	"turn.timeout.take": {"⌛ Time ran out for %[1]s: the leftmost cards were taken (%[2]s).", "⌛ Die Zeit für %[1]s ist abgelaufen: Die linken Karten wurden genommen (%[2]s).", "⌛ Temps écoulé pour %[1]s : les cartes de gauche ont été prises (%[2]s)."},
 	"turn.timeout.play": {"⌛ Time ran out for %[1]s: one card had to be played, nothing crossed.", "⌛ Die Zeit für %[1]s ist abgelaufen: Eine Karte musste ausgespielt werden, nichts angekreuzt.", "⌛ Temps écoulé pour %[1]s : une carte a dû être jouée, rien n'est coché."},
-	"log.turn":          {"**Turn %[1]d**", "**Zug %[1]d**", "**Tour %[1]d**"},
 	"turn.played":       {"%[1]s played %[2]s.", "%[1]s hat %[2]s ausgespielt.", "%[1]s a joué %[2]s."},
 
 	"btn.pass":          {"Pass", "Passen", "Passer"},
@@ -85,7 +84,7 @@ var logMessages = map[string][3]string{
 	"log.row.green":    {"green", "Grün", "verte"},
 	"log.row.blue":     {"blue", "Blau", "bleue"},
 
-	"log.turn":       {"Turn %[1]d", "Runde %[1]d", "Tour %[1]d"},
+	"log.turn":       {"Turn %[1]d", "Zug %[1]d", "Tour %[1]d"},
 	"log.rolled":     {"%[1]s rolled %[2]d+%[3]d", "%[1]s würfelt %[2]d+%[3]d", "%[1]s lance %[2]d+%[3]d"},
 	"log.pass":       {"%[1]s –", "%[1]s –", "%[1]s –"},
 	"log.cross":      {"%[1]s ✕ %[2]s %[3]d", "%[1]s ✕ %[2]s %[3]d", "%[1]s ✕ %[2]s %[3]d"},
