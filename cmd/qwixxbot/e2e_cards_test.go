@@ -33,7 +33,11 @@ var (
 // cardsNamed lists the cards a text names, by name or by code.
 func cardsNamed(text string) []game.Card {
 	var out []game.Card
-	for _, m := range cardWord.FindAllStringSubmatch(text, -1) {
+	for _, loc := range cardWord.FindAllStringSubmatchIndex(text, -1) {
+		if strings.HasSuffix(text[:loc[0]], "✕ ") {
+			continue // a cross in a row ("Anna ✕ blue 8" in a turn's log line), not a card
+		}
+		m := []string{text[loc[0]:loc[1]], text[loc[2]:loc[3]], text[loc[4]:loc[5]]}
 		if c, err := game.ParseCard(colorOf[strings.ToLower(m[1])] + m[2]); err == nil {
 			out = append(out, c)
 		}
