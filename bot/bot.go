@@ -86,6 +86,9 @@ type Bot struct {
 	// unsettled holds the channels whose reconcile gave up (sweep).
 	unsettled sync.Map
 	lastSweep atomic.Int64
+	// reposts holds, by channel, when its live message is due to be posted
+	// afresh (liveMaxAge).
+	reposts sync.Map
 }
 
 // New makes a bot.

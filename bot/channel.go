@@ -51,7 +51,17 @@ type Shown struct {
 	// deleted when that action ends.
 	Reminder string `json:"reminder,omitempty"`
 	RemindAt int    `json:"remind_at,omitempty"`
+	// At is when Msg was posted. Discord limits edits of messages older
+	// than an hour, so a turn that lasts longer gets a fresh message
+	// (liveMaxAge) rather than edits of an old one.
+	At time.Time `json:"at,omitzero"`
 }
+
+// liveMaxAge is how old the live message may get before the turn is
+// posted afresh (the old message deleted: deletes are not limited like
+// edits of old messages). It leaves the turn's last edits, and the shrink
+// to its log line when it ends, well inside Discord's hour.
+const liveMaxAge = 45 * time.Minute
 
 // PastTurn is a finished turn's message and the log line it shrinks to
 // ("" only strips its buttons: a message of an earlier bot version).
@@ -121,23 +131,25 @@ func (t *Table) logLine(key string) string {
 type opKind int
 
 const (
-	opNone           opKind = iota
-	opDeleteRemind          // delete the reminder of an action that ended
-	opShrink                // edit Past[0] to its log line
-	opLookup                // find a post whose outcome is unknown
-	opPost                  // post the live message
-	opEdit                  // edit the live message (text, buttons, maybe picture)
-	opPostResults           // post the results
-	opPostReminder          // post a reminder for the current action
-	opForgetPastTurn        // a past turn's message is gone: forget it
+	opNone         opKind = iota
+	opDeleteRemind        // delete the reminder of an action that ended
+	opShrink              // edit Past[0] to its log line
+	opLookup              // find a post whose outcome is unknown
+	opPost                // post the live message
+	opEdit                // edit the live message (text, buttons, maybe picture)
+	opPostResults         // post the results
+	opPostReminder        // post a reminder for the current action
+	opRepost              // delete a live message about to be an hour old
 )
 
 // nextOp is the next request that brings the channel to t (settled), or
-// opNone when it shows t. It is a pure function of the stored table and
-// the live message's wanted fingerprints.
-func nextOp(t *Table, rev, pic string) opKind {
+// opNone when it shows t. It is a pure function of the stored table, the
+// live message's wanted fingerprints and the time.
+func nextOp(t *Table, rev, pic string, now time.Time) opKind {
 	s := &t.Shown
 	switch {
+	case t.Stage == StagePlaying && s.Msg != "" && !s.At.IsZero() && now.Sub(s.At) >= liveMaxAge:
+		return opRepost
 	case s.Reminder != "" && (t.Stage != StagePlaying || s.RemindAt != t.stamp()):
 		return opDeleteRemind
 	case len(s.Past) > 0:
@@ -261,12 +273,23 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	if t.g != nil && t.Stage == StagePlaying {
 		content, comps, pv, rev, pic = liveView(t)
 	}
-	op := nextOp(t, rev, pic)
+	op := nextOp(t, rev, pic, b.opt.Now())
 	l := LangFor(t.Lang)
 	var record func(cur *Table)
 	switch op {
 	case opNone:
 		return true, nil
+	case opRepost:
+		err = b.dc.ChannelMessageDelete(channelID, t.Shown.Msg)
+		if notFound(err) {
+			err = nil
+		}
+		id := t.Shown.Msg
+		record = func(cur *Table) {
+			if cur.Shown.Msg == id {
+				cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
+			}
+		}
 	case opDeleteRemind:
 		err = b.dc.ChannelMessageDelete(channelID, t.Shown.Reminder)
 		if notFound(err) {
@@ -432,6 +455,20 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string) {
 		return
 	}
 	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)
+	t.Shown.At = b.opt.Now().UTC()
+	b.reposts.Store(t.ChannelID, t.Shown.At.Add(liveMaxAge))
+}
+
+// sweepReposts kicks the channels whose live message is due to be posted
+// afresh (liveMaxAge).
+func (b *Bot) sweepReposts(now time.Time) {
+	b.reposts.Range(func(k, v any) bool {
+		if !now.Before(v.(time.Time)) {
+			b.reposts.Delete(k)
+			b.refresh.kick(b, k.(string))
+		}
+		return true
+	})
 }
 
 // findPost looks among the channel's newest messages for the bot's post

@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -61,5 +62,35 @@ func TestD6PassButtonSaysMisthrow(t *testing.T) {
 			t.Fatalf("colour buttons not grouped by colour: %v", ids)
 		}
 		last, seen = c, true
+	}
+}
+
+// Discord limits edits of messages older than an hour: a turn that lasts
+// longer than liveMaxAge gets a fresh message (the old one deleted), so
+// its later edits and its final shrink to a log line stay possible.
+func TestLongTurnPostedAfresh(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.TurnTimeout = 3 * time.Hour
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	first := h.dc.lastTable(testChannel)
+	h.now = h.now.Add(liveMaxAge + time.Minute)
+	h.bot.Tick()
+	h.bot.Idle()
+	again := h.dc.lastTable(testChannel)
+	if again.ID == first.ID {
+		t.Fatal("the hour-old live message was not replaced")
+	}
+	h.dc.mu.Lock()
+	_, still := h.dc.byID[first.ID]
+	h.dc.mu.Unlock()
+	if still {
+		t.Fatal("the old live message was not deleted")
+	}
+	if !strings.Contains(again.Content, "**Turn 1**") || h.table().Shown.Msg != again.ID {
+		t.Fatalf("the fresh message does not show turn 1: %q", again.Content)
+	}
+	if r := h.click("anna", buttons(again.Components, "Pass")[0], again); !strings.Contains(r.Data.Content, "passed") {
+		t.Fatalf("pass on the fresh message: %q", r.Data.Content)
 	}
 }

@@ -110,6 +110,7 @@ func (b *Bot) Tick() {
 		b.lastSweep.Store(time.Now().UnixNano())
 		b.sweep()
 	}
+	b.sweepReposts(now)
 	expired, remind := b.timers.due(now, b.opt.ReminderBefore)
 	for _, ch := range remind {
 		b.remind(ch, now)

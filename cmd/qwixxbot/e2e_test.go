@@ -455,7 +455,7 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 	var results *discordtest.Message
 	if err := e.until(10*time.Second, func() bool {
 		for _, m := range max.Messages(ch) {
-			if strings.Contains(m.Content, "Game over") {
+			if strings.Contains(m.Content, "Game over") && idWith(m, "again") != "" {
 				results = m
 				return true
 			}
