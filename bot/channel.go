@@ -280,22 +280,16 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	case opNone:
 		return true, nil
 	case opRepost:
-		err = b.dc.ChannelMessageDelete(channelID, t.Shown.Msg)
-		if notFound(err) {
-			err = nil
-		}
 		id := t.Shown.Msg
+		err = b.deleteMessage(channelID, id)
 		record = func(cur *Table) {
 			if cur.Shown.Msg == id {
 				cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
 			}
 		}
 	case opDeleteRemind:
-		err = b.dc.ChannelMessageDelete(channelID, t.Shown.Reminder)
-		if notFound(err) {
-			err = nil
-		}
 		id := t.Shown.Reminder
+		err = b.deleteMessage(channelID, id)
 		record = func(cur *Table) {
 			if cur.Shown.Reminder == id {
 				cur.Shown.Reminder = ""
@@ -442,6 +436,14 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	}
 	record(cur)
 	return false, b.saveTable(channelID, cur)
+}
+
+// deleteMessage deletes a message; one already gone is no error.
+func (b *Bot) deleteMessage(channelID, messageID string) error {
+	if err := b.dc.ChannelMessageDelete(channelID, messageID); err != nil && !notFound(err) {
+		return err
+	}
+	return nil
 }
 
 // adopt makes msg the live message of turn key.

@@ -144,29 +144,7 @@ func TestTurnsScripted(t *testing.T) {
 // C10: nothing reachable from a TurnSummary can hold a card, so no hand and
 // no face-down card can be in it; played cards are PlayedCard values.
 func TestC10TurnSummaryHoldsNoCards(t *testing.T) {
-	cardType := reflect.TypeOf(Card(0))
-	var walk func(ty reflect.Type, path string, seen map[reflect.Type]bool) []string
-	walk = func(ty reflect.Type, path string, seen map[reflect.Type]bool) []string {
-		if ty == cardType {
-			return []string{path}
-		}
-		if seen[ty] {
-			return nil
-		}
-		seen[ty] = true
-		var out []string
-		switch ty.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			out = append(out, walk(ty.Elem(), path+"[]", seen)...)
-		case reflect.Struct:
-			for i := range ty.NumField() {
-				f := ty.Field(i)
-				out = append(out, walk(f.Type, path+"."+f.Name, seen)...)
-			}
-		}
-		return out
-	}
-	if leaks := walk(reflect.TypeOf(TurnSummary{}), "TurnSummary", map[reflect.Type]bool{}); len(leaks) > 0 {
+	if leaks := cardPaths(reflect.TypeOf(TurnSummary{}), "TurnSummary"); len(leaks) > 0 {
 		t.Fatalf("a turn summary can hold cards at %v", leaks)
 	}
 }
