@@ -94,3 +94,48 @@ func TestLongTurnPostedAfresh(t *testing.T) {
 		t.Fatalf("pass on the fresh message: %q", r.Data.Content)
 	}
 }
+
+// nextOp is a pure function of the stored table: what the channel should
+// be sent next, whatever happened before (a crash, a failed request).
+func TestNextOpFromStoredState(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	base := h.table()
+	_, _, _, rev, pic := liveView(base)
+	now := h.now
+	for _, tc := range []struct {
+		name string
+		edit func(t *Table)
+		want opKind
+	}{
+		{"shown as it is", func(t *Table) {}, opNone},
+		{"nothing posted yet", func(t *Table) { t.Shown = Shown{} }, opPost},
+		{"post sent, outcome unknown", func(t *Table) { t.Shown = Shown{Posting: t.turnKey()} }, opLookup},
+		{"post of an earlier turn unknown", func(t *Table) { t.Shown = Shown{Posting: "g1.t0"} }, opPost},
+		{"text outdated", func(t *Table) { t.Shown.Rev = "old" }, opEdit},
+		{"picture outdated", func(t *Table) { t.Shown.Pic = "old" }, opEdit},
+		{"a finished turn to shrink first", func(t *Table) { t.Shown.Past = []PastTurn{{Msg: "m0", Line: "Turn 0"}}; t.Shown.Rev = "old" }, opShrink},
+		{"a reminder of an ended action", func(t *Table) { t.Shown.Reminder, t.Shown.RemindAt = "r1", t.stamp()-1 }, opDeleteRemind},
+		{"a reminder due", func(t *Table) { t.Reminded = true }, opPostReminder},
+		{"a reminder shown", func(t *Table) { t.Reminded = true; t.Shown.Reminder, t.Shown.RemindAt = "r1", t.stamp() }, opNone},
+		{"live message nearly an hour old", func(t *Table) { t.Shown.At = now.Add(-liveMaxAge) }, opRepost},
+		{"game over, results not posted", func(t *Table) { t.Stage = StageOver }, opPostResults},
+		{"game over, results posted", func(t *Table) { t.Stage = StageOver; t.Shown.Results = t.GameNo }, opNone},
+		{"results post unknown", func(t *Table) { t.Stage = StageOver; t.Shown.Posting = t.resultsKey() }, opLookup},
+	} {
+		tb := h.table()
+		tb.Shown.Rev, tb.Shown.Pic, tb.Shown.At = rev, pic, now
+		tc.edit(tb)
+		if got := nextOp(tb, rev, pic, now); got != tc.want {
+			t.Errorf("%s: nextOp = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	// settle turns a live message of a finished turn into a past turn
+	// with its log line, without any request.
+	tb := h.table()
+	tb.Shown.Turn = "g1.t0"
+	if !tb.settle() || tb.Shown.Msg != "" || len(tb.Shown.Past) != 1 || !strings.HasPrefix(tb.Shown.Past[0].Line, "Turn 0") {
+		t.Fatalf("settle: %+v", tb.Shown)
+	}
+}
