@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,6 +52,10 @@ type Shown struct {
 	// deleted when that action ends.
 	Reminder string `json:"reminder,omitempty"`
 	RemindAt int    `json:"remind_at,omitempty"`
+	// Unsure is set when what the channel shows was last changed through an
+	// interaction's answer (liveAnswer), recorded before the answer was
+	// sent: after a crash, Start has such channels edited once (force).
+	Unsure bool `json:"unsure,omitempty"`
 	// At is when Msg was posted. Discord limits edits of messages older
 	// than an hour, so a turn that lasts longer gets a fresh message
 	// (liveMaxAge) rather than edits of an old one.
@@ -68,6 +73,8 @@ const liveMaxAge = 45 * time.Minute
 type PastTurn struct {
 	Msg  string `json:"msg"`
 	Line string `json:"line,omitempty"`
+	// Sent is set when the shrink went out as a click's answer.
+	Sent bool `json:"sent,omitempty"`
 }
 
 // turnKey names the current turn of the current game.
@@ -227,6 +234,9 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		time.Sleep(delay)
 		delay = min(2*delay, 8*time.Second)
 	}
+	// A handful of requests brings any table's channel up to date; this
+	// many means a step that does not record its progress.
+	log.Error().Msg("channel not converged after 64 requests; the sweep will try again")
 	b.unsettled.Store(channelID, true)
 }
 
@@ -251,12 +261,29 @@ func (b *Bot) sweep() {
 
 // reconcileStep does one request; done is true when there was none to do.
 func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, err error) {
+	_, forced := b.force.LoadAndDelete(channelID)
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTable(channelID)
-	if err == nil && t != nil && t.settle() {
-		err = b.saveTable(channelID, t)
+	if err == nil && t != nil {
+		changed := t.settle()
+		if forced {
+			// What went out as click answers may have been lost: send it
+			// again, as the channel's own requests.
+			t.Shown.Rev, t.Shown.Unsure = "", false
+			for i := range t.Shown.Past {
+				t.Shown.Past[i].Sent = false
+			}
+			changed = true
+		}
+		if changed {
+			err = b.saveTable(channelID, t)
+		}
 	}
 	unlock()
+	if t != nil {
+		// Shrinks that went out as click answers are shown.
+		t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Sent })
+	}
 	if _, ok := asUnreadable(err); ok {
 		return true, nil
 	}
@@ -308,9 +335,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 			err = nil // deleted by a moderator: nothing to shrink
 		}
 		record = func(cur *Table) {
-			if len(cur.Shown.Past) > 0 && cur.Shown.Past[0].Msg == p.Msg {
-				cur.Shown.Past = cur.Shown.Past[1:]
-			}
+			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && !q.Sent })
 		}
 	case opPost, opPostResults:
 		key := t.turnKey()
@@ -435,6 +460,22 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 		return false, err // the table changed hands: start over
 	}
 	record(cur)
+	// Shrinks sent as answers are done. The newest is kept, marked Sent,
+	// until a forced pass (Start) makes sure of it: a crash may have lost
+	// that answer, and only that one (a failed answer forces at once).
+	lastSent := -1
+	for i, p := range cur.Shown.Past {
+		if p.Sent {
+			lastSent = i
+		}
+	}
+	kept := cur.Shown.Past[:0]
+	for i, p := range cur.Shown.Past {
+		if !p.Sent || i == lastSent {
+			kept = append(kept, p)
+		}
+	}
+	cur.Shown.Past = kept
 	return false, b.saveTable(channelID, cur)
 }
 
@@ -444,6 +485,61 @@ func (b *Bot) deleteMessage(channelID, messageID string) error {
 		return err
 	}
 	return nil
+}
+
+// liveUpdate is a click's answer that updates the live message it was
+// clicked on (an interaction response of type 7, which Discord does not
+// count against the bot's global rate limit): the turn's message as it is
+// now, or its log line when the click ended the turn.
+type liveUpdate struct {
+	content string
+	comps   []discordgo.MessageComponent
+	png     []byte // a new picture, if it changed
+	shrink  bool
+}
+
+// liveAnswer makes the update of t's live message after a click on it and
+// records it in t.Shown as shown (Unsure until the next reconcile), or
+// returns nil when the click is better answered privately (the reconciler
+// then updates the message). It runs under the channel's lock, before the
+// table is saved.
+func (b *Bot) liveAnswer(t *Table) *liveUpdate {
+	t.advance() // the buttons carry the stamp this state is saved with
+	if t.Stage == StagePlaying && t.Shown.Turn == t.turnKey() {
+		content, comps, pv, rev, pic := liveView(t)
+		u := &liveUpdate{content: content, comps: comps}
+		if pic != t.Shown.Pic {
+			png, err := b.rd.Table(pv, LangFor(t.Lang))
+			if err != nil {
+				return nil
+			}
+			u.png = png
+			t.Shown.Att = "" // the new picture's attachment is not known
+		}
+		t.Shown.Rev, t.Shown.Pic, t.Shown.Unsure = rev, pic, true
+		return u
+	}
+	msg := t.Shown.Msg
+	if !t.settle() || len(t.Shown.Past) == 0 || t.Shown.Past[len(t.Shown.Past)-1].Msg != msg {
+		return nil
+	}
+	p := &t.Shown.Past[len(t.Shown.Past)-1]
+	p.Sent, t.Shown.Unsure = true, true
+	return &liveUpdate{content: p.Line, shrink: true}
+}
+
+// response is the interaction response carrying u.
+func (u *liveUpdate) response() *discordgo.InteractionResponse {
+	data := &discordgo.InteractionResponseData{Content: u.content, Components: u.comps, AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	switch {
+	case u.shrink:
+		data.Components = []discordgo.MessageComponent{}
+		data.Attachments = &[]*discordgo.MessageAttachment{}
+	case u.png != nil:
+		data.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(u.png)}}
+		data.Attachments = &[]*discordgo.MessageAttachment{}
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
 }
 
 // adopt makes msg the live message of turn key.

@@ -90,8 +90,9 @@ func TestLongTurnPostedAfresh(t *testing.T) {
 	if !strings.Contains(again.Content, "**Turn 1**") || h.table().Shown.Msg != again.ID {
 		t.Fatalf("the fresh message does not show turn 1: %q", again.Content)
 	}
-	if r := h.click("anna", buttons(again.Components, "Pass")[0], again); !strings.Contains(r.Data.Content, "passed") {
-		t.Fatalf("pass on the fresh message: %q", r.Data.Content)
+	h.click("anna", buttons(again.Components, "Pass")[0], again)
+	if !h.table().g.Decided(0) {
+		t.Fatal("pass on the fresh message not taken")
 	}
 }
 
@@ -137,5 +138,88 @@ func TestNextOpFromStoredState(t *testing.T) {
 	tb.Shown.Turn = "g1.t0"
 	if !tb.settle() || tb.Shown.Msg != "" || len(tb.Shown.Past) != 1 || !strings.HasPrefix(tb.Shown.Past[0].Line, "Turn 0") {
 		t.Fatalf("settle: %+v", tb.Shown)
+	}
+}
+
+// A click on the live message is answered by updating that message (an
+// interaction answer, not counted against the bot's global rate limit):
+// no channel edit is needed, also when the click ends the turn and the
+// message shrinks to its log line; only the next turn's post is a channel
+// request.
+func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tbl := h.dc.lastTable(testChannel)
+	edits := h.dc.edited
+	r := h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
+	if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(r.Data.Content, "Waiting for: <@ben>") {
+		t.Fatalf("answer to a click on the live message: %+v", r)
+	}
+	h.click("ben", buttons(tbl.Components, "Pass")[0], tbl)
+	act := h.table().Seats[h.table().g.Active()].UserID
+	tbl = h.dc.lastTable(testChannel)
+	r = h.click(act, buttons(tbl.Components, "Pass")[0], tbl)
+	if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.HasPrefix(r.Data.Content, "Turn 1 · ") || len(r.Data.Components) != 0 {
+		t.Fatalf("the turn-ending click's answer is not the log line: %+v", r.Data)
+	}
+	if h.dc.edited != edits {
+		t.Fatalf("%d channel edits for clicks answered through the interaction", h.dc.edited-edits)
+	}
+	if next := h.dc.lastTable(testChannel); next.ID == tbl.ID || !strings.Contains(next.Content, "**Turn 2**") {
+		t.Fatalf("turn 2 not posted: %q", next.Content)
+	}
+	if s := h.table().Shown; len(s.Past) != 1 || !s.Past[0].Sent || !s.Unsure {
+		// The shrink sent as an answer is kept, unsure, until a restart
+		// makes sure of it.
+		t.Fatalf("shown after the turn: %+v", s)
+	}
+	// After a restart a channel last changed through an answer is edited
+	// once, in case that answer was lost.
+	r = h.click("anna", buttons(h.dc.lastTable(testChannel).Components, "Pass")[0], h.dc.lastTable(testChannel))
+	if !h.table().Shown.Unsure {
+		t.Fatal("an answer's update is not marked unsure")
+	}
+	h.bot = h.newBot()
+	edits = h.dc.edited
+	if err := h.bot.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.bot.Idle()
+	if s := h.table().Shown; h.dc.edited != edits+2 || s.Unsure || len(s.Past) != 0 {
+		t.Fatalf("after a restart: %d edits, shown %+v; want 2 (the live message, the last shrink) and settled", h.dc.edited-edits, s)
+	}
+}
+
+// The reconciler converges in a few requests from any mix of pending
+// work: shrinks (one of them already sent as an answer), a reminder to
+// delete, a live message to post.
+func TestReconcileConvergesFromPendingWork(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	old := h.dc.lastTable(testChannel)
+	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
+		tb, err := decodeTable(blob)
+		if err != nil {
+			return nil, false, err
+		}
+		tb.Shown = Shown{Past: []PastTurn{{Msg: old.ID, Line: "Turn 0 · sent", Sent: true}, {Msg: old.ID, Line: "Turn 0 · again"}},
+			Reminder: "gone", RemindAt: tb.stamp() - 1}
+		out, err := tb.encode()
+		return out, false, err
+	})
+	before := len(h.dc.channel[testChannel])
+	h.bot.refresh.kick(h.bot, testChannel)
+	h.bot.Idle()
+	s := h.table().Shown
+	if len(s.Past) != 1 || !s.Past[0].Sent || s.Reminder != "" || s.Msg == "" {
+		t.Fatalf("not converged: %+v\nlog: %s", s, h.logs.String())
+	}
+	if got := len(h.dc.channel[testChannel]); got != before+1 {
+		t.Fatalf("%d messages posted, want 1", got-before)
+	}
+	if strings.Contains(h.logs.String(), "not converged") {
+		t.Fatal(h.logs.String())
 	}
 }

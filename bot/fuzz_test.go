@@ -319,6 +319,9 @@ func (z *interactionFuzzer) drive() {
 		}
 		u := t.Seats[waiting[z.pick(len(waiting))]].UserID
 		m := h.dc.lastTable(testChannel)
+		if m == nil {
+			z.t.Fatalf("no table message with buttons while the game runs (stalled): shown %+v, log:\n%s", t.Shown, h.logs.String())
+		}
 		var ids []string
 		for _, id := range buttons(m.Components, "") {
 			if a, err := DecodeAction(id); err == nil && a.Verb != "sheet" && a.Verb != "hand" {

@@ -89,8 +89,9 @@ func TestStampStoredAcrossRestart(t *testing.T) {
 	if got := h.table().stamp(); got != stamp {
 		t.Fatalf("stamp %d after restart, was %d", got, stamp)
 	}
-	if r := h.click("anna", buttons(tbl.Components, "Pass")[0], tbl); !strings.Contains(r.Data.Content, "passed") {
-		t.Fatalf("pass after restart: %q", r.Data.Content)
+	h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
+	if !h.table().g.Decided(0) {
+		t.Fatal("pass after restart not taken")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -152,6 +153,23 @@ func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.
 			io.ReadAll(file.Reader)
 		}
 	}
+	// An update of a channel message (a click's answer of type 7) changes
+	// that message, as on Discord.
+	if r.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil && r.Data != nil {
+		if m := f.byID[i.Message.ID]; m != nil {
+			m.Content = r.Data.Content
+			if r.Data.Components != nil {
+				m.Components = r.Data.Components
+			}
+			if r.Data.Attachments != nil {
+				m.Attachments = nil
+			}
+			for _, file := range r.Data.Files {
+				f.next++
+				m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{ID: fmt.Sprintf("a%d", f.next), Filename: file.Name})
+			}
+		}
+	}
 	return nil
 }
 
@@ -163,6 +181,12 @@ func (f *fakeDiscord) InteractionResponseEdit(i *discordgo.Interaction, e *disco
 		io.ReadAll(file.Reader)
 	}
 	return &discordgo.Message{ID: "edited"}, nil
+}
+
+// unknownMessage is Discord's 404 for a message that does not exist.
+func unknownMessage(id string) error {
+	return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound, Status: "404 Not Found"},
+		ResponseBody: []byte(`{"message":"Unknown Message","code":10008}`), Message: &discordgo.APIErrorMessage{Code: 10008, Message: "Unknown Message " + id}}
 }
 
 // hookEdit is an edit of an interaction's @original message.
@@ -191,7 +215,7 @@ func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...d
 	defer f.mu.Unlock()
 	m := f.byID[e.ID]
 	if m == nil {
-		return nil, fmt.Errorf("unknown message %s", e.ID)
+		return nil, unknownMessage(e.ID)
 	}
 	if e.Content != nil {
 		m.Content = *e.Content
@@ -234,7 +258,7 @@ func (f *fakeDiscord) ChannelMessageDelete(ch, id string, _ ...discordgo.Request
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byID[id] == nil {
-		return fmt.Errorf("unknown message %s", id)
+		return unknownMessage(id)
 	}
 	delete(f.byID, id)
 	f.channel[ch] = slices.DeleteFunc(f.channel[ch], func(m *discordgo.Message) bool { return m.ID == id })

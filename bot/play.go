@@ -34,6 +34,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		moved  bool
 		after  *Table
 		seat   int
+		live   *liveUpdate
 	)
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.g == nil {
@@ -63,6 +64,9 @@ func (b *Bot) playClick(r *request, a Action) {
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t
+		if a.View == ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg {
+			live = b.liveAnswer(t)
+		}
 		return t, nil
 	})
 	defer unlock()
@@ -83,7 +87,11 @@ func (b *Bot) playClick(r *request, a Action) {
 				Content: text, Components: []discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{},
 			}})
 		default:
-			r.ephemeral(text)
+			if live == nil {
+				r.ephemeral(text)
+			} else if r.respond(live.response()) != nil {
+				b.force.Store(r.i.ChannelID, true) // the reconciler edits instead
+			}
 		}
 		b.refresh.kick(b, r.i.ChannelID)
 	}

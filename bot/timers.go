@@ -70,6 +70,9 @@ func (b *Bot) Start() error {
 			return nil
 		}
 		b.timers.set(channelID, t)
+		if t.Shown.Unsure {
+			b.force.Store(channelID, true)
+		}
 		if t.g != nil {
 			// The channel may show an older state than the stored one (a
 			// crash or a failed request came between saving the game and
