@@ -59,6 +59,12 @@ type Options struct {
 	// Language is the fallback language code (en, de, fr) for locales the
 	// bot does not speak; English when empty.
 	Language string
+	// LiveAnswers answers a move clicked on the live table message by
+	// updating that message (an interaction response of type 7, which
+	// Discord does not count against the bot's global rate limit) instead
+	// of with a private confirmation and a channel edit. Off for now: the
+	// end-to-end drivers still read the private confirmations.
+	LiveAnswers bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// NewGame starts a game; game.New with a seed from crypto/rand when nil.

@@ -148,6 +148,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 // request.
 func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
 	h := newHarness(t)
+	h.bot.opt.LiveAnswers = true
 	resp := h.openTable("dice", "anna", "ben")
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	tbl := h.dc.lastTable(testChannel)
@@ -181,6 +182,7 @@ func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
 		t.Fatal("an answer's update is not marked unsure")
 	}
 	h.bot = h.newBot()
+	h.bot.opt.LiveAnswers = true
 	edits = h.dc.edited
 	if err := h.bot.Start(); err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t
-		if a.View == ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg {
+		if b.opt.LiveAnswers && a.View == ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg {
 			live = b.liveAnswer(t)
 		}
 		return t, nil

@@ -131,7 +131,7 @@ func (a *crashAttempt) resolve() {
 	}
 	if a.it.Failed() {
 		a.state = attFailed
-	} else if m, ok := a.it.Response(); ok && a.it.CallbackType() != 0 && isAck(m.Content) {
+	} else if m, ok := a.it.Response(); ok && a.it.CallbackType() != 0 && acked(a.it, m) {
 		a.state = attAcked
 	}
 }
@@ -315,6 +315,14 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 // else.
 func isAck(content string) bool {
 	return strings.Contains(content, "You chose") || strings.Contains(content, "You passed")
+}
+
+// acked tells whether an answer confirms a move: a private "You chose …"
+// or "You passed.", or, for a click on the live table message, the bot's
+// update of that very message (callback type 7), which it answers only
+// for an accepted move (refusals are private).
+func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
+	return m != nil && (isAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
 }
 
 // chanView follows the newest table (or results) message of a channel
@@ -748,7 +756,7 @@ func (d *crashDriver) move(u *discordtest.User, m *discordtest.Message, id, key 
 		return stepRetry, false
 	case out == outAbandoned:
 		return stepRetry, false // pending: resolve() looks at it later
-	case !isAck(r.Content):
+	case !acked(it, r):
 		a.state, a.note = attRefused, r.Content
 		// Refused: this player cannot do that on this message (they
 		// already decided, or it is not their turn).
