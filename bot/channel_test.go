@@ -29,8 +29,7 @@ func buttonLabel(comps []discordgo.MessageComponent, id string) (discordgo.Butto
 // colour buttons come grouped by colour with Pass last.
 func TestD6PassButtonSaysMisthrow(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
 	h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
 	h.click("ben", buttons(tbl.Components, "Pass")[0], tbl)
@@ -71,8 +70,7 @@ func TestD6PassButtonSaysMisthrow(t *testing.T) {
 func TestLongTurnPostedAfresh(t *testing.T) {
 	h := newHarness(t)
 	h.bot.opt.TurnTimeout = 3 * time.Hour
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	first := h.dc.lastTable(testChannel)
 	h.now = h.now.Add(liveMaxAge + time.Minute)
 	h.bot.Tick()
@@ -100,8 +98,7 @@ func TestLongTurnPostedAfresh(t *testing.T) {
 // be sent next, whatever happened before (a crash, a failed request).
 func TestNextOpFromStoredState(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	base := h.table()
 	_, _, _, rev, pic := liveView(base)
 	now := h.now
@@ -149,8 +146,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
 	h := newHarness(t)
 	h.bot.opt.LiveAnswers = true
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
 	edits := h.dc.edited
 	r := h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
@@ -198,8 +194,7 @@ func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
 // delete, a live message to post.
 func TestReconcileConvergesFromPendingWork(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	old := h.dc.lastTable(testChannel)
 	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
 		tb, err := decodeTable(blob)

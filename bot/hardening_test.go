@@ -30,8 +30,7 @@ func (h *harness) storedBlob() []byte {
 // the table.
 func TestD4OldSheetButtonRefusedAfterPlayAgain(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	first := h.table().stamp()
 	tbl := h.dc.lastTable(testChannel)
 	sheet := h.click("anna", buttons(tbl.Components, "My sheet")[0], tbl)
@@ -81,8 +80,7 @@ func TestD4OldSheetButtonRefusedAfterPlayAgain(t *testing.T) {
 // only for their state.
 func TestStampStoredAcrossRestart(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
 	stamp := h.table().stamp()
 	h.bot = h.newBot() // restart on the same store
@@ -102,8 +100,7 @@ func TestStampStoredAcrossRestart(t *testing.T) {
 // attachments (which Discord may omit).
 func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("cards", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("cards")
 	tb := h.table()
 	active := tb.Seats[tb.g.Active()].UserID
 	pub := h.dc.lastTable(testChannel)
@@ -147,8 +144,7 @@ func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
 // what the bot made is refused politely, changing nothing.
 func TestEveryMalformedInteractionAnsweredAndRefused(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
 	white := buttons(tbl.Components, "Red")[0]
 	before := h.storedBlob()
@@ -253,8 +249,7 @@ func (h *harness) commandAs(user string, perms int64, sub string) *discordgo.Int
 // it is logged once.
 func TestUnreadableTableClearedByModerator(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
 	raw := h.storedBlob()
 	h.st.mu.Lock()
@@ -298,8 +293,7 @@ func TestUnreadableTableClearedByModerator(t *testing.T) {
 // clear it by opening a new table.
 func TestUnreadableTableClearedByHostWithNew(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTwo("dice")
 	var tb map[string]any
 	if err := json.Unmarshal(h.storedBlob(), &tb); err != nil {
 		t.Fatal(err)

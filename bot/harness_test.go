@@ -386,6 +386,13 @@ func buttons(comps []discordgo.MessageComponent, prefix string) []string {
 	return out
 }
 
+// startTwo opens a table of the variant for anna and ben and starts it.
+func (h *harness) startTwo(variant string) {
+	h.t.Helper()
+	resp := h.openTable(variant, "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+}
+
 func (h *harness) table() *Table {
 	t, err := h.bot.loadTable(testChannel)
 	if err != nil {
