@@ -324,16 +324,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 		}
 	case opShrink:
 		p := t.Shown.Past[0]
-		edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
-		if p.Line != "" {
-			edit.Content = &p.Line
-			edit.Attachments = &[]*discordgo.MessageAttachment{}
-			edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
-		}
-		_, err = b.dc.ChannelMessageEditComplex(edit)
-		if notFound(err) {
-			err = nil // deleted by a moderator: nothing to shrink
-		}
+		err = b.shrink(channelID, p)
 		record = func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && !q.Sent })
 		}
@@ -477,6 +468,22 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	}
 	cur.Shown.Past = kept
 	return false, b.saveTable(channelID, cur)
+}
+
+// shrink edits a finished turn's message to its log line, without buttons
+// or picture (only strips the buttons when it has no line); a message
+// already gone (deleted by a moderator) is no error.
+func (b *Bot) shrink(channelID string, p PastTurn) error {
+	edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
+	if p.Line != "" {
+		edit.Content = &p.Line
+		edit.Attachments = &[]*discordgo.MessageAttachment{}
+		edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
+	}
+	if _, err := b.dc.ChannelMessageEditComplex(edit); err != nil && !notFound(err) {
+		return err
+	}
+	return nil
 }
 
 // deleteMessage deletes a message; one already gone is no error.

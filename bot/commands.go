@@ -172,19 +172,20 @@ func (b *Bot) command(r *request) {
 	}
 }
 
-// optionTypes are the options the bot registers (Commands), by subcommand:
-// the only ones it accepts, each of exactly its registered type.
-var optionTypes = map[string]map[string]discordgo.ApplicationCommandOptionType{
-	"new":      {"variant": discordgo.ApplicationCommandOptionString, "games": discordgo.ApplicationCommandOptionInteger},
-	"sheet":    {},
-	"hand":     {},
-	"leave":    {},
-	"remove":   {"player": discordgo.ApplicationCommandOptionUser},
-	"end":      {},
-	"settings": {"timeout": discordgo.ApplicationCommandOptionInteger},
-	"rules":    {},
-	"help":     {},
-}
+// optionTypes are the options the bot registers (Commands), by
+// subcommand: the only ones it accepts, each of exactly its registered
+// type.
+var optionTypes = func() map[string]map[string]discordgo.ApplicationCommandOptionType {
+	out := map[string]map[string]discordgo.ApplicationCommandOptionType{}
+	for _, sub := range Commands()[0].Options {
+		types := map[string]discordgo.ApplicationCommandOptionType{}
+		for _, o := range sub.Options {
+			types[o.Name] = o.Type
+		}
+		out[sub.Name] = types
+	}
+	return out
+}()
 
 // cmdOptions are a subcommand's options, checked against optionTypes.
 type cmdOptions map[string]any

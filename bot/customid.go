@@ -64,6 +64,10 @@ var viewVerbs = map[View][]string{
 	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand"},
 }
 
+// IsSelect reports whether the action belongs to a select menu (the play
+// builder's) rather than a button.
+func (a Action) IsSelect() bool { return a.Verb == "pick" || a.Verb == "as" || a.Verb == "cross" }
+
 // Action is a decoded custom_id.
 type Action struct {
 	Table string

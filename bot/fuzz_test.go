@@ -167,7 +167,7 @@ func (z *interactionFuzzer) step() {
 		}
 		var values []string
 		a, derr := DecodeAction(id)
-		isSelect := derr == nil && (a.Verb == "pick" || a.Verb == "as" || a.Verb == "cross")
+		isSelect := derr == nil && a.IsSelect()
 		if isSelect {
 			values = z.values(user)
 		}
@@ -199,7 +199,7 @@ func (z *interactionFuzzer) step() {
 			z.lastStamp = cur.stamp()
 		}
 		a2, err := DecodeAction(id)
-		isSelect2 := err == nil && (a2.Verb == "pick" || a2.Verb == "as" || a2.Verb == "cross")
+		isSelect2 := err == nil && a2.IsSelect()
 		legit = err == nil && msg != nil && cur != nil && a2.Table == cur.ID && a2.Stamp == cur.stamp() &&
 			(msg.Flags&discordgo.MessageFlagsEphemeral != 0) == a2.View.Private() &&
 			(ctype == discordgo.SelectMenuComponent) == isSelect2

@@ -342,7 +342,7 @@ func (h *harness) click(user, customID string, msg *discordgo.Message, values ..
 		msg = &discordgo.Message{ID: "lobby"}
 	}
 	typ := discordgo.ButtonComponent
-	if a, err := DecodeAction(customID); err == nil && (a.Verb == "pick" || a.Verb == "as" || a.Verb == "cross") {
+	if a, err := DecodeAction(customID); err == nil && a.IsSelect() {
 		typ = discordgo.SelectMenuComponent
 	}
 	i := h.interaction(user, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: typ, Values: values}, msg)

@@ -138,7 +138,7 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 	if private := i.Message.Flags&discordgo.MessageFlagsEphemeral != 0; private != a.View.Private() {
 		return "view on the wrong kind of message"
 	}
-	isSelect := a.Verb == "pick" || a.Verb == "as" || a.Verb == "cross"
+	isSelect := a.IsSelect()
 	switch {
 	case isSelect && data.ComponentType != discordgo.SelectMenuComponent:
 		return "select verb on another component"
@@ -298,18 +298,21 @@ func (b *Bot) cmdEnd(r *request) {
 	}
 	data := b.resultsMessage(r.log, ended, l.T("end.done", "<@"+r.userID+">"))
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
-	// The table is gone, and the reconciler with it: shrink its live
-	// message and delete its reminder here.
-	if ended.g != nil && ended.Stage == StagePlaying && ended.Shown.Msg != "" {
-		line := ended.logLine(ended.Shown.Turn)
-		b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: ended.Shown.Msg, Channel: ended.ChannelID, Content: &line,
-			Components: &[]discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{}, AllowedMentions: &discordgo.MessageAllowedMentions{}})
-	}
+	// The table is gone, and the reconciler with it: shrink its messages
+	// and delete its reminder here, as the reconciler would have.
+	ended.Stage = StageOver // the live message becomes a past turn
+	ended.settle()
 	for _, p := range ended.Shown.Past {
-		b.stripButtons(r.log, ended.ChannelID, p.Msg)
+		if !p.Sent {
+			if err := b.shrink(ended.ChannelID, p); err != nil {
+				r.log.Warn().Err(err).Msg("shrink an ended table's message")
+			}
+		}
 	}
 	if ended.Shown.Reminder != "" {
-		b.dc.ChannelMessageDelete(ended.ChannelID, ended.Shown.Reminder)
+		if err := b.deleteMessage(ended.ChannelID, ended.Shown.Reminder); err != nil {
+			r.log.Warn().Err(err).Msg("delete an ended table's reminder")
+		}
 	}
 }
 

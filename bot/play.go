@@ -282,10 +282,7 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
 	case game.PhaseColor:
 		d := g.Dice()
-		// Grouped by colour, Pass last.
-		moves := g.LegalMoves(g.Active())
-		slices.SortStableFunc(moves, func(a, b game.Move) int { return int(a.Color) - int(b.Color) })
-		for _, m := range moves {
+		for _, m := range byColorPassLast(g.LegalMoves(g.Active())) {
 			if m.Kind == game.Colored {
 				w := d[m.White-1]
 				add(l.T("btn.color", colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
@@ -306,6 +303,21 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: t.action(ViewTable, "hand", "")})
 	}
 	return append(rows, discordgo.ActionsRow{Components: personal})
+}
+
+// byColorPassLast orders moves as their buttons are shown: grouped by
+// colour, Pass last.
+func byColorPassLast(moves []game.Move) []game.Move {
+	slices.SortStableFunc(moves, func(a, b game.Move) int {
+		if (a.Kind == game.Pass) != (b.Kind == game.Pass) {
+			if a.Kind == game.Pass {
+				return 1
+			}
+			return -1
+		}
+		return int(a.Color) - int(b.Color)
+	})
+	return moves
 }
 
 // passButton words the Pass button for seat: where passing ends the turn
@@ -370,14 +382,6 @@ func waitingUsers(t *Table) []string {
 		ids = append(ids, t.Seats[p].UserID)
 	}
 	return ids
-}
-
-// stripButtons removes the buttons of an old table message.
-func (b *Bot) stripButtons(log zerolog.Logger, channelID, messageID string) {
-	empty := []discordgo.MessageComponent{}
-	if _, err := b.dc.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: messageID, Channel: channelID, Components: &empty}); err != nil {
-		log.Warn().Err(err).Str("message", messageID).Msg("remove old buttons")
-	}
 }
 
 // resultsMessage shows the final sheets, the ranking (ties share), the

@@ -109,8 +109,8 @@ func (b *Bot) Run(ctx context.Context, interval time.Duration) {
 // time has run out, passes for everybody still undecided (RULES P1).
 func (b *Bot) Tick() {
 	now := b.opt.Now()
-	if last := b.lastSweep.Load(); time.Since(time.Unix(0, last)) >= 5*time.Second {
-		b.lastSweep.Store(time.Now().UnixNano())
+	if last := b.lastSweep.Load(); now.Sub(time.Unix(0, last)) >= 5*time.Second {
+		b.lastSweep.Store(now.UnixNano())
 		b.sweep()
 	}
 	b.sweepReposts(now)

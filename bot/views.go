@@ -78,18 +78,7 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 	}
 	var btns []discordgo.MessageComponent
 	d := g.Dice()
-	// Grouped by colour, Pass last.
-	moves := g.LegalMoves(seat)
-	slices.SortStableFunc(moves, func(a, b game.Move) int {
-		if (a.Kind == game.Pass) != (b.Kind == game.Pass) {
-			if a.Kind == game.Pass {
-				return 1
-			}
-			return -1
-		}
-		return int(a.Color) - int(b.Color)
-	})
-	for _, m := range moves {
+	for _, m := range byColorPassLast(g.LegalMoves(seat)) {
 		var label, verb, arg string
 		style := discordgo.PrimaryButton
 		switch m.Kind {
