@@ -72,35 +72,56 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	ans(anna.Click(lobby, idWith(lobby, "start")))
 	tbl := newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 1") })
 
-	// Window 1: Anna's pass is saved and acknowledged; the edit of the
-	// waiting list is held, and the bot dies.
-	srv.InjectDelay(1, "PATCH /channels", time.Minute, discordtest.DelayBefore)
-	move(anna, tbl, "pass")
+	// Window 1: Anna's pass on the table message is saved; its answer,
+	// which would update that message, is held and lost with the bot.
+	srv.InjectDelay(1, "POST /interactions", time.Minute, discordtest.DelayBefore)
+	if _, err := anna.Click(tbl, idWith(tbl, "pass")); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.WaitHeld(ctx, 1); err != nil {
-		t.Fatalf("the table edit never came: %v", err)
+		t.Fatalf("the answer never came: %v", err)
 	}
 	p.Kill()
 	srv.ReleaseHeld()
-	if m, _ := srv.Message(tbl.ID); !strings.Contains(m.Content, "<@"+anna.ID+">") {
-		t.Fatalf("the window was missed: the message no longer waits for Anna: %q", m.Content)
+	waitsFor := func(c string, u *discordtest.User) bool {
+		return strings.Contains(c[strings.Index(c, "Waiting for"):], "<@"+u.ID+">")
+	}
+	if m, _ := srv.Message(tbl.ID); !waitsFor(m.Content, anna) {
+		t.Fatalf("window 1 was missed: the message no longer waits for Anna: %q", m.Content)
 	}
 	started := time.Now()
 	if err := p.Start(); err != nil {
 		t.Fatal(err)
 	}
-	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool {
-		waiting := c[strings.Index(c, "Waiting for"):]
-		return !strings.Contains(waiting, "<@"+anna.ID+">") && strings.Contains(waiting, "<@"+ben.ID+">")
-	})
-	t.Logf("waiting list current %v after the restart", time.Since(started).Round(time.Millisecond))
+	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool { return !waitsFor(c, anna) && waitsFor(c, ben) })
+	t.Logf("window 1: waiting list current %v after the restart", time.Since(started).Round(time.Millisecond))
+
+	// Window 1b: Ben passes in his private sheet; the edit of the table
+	// message that shows it is held, and the bot dies.
+	sheet := ans(ben.Click(tbl, idWith(tbl, "sheet")))
+	srv.InjectDelay(1, "PATCH /channels", time.Minute, discordtest.DelayBefore)
+	move(ben, sheet, "pass")
+	if err := srv.WaitHeld(ctx, 1); err != nil {
+		t.Fatalf("the table edit never came: %v", err)
+	}
+	p.Kill()
+	srv.ReleaseHeld()
+	if m, _ := srv.Message(tbl.ID); !waitsFor(m.Content, ben) {
+		t.Fatalf("window 1b was missed: the message no longer waits for Ben: %q", m.Content)
+	}
+	started = time.Now()
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tbl = newestTable(t, srv, ch, 5*time.Second, func(c string) bool { return !waitsFor(c, ben) && waitsFor(c, cleo) })
+	t.Logf("window 1b: waiting list current %v after the restart", time.Since(started).Round(time.Millisecond))
 
 	// Window 2: the last decision ends the turn; the bot dies after
 	// Discord took the next turn's message but before the bot heard its
 	// ID. After the restart the bot finds that message rather than
 	// posting the turn twice.
-	ans(ben.Click(tbl, idWith(tbl, "pass")))
 	ans(cleo.Click(tbl, idWith(tbl, "pass")))
 	tbl = newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 2") })
 	active := anna

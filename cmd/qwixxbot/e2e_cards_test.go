@@ -70,7 +70,7 @@ type cardDriver struct {
 	played map[game.Card]bool
 	// images are the public pictures seen, by content.
 	images map[[32]byte]string
-	last   string // the table message (ID and version) acted on last
+	last   string // the table message acted on last (shownState)
 	// manual counts hand views that had to be refreshed by a click because
 	// the bot did not update them.
 	manual int
@@ -122,7 +122,7 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 			}
 			if idWith(m, "sheet") != "" {
 				table = m
-				return fmt.Sprintf("%s/%d", m.ID, m.Version) != d.last
+				return shownState(m) != d.last
 			}
 		}
 		return false
@@ -131,9 +131,15 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 		d.t.Fatalf("the table did not change after the last move (%d moves so far)", d.plays)
 	}
 	if table != nil {
-		d.last = fmt.Sprintf("%s/%d", table.ID, table.Version)
+		d.last = shownState(table)
 	}
 	return table, results
+}
+
+// shownState sums up what a table message shows: an edit that shows the
+// same again (the bot making sure of it after a restart) is no change.
+func shownState(m *discordtest.Message) string {
+	return m.ID + "\n" + m.Content + "\n" + strings.Join(m.CustomIDs(), " ")
 }
 
 // play plays the game to its end and returns the results message.
@@ -245,7 +251,7 @@ func (d *cardDriver) view(u *discordtest.User, table *discordtest.Message, verb 
 		}
 	}
 	if idWith(v, verb) == "" {
-		d.t.Fatalf("%s's hand view offers no %s: %q %v", u.Name, verb, v.Content, v.CustomIDs())
+		d.t.Fatalf("%s's hand view offers no %s: %q %v\ntable: %q %v", u.Name, verb, v.Content, v.CustomIDs(), table.Content, table.CustomIDs())
 	}
 	d.views[u.ID] = v
 	return v

@@ -205,9 +205,15 @@ func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
 	e.restart() // mid-game, in action 1 with Anna decided
 	e.clock.Advance(40 * time.Minute)
-	r := e.answer(ben.Click(tbl, idWith(tbl, "pass")))
-	if !r.Ephemeral() || !strings.Contains(r.Content, "gepasst") {
-		t.Fatalf("Ben's pass after the restart, in his language: %q", r.Content)
+	it, err := ben.Click(tbl, idWith(tbl, "pass"))
+	r := e.answer(it, err)
+	if !acked(it, r) {
+		t.Fatalf("Ben's pass after the restart was not confirmed: %q", r.Content)
+	}
+	// His private answers are in his language.
+	r = e.answer(ben.Click(r, idWith(r, "sheet")))
+	if !r.Ephemeral() || !strings.Contains(r.Content, "Dein Zettel") {
+		t.Fatalf("Ben's sheet after the restart, in his language: %q", r.Content)
 	}
 	next := e.table(anna, "Action 2")
 	if next.ID != tbl.ID {

@@ -86,6 +86,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		Language:       cfg.Game.Language,
 		Now:            so.now,
 		NewGame:        so.newGame,
+		LiveAnswers:    true,
 	}, log)
 	if err := b.Start(); err != nil {
 		return err
@@ -96,7 +97,15 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to discord: %w", err)
 	}
-	defer s.Close()
+	defer func() {
+		// discordgo's heartbeat may fail while Close waits for the gateway
+		// to close the connection, and then reconnect the closed session
+		// (which would go on receiving interactions for a stopped bot).
+		s.Lock()
+		s.ShouldReconnectOnError = false
+		s.Unlock()
+		s.Close()
+	}()
 
 	var r *discordgo.Ready
 	select {
