@@ -36,12 +36,14 @@ import (
 // change it; 0 = as fast as they can), so the bot shows every state it
 // would show to people and the figures do not depend on timing. With
 // QWIXXTEST_FIGURES_GAMES=n it plays n seeds per row (default 1), and with
-// QWIXXTEST_FIGURES_OUT=path it writes the Markdown tables to a file.
+// QWIXXTEST_FIGURES_OUT=path it writes the Markdown tables to a file;
+// QWIXXTEST_FIGURES_CASES="dice 5p,cards 3p" plays only those rows.
 const (
 	figuresEnv      = "QWIXXTEST_FIGURES"
 	figuresGamesEnv = "QWIXXTEST_FIGURES_GAMES"
 	figuresOutEnv   = "QWIXXTEST_FIGURES_OUT"
 	figuresPaceEnv  = "QWIXXTEST_FIGURES_PACE"
+	figuresCasesEnv = "QWIXXTEST_FIGURES_CASES"
 )
 
 // figCase is one row of the table.
@@ -76,6 +78,8 @@ type gameFigures struct {
 	mentions int
 	// Requests by route, named as in Discord's documentation.
 	routes map[string]int
+	// Bytes uploaded by route (method and path, IDs and tokens left out).
+	routeBytes map[string]int64
 	// Schema violations of the bot's requests.
 	violations int
 }
@@ -99,6 +103,16 @@ func TestChannelFigures(t *testing.T) {
 			pace = d
 		}
 		cases = []figCase{{"dice", 2}, {"dice", 3}, {"dice", 5}, {"cards", 2}, {"cards", 3}, {"cards", 5}, {"jokers", 3}}
+		if v := os.Getenv(figuresCasesEnv); v != "" {
+			cases = nil
+			for _, name := range strings.Split(v, ",") {
+				var c figCase
+				if _, err := fmt.Sscanf(strings.TrimSpace(name), "%s %dp", &c.variant, &c.players); err != nil {
+					t.Fatalf("%s: %q is not like \"dice 5p\": %v", figuresCasesEnv, name, err)
+				}
+				cases = append(cases, c)
+			}
+		}
 		if v := os.Getenv(figuresGamesEnv); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
@@ -181,7 +195,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 	}
 	awaitQuiet(srv, 300*time.Millisecond) // what the end of the game still sends
 
-	f := &gameFigures{figCase: c, seed: seed, routes: map[string]int{}}
+	f := &gameFigures{figCase: c, seed: seed, routes: map[string]int{}, routeBytes: map[string]int64{}}
 	for _, r := range srv.Requests()[req0:] {
 		f.requests++
 		if exemptPath(r.Path) {
@@ -196,6 +210,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 			f.limited++
 		}
 		f.bytes += r.BodySize
+		f.routeBytes[routeOf(r)] += r.BodySize
 		f.mentions += pings(r)
 	}
 	rl := srv.RateLimitStats()
@@ -247,6 +262,20 @@ func awaitQuiet(srv *discordtest.Server, still time.Duration) {
 		}
 		n = len(srv.Requests())
 	}
+}
+
+// routeOf names a request's route: its method and path, with IDs as {id}
+// and tokens as {token}.
+func routeOf(r discordtest.Request) string {
+	segs := strings.Split(apiPrefix.ReplaceAllString(r.Path, ""), "/")
+	for i, sg := range segs {
+		if _, err := strconv.ParseUint(sg, 10, 64); err == nil {
+			segs[i] = "{id}"
+		} else if len(sg) > 32 {
+			segs[i] = "{token}"
+		}
+	}
+	return r.Method + " " + strings.Join(segs, "/")
 }
 
 // apiPrefix is the versioned API path prefix of the bot's requests.
@@ -355,11 +384,11 @@ func checkFigures(t *testing.T, f *gameFigures) {
 func figuresTables(cases []figCase, all []*gameFigures) string {
 	sums := map[figCase]*gameFigures{}
 	games := map[figCase]int{}
-	routes := map[string]bool{}
+	routes, byteRoutes := map[string]bool{}, map[string]bool{}
 	for _, f := range all {
 		s := sums[f.figCase]
 		if s == nil {
-			s = &gameFigures{figCase: f.figCase, routes: map[string]int{}}
+			s = &gameFigures{figCase: f.figCase, routes: map[string]int{}, routeBytes: map[string]int64{}}
 			sums[f.figCase] = s
 		}
 		games[f.figCase]++
@@ -378,6 +407,10 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 		for r, n := range f.routes {
 			s.routes[r] += n
 			routes[r] = true
+		}
+		for r, n := range f.routeBytes {
+			s.routeBytes[r] += n
+			byteRoutes[r] = true
 		}
 	}
 	per := func(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }
@@ -419,6 +452,33 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 		for _, c := range cases {
 			if s := sums[c]; s != nil {
 				fmt.Fprintf(&sb, " %s |", per(s.routes[r], s.moves))
+			}
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("\nKiB uploaded per move by route:\n\n| route |")
+	for _, c := range cases {
+		if sums[c] != nil {
+			fmt.Fprintf(&sb, " %s |", c)
+		}
+	}
+	sb.WriteString("\n|---|")
+	for _, c := range cases {
+		if sums[c] != nil {
+			sb.WriteString("--:|")
+		}
+	}
+	sb.WriteString("\n")
+	names = names[:0]
+	for r := range byteRoutes {
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	for _, r := range names {
+		fmt.Fprintf(&sb, "| %s |", r)
+		for _, c := range cases {
+			if s := sums[c]; s != nil {
+				fmt.Fprintf(&sb, " %.1f |", float64(s.routeBytes[r])/1024/float64(s.moves))
 			}
 		}
 		sb.WriteString("\n")

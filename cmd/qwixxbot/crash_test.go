@@ -311,12 +311,6 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 	return nil, outAbandoned, it
 }
 
-// isAck tells a move's confirmation (ok.chose, ok.passed) from anything
-// else.
-func isAck(content string) bool {
-	return strings.Contains(content, "You chose") || strings.Contains(content, "You passed")
-}
-
 // acked tells whether an answer confirms a move: a private "You chose …"
 // or "You passed.", or, for a click on the live table message, the bot's
 // update of that very message (callback type 7), which it answers only

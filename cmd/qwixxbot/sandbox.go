@@ -160,6 +160,32 @@ func idWith(m *discordtest.Message, verb string) string {
 	return ""
 }
 
+// isAck reports whether an answer's text confirms a move.
+func isAck(content string) bool {
+	return strings.Contains(content, "You chose") || strings.Contains(content, "You passed")
+}
+
+// waitsFor reports whether the table message waits for u's decision.
+func waitsFor(table *discordtest.Message, u *discordtest.User) bool {
+	for _, line := range strings.Split(table.Content, "\n") {
+		if strings.HasPrefix(line, "Waiting for") {
+			return strings.Contains(line, "<@"+u.ID+">")
+		}
+	}
+	return false
+}
+
+// tableMoves lists the table message's buttons that make a move.
+func tableMoves(table *discordtest.Message) []string {
+	var ids []string
+	for _, id := range table.CustomIDs() {
+		if !strings.Contains(id, ":sheet") && !strings.Contains(id, ":hand") {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // playGame opens a table, seats everybody, starts and plays to the end.
 func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult, error) {
 	host := p.users[0]
@@ -255,6 +281,23 @@ func (p *players) current(ctx context.Context) (table, results *discordtest.Mess
 // act lets user u do something if they can: choose among the legal
 // choices their private sheet offers, or build a card play in their hand.
 func (p *players) act(ctx context.Context, u *discordtest.User, table *discordtest.Message) (bool, error) {
+	if !waitsFor(table, u) {
+		return false, nil
+	}
+	// Mostly the table's own buttons, as people use them; one that is not
+	// a choice for u is refused privately, and u looks at the sheet.
+	if ids := tableMoves(table); len(ids) > 0 && p.rnd.IntN(4) != 0 {
+		it, err := u.Click(table, ids[p.rnd.IntN(len(ids))])
+		m, err := awaitAnswer(ctx, it, err)
+		if err != nil {
+			return false, err
+		}
+		// The table message shows the move (an update of it answers the
+		// click), or a private confirmation does.
+		if it.CallbackType() == 7 || isAck(m.Content) {
+			return true, nil
+		}
+	}
 	sheet, err := answer(ctx)(u.Click(table, idWith(table, "sheet")))
 	if err != nil {
 		return false, fmt.Errorf("%s opens the sheet: %w", u.Name, err)
