@@ -95,6 +95,8 @@ type Bot struct {
 	// reposts holds, by channel, when its live message is due to be posted
 	// afresh (liveMaxAge).
 	reposts sync.Map
+	// later holds, by channel, when its coalesced edit is due.
+	later sync.Map
 	// force holds the channels whose shown state is in doubt (an answer
 	// that updated the live message failed, or a crash may have lost it):
 	// their reconcile edits the live message and sends shrinks again.

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -60,7 +61,18 @@ type Shown struct {
 	// than an hour, so a turn that lasts longer gets a fresh message
 	// (liveMaxAge) rather than edits of an old one.
 	At time.Time `json:"at,omitzero"`
+	// Stamp is the state (Table.stamp) Msg was last shown for, and Edited
+	// when: edits that only change who has decided within that state wait
+	// until coalesceEdits has passed since, so that decisions made close
+	// together share one edit.
+	Stamp  int       `json:"stamp,omitempty"`
+	Edited time.Time `json:"edited,omitzero"`
 }
+
+// coalesceEdits is how long after a change of the live message an edit
+// that only updates who has decided waits for more decisions to join it.
+// A new action or a new picture is shown at once.
+const coalesceEdits = 2 * time.Second
 
 // liveMaxAge is how old the live message may get before the turn is
 // posted afresh (the old message deleted: deletes are not limited like
@@ -147,6 +159,7 @@ const (
 	opPostResults         // post the results
 	opPostReminder        // post a reminder for the current action
 	opRepost              // delete a live message about to be an hour old
+	opLater               // an edit of who has decided, coalesced (coalesceEdits)
 )
 
 // nextOp is the next request that brings the channel to t (settled), or
@@ -169,6 +182,9 @@ func nextOp(t *Table, rev, pic string, now time.Time) opKind {
 		}
 		return opPost
 	case t.Stage == StagePlaying && (s.Rev != rev || s.Pic != pic):
+		if s.Rev != "" && s.Pic == pic && s.Stamp == t.stamp() && now.Before(s.Edited.Add(coalesceEdits)) {
+			return opLater
+		}
 		return opEdit
 	case t.Stage == StageOver && s.Results != t.GameNo:
 		if s.Posting == t.resultsKey() {
@@ -306,6 +322,9 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	switch op {
 	case opNone:
 		return true, nil
+	case opLater:
+		b.later.Store(channelID, t.Shown.Edited.Add(coalesceEdits))
+		return true, nil
 	case opRepost:
 		id := t.Shown.Msg
 		err = b.deleteMessage(channelID, id)
@@ -418,6 +437,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 				return
 			}
 			cur.Shown.Rev, cur.Shown.Pic = rev, pic
+			cur.Shown.Stamp, cur.Shown.Edited = t.stamp(), b.opt.Now().UTC()
 			if att := attachmentID(msg); att != "" {
 				cur.Shown.Att = att
 			}
@@ -524,6 +544,7 @@ func (b *Bot) liveAnswer(t *Table) *liveUpdate {
 			t.Shown.Att = "" // the new picture's attachment is not known
 		}
 		t.Shown.Rev, t.Shown.Pic, t.Shown.Unsure = rev, pic, true
+		t.Shown.Stamp, t.Shown.Edited = t.stamp(), b.opt.Now().UTC()
 		return u
 	}
 	msg := t.Shown.Msg
@@ -561,19 +582,22 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string) {
 	}
 	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)
 	t.Shown.At = b.opt.Now().UTC()
+	t.Shown.Stamp, t.Shown.Edited = t.stamp(), t.Shown.At
 	b.reposts.Store(t.ChannelID, t.Shown.At.Add(liveMaxAge))
 }
 
-// sweepReposts kicks the channels whose live message is due to be posted
-// afresh (liveMaxAge).
-func (b *Bot) sweepReposts(now time.Time) {
-	b.reposts.Range(func(k, v any) bool {
-		if !now.Before(v.(time.Time)) {
-			b.reposts.Delete(k)
-			b.refresh.kick(b, k.(string))
-		}
-		return true
-	})
+// sweepDue kicks the channels whose live message is due to be posted
+// afresh (liveMaxAge) or whose coalesced edit is due (coalesceEdits).
+func (b *Bot) sweepDue(now time.Time) {
+	for _, m := range []*sync.Map{&b.reposts, &b.later} {
+		m.Range(func(k, v any) bool {
+			if !now.Before(v.(time.Time)) {
+				m.Delete(k)
+				b.refresh.kick(b, k.(string))
+			}
+			return true
+		})
+	}
 }
 
 // findPost looks among the channel's newest messages for the bot's post

@@ -111,7 +111,10 @@ func TestNextOpFromStoredState(t *testing.T) {
 		{"nothing posted yet", func(t *Table) { t.Shown = Shown{} }, opPost},
 		{"post sent, outcome unknown", func(t *Table) { t.Shown = Shown{Posting: t.turnKey()} }, opLookup},
 		{"post of an earlier turn unknown", func(t *Table) { t.Shown = Shown{Posting: "g1.t0"} }, opPost},
-		{"text outdated", func(t *Table) { t.Shown.Rev = "old" }, opEdit},
+		{"who has decided outdated, just changed", func(t *Table) { t.Shown.Rev = "old" }, opLater},
+		{"who has decided outdated, changed a while ago", func(t *Table) { t.Shown.Rev = "old"; t.Shown.Edited = now.Add(-coalesceEdits) }, opEdit},
+		{"text outdated in a new action", func(t *Table) { t.Shown.Rev = "old"; t.Shown.Stamp-- }, opEdit},
+		{"text outdated, never edited", func(t *Table) { t.Shown.Rev = "" }, opEdit},
 		{"picture outdated", func(t *Table) { t.Shown.Pic = "old" }, opEdit},
 		{"a finished turn to shrink first", func(t *Table) { t.Shown.Past = []PastTurn{{Msg: "m0", Line: "Turn 0"}}; t.Shown.Rev = "old" }, opShrink},
 		{"a reminder of an ended action", func(t *Table) { t.Shown.Reminder, t.Shown.RemindAt = "r1", t.stamp()-1 }, opDeleteRemind},
@@ -124,6 +127,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 	} {
 		tb := h.table()
 		tb.Shown.Rev, tb.Shown.Pic, tb.Shown.At = rev, pic, now
+		tb.Shown.Stamp, tb.Shown.Edited = tb.stamp(), now
 		tc.edit(tb)
 		if got := nextOp(tb, rev, pic, now); got != tc.want {
 			t.Errorf("%s: nextOp = %d, want %d", tc.name, got, tc.want)
@@ -218,5 +222,40 @@ func TestReconcileConvergesFromPendingWork(t *testing.T) {
 	}
 	if strings.Contains(h.logs.String(), "not converged") {
 		t.Fatal(h.logs.String())
+	}
+}
+
+// Decisions made close together in the private sheets share one edit of
+// the live message: an edit that only changes who has decided waits until
+// coalesceEdits has passed since the message last changed (the sweep in
+// Tick sends it); a new action is shown at once.
+func TestDecisionsCloseTogetherShareOneEdit(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben", "chloe")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tbl := h.dc.lastTable(testChannel)
+	edits := h.dc.edited
+	for _, u := range []string{"anna", "ben"} {
+		sheet := h.click(u, buttons(tbl.Components, "My sheet")[0], tbl)
+		h.click(u, buttons(sheet.Data.Components, "Pass")[0], &discordgo.Message{ID: "sheet-" + u, Flags: discordgo.MessageFlagsEphemeral})
+	}
+	if h.dc.edited != edits {
+		t.Fatalf("%d edits within %v of the post, want them coalesced", h.dc.edited-edits, coalesceEdits)
+	}
+	h.now = h.now.Add(coalesceEdits)
+	h.bot.Tick()
+	h.bot.Idle()
+	if h.dc.edited != edits+1 {
+		t.Fatalf("%d edits after the coalescing window, want 1", h.dc.edited-edits)
+	}
+	tbl = h.dc.lastTable(testChannel)
+	if !strings.Contains(tbl.Content, "Waiting for: <@chloe>") {
+		t.Fatalf("the edit does not show both decisions: %q", tbl.Content)
+	}
+	// The last decision ends the action: shown at once.
+	sheet := h.click("chloe", buttons(tbl.Components, "My sheet")[0], tbl)
+	h.click("chloe", buttons(sheet.Data.Components, "Pass")[0], &discordgo.Message{ID: "sheet-chloe", Flags: discordgo.MessageFlagsEphemeral})
+	if tbl = h.dc.lastTable(testChannel); !strings.Contains(tbl.Content, "Action 2") || h.dc.edited != edits+2 {
+		t.Fatalf("the new action was not shown at once (%d edits): %q", h.dc.edited-edits, tbl.Content)
 	}
 }

@@ -113,7 +113,7 @@ func (b *Bot) Tick() {
 		b.lastSweep.Store(now.UnixNano())
 		b.sweep()
 	}
-	b.sweepReposts(now)
+	b.sweepDue(now)
 	expired, remind := b.timers.due(now, b.opt.ReminderBefore)
 	for _, ch := range remind {
 		b.remind(ch, now)
