@@ -62,9 +62,15 @@ type Options struct {
 	// LiveAnswers answers a move clicked on the live table message by
 	// updating that message (an interaction response of type 7, which
 	// Discord does not count against the bot's global rate limit) instead
-	// of with a private confirmation and a channel edit. Off for now: the
-	// end-to-end drivers still read the private confirmations.
+	// of with a private confirmation and a channel edit. The bot serves
+	// with it on; unit tests that read the private confirmations leave it
+	// off.
 	LiveAnswers bool
+	// CoalesceEdits is how long an edit of the live message that only
+	// changes who has decided waits for more decisions to join it, after
+	// the message last changed (coalesceEdits when zero, none when
+	// negative).
+	CoalesceEdits time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// NewGame starts a game; game.New with a seed from crypto/rand when nil.
@@ -107,6 +113,9 @@ type Bot struct {
 func New(dc Discord, st Store, rd Renderer, opt Options, log zerolog.Logger) *Bot {
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.CoalesceEdits == 0 {
+		opt.CoalesceEdits = coalesceEdits
 	}
 	if opt.TurnTimeout <= 0 {
 		opt.TurnTimeout = 2 * time.Minute

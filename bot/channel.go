@@ -63,15 +63,16 @@ type Shown struct {
 	At time.Time `json:"at,omitzero"`
 	// Stamp is the state (Table.stamp) Msg was last shown for, and Edited
 	// when: edits that only change who has decided within that state wait
-	// until coalesceEdits has passed since, so that decisions made close
-	// together share one edit.
+	// until Options.CoalesceEdits has passed since, so that decisions made
+	// close together share one edit.
 	Stamp  int       `json:"stamp,omitempty"`
 	Edited time.Time `json:"edited,omitzero"`
 }
 
 // coalesceEdits is how long after a change of the live message an edit
-// that only updates who has decided waits for more decisions to join it.
-// A new action or a new picture is shown at once.
+// that only updates who has decided waits for more decisions to join it
+// (Options.CoalesceEdits; tests shorten it). A new action or a new picture
+// is shown at once.
 const coalesceEdits = 2 * time.Second
 
 // liveMaxAge is how old the live message may get before the turn is
@@ -164,8 +165,9 @@ const (
 
 // nextOp is the next request that brings the channel to t (settled), or
 // opNone when it shows t. It is a pure function of the stored table, the
-// live message's wanted fingerprints and the time.
-func nextOp(t *Table, rev, pic string, now time.Time) opKind {
+// live message's wanted fingerprints, the time and how long edits of who
+// has decided are coalesced.
+func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) opKind {
 	s := &t.Shown
 	switch {
 	case t.Stage == StagePlaying && s.Msg != "" && !s.At.IsZero() && now.Sub(s.At) >= liveMaxAge:
@@ -182,7 +184,7 @@ func nextOp(t *Table, rev, pic string, now time.Time) opKind {
 		}
 		return opPost
 	case t.Stage == StagePlaying && (s.Rev != rev || s.Pic != pic):
-		if s.Rev != "" && s.Pic == pic && s.Stamp == t.stamp() && now.Before(s.Edited.Add(coalesceEdits)) {
+		if s.Rev != "" && s.Pic == pic && s.Stamp == t.stamp() && now.Before(s.Edited.Add(coalesce)) {
 			return opLater
 		}
 		return opEdit
@@ -316,14 +318,14 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	if t.g != nil && t.Stage == StagePlaying {
 		content, comps, pv, rev, pic = liveView(t)
 	}
-	op := nextOp(t, rev, pic, b.opt.Now())
+	op := nextOp(t, rev, pic, b.opt.Now(), b.opt.CoalesceEdits)
 	l := LangFor(t.Lang)
 	var record func(cur *Table)
 	switch op {
 	case opNone:
 		return true, nil
 	case opLater:
-		b.later.Store(channelID, t.Shown.Edited.Add(coalesceEdits))
+		b.later.Store(channelID, t.Shown.Edited.Add(b.opt.CoalesceEdits))
 		return true, nil
 	case opRepost:
 		id := t.Shown.Msg
@@ -389,7 +391,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 				cur.Shown.Results = t.GameNo
 				return
 			}
-			b.adopt(cur, msg, key, rev, pic)
+			b.adopt(cur, msg, key, rev, pic, t.stamp())
 		}
 	case opLookup:
 		key := t.Shown.Posting
@@ -405,7 +407,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 			case strings.HasPrefix(key, "results."):
 				cur.Shown.Results = t.GameNo
 			default:
-				b.adopt(cur, found, key, "", "") // edited to the state next
+				b.adopt(cur, found, key, "", "", 0) // edited to the state next
 			}
 		}
 	case opEdit:
@@ -570,8 +572,9 @@ func (u *liveUpdate) response() *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
 }
 
-// adopt makes msg the live message of turn key.
-func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string) {
+// adopt makes msg, showing the state with the given stamp, the live
+// message of turn key.
+func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string, stamp int) {
 	if msg == nil {
 		return
 	}
@@ -582,12 +585,12 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string) {
 	}
 	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)
 	t.Shown.At = b.opt.Now().UTC()
-	t.Shown.Stamp, t.Shown.Edited = t.stamp(), t.Shown.At
+	t.Shown.Stamp, t.Shown.Edited = stamp, t.Shown.At
 	b.reposts.Store(t.ChannelID, t.Shown.At.Add(liveMaxAge))
 }
 
 // sweepDue kicks the channels whose live message is due to be posted
-// afresh (liveMaxAge) or whose coalesced edit is due (coalesceEdits).
+// afresh (liveMaxAge) or whose coalesced edit is due (CoalesceEdits).
 func (b *Bot) sweepDue(now time.Time) {
 	for _, m := range []*sync.Map{&b.reposts, &b.later} {
 		m.Range(func(k, v any) bool {

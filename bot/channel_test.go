@@ -129,7 +129,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 		tb.Shown.Rev, tb.Shown.Pic, tb.Shown.At = rev, pic, now
 		tb.Shown.Stamp, tb.Shown.Edited = tb.stamp(), now
 		tc.edit(tb)
-		if got := nextOp(tb, rev, pic, now); got != tc.want {
+		if got := nextOp(tb, rev, pic, now, coalesceEdits); got != tc.want {
 			t.Errorf("%s: nextOp = %d, want %d", tc.name, got, tc.want)
 		}
 	}

@@ -22,7 +22,7 @@ func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
 var encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
 
 // Encode writes img as PNG the way the renderer does: a paletted image with
-// the fast run/row-match compressor, anything else with image/png at its
+// klauspost/compress (appendPNG), anything else with image/png at its
 // fastest setting. It is safe for concurrent use.
 func Encode(w io.Writer, img image.Image) error {
 	if p, ok := img.(*image.Paletted); ok {

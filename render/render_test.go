@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"flag"
-	"hash/adler32"
 	"image"
 	"image/png"
 	"os"
@@ -191,23 +190,6 @@ func TestEncodePNGRoundTrip(t *testing.T) {
 		}
 		if d := diffPixels(got, want); d != "" {
 			t.Errorf("%s: %s", name, d)
-		}
-	}
-}
-
-func TestAdler(t *testing.T) {
-	b := make([]byte, 100000)
-	x := uint32(7)
-	for i := range b {
-		x = x*1103515245 + 12345
-		b[i] = byte(x >> 23)
-		if i%3000 < 1500 {
-			b[i] = 255 // long runs of the largest byte stress the sums
-		}
-	}
-	for _, n := range []int{0, 1, 7, 8, 9, 2039, 2040, 2041, 5552, 5553, 65536, len(b)} {
-		if got, want := adler(b[:n]), adler32.Checksum(b[:n]); got != want {
-			t.Errorf("adler(%d bytes) = %08x, want %08x", n, got, want)
 		}
 	}
 }

@@ -168,6 +168,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 	e := newE2E(t)
 	e.stop()
 	e.script = &game.Record{Seed: seed} // the dice and the deck
+	e.coalesce = 0                      // the bot's own default
 	e.start()
 	srv, ch := e.srv, e.srv.DefaultChannel()
 	p := &players{srv: srv, ch: ch, view: newChannelView(srv, ch), rnd: rand.New(rand.NewPCG(seed, 1))}

@@ -38,6 +38,9 @@ type e2e struct {
 	// logs receives the bot's log lines at info level and above.
 	logs *discordtest.Buffer
 	bot  *bot.Bot // the running bot
+	// coalesce is how long the bot coalesces edits of who has decided:
+	// short, so the tests' drivers need not wait; 0 is the bot's default.
+	coalesce time.Duration
 	// public follows the default channel's public messages.
 	public *channelView
 }
@@ -50,7 +53,7 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, botClock: botClock, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
+	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
 		public: newChannelView(srv, srv.DefaultChannel())}
 	t.Cleanup(func() {
 		if e.stop != nil {
@@ -67,7 +70,7 @@ func (e *e2e) start() {
 	cfg := config.Default()
 	cfg.Discord.Token = config.NewSecret(e.srv.Token())
 	cfg.Store.Path = e.db
-	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond}
+	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond, coalesce: e.coalesce}
 	if e.botClock {
 		so.now = e.clock.Now
 	}

@@ -39,6 +39,8 @@ type serveOptions struct {
 	now func() time.Time
 	// newGame, if set, starts games (tests script the dice with a record).
 	newGame func(v game.Variant, players []string) (*game.Game, error)
+	// coalesce is bot.Options.CoalesceEdits (tests shorten it).
+	coalesce time.Duration
 }
 
 // serve runs the bot until ctx ends: it opens the store, connects to
@@ -87,6 +89,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		Now:            so.now,
 		NewGame:        so.newGame,
 		LiveAnswers:    true,
+		CoalesceEdits:  so.coalesce,
 	}, log)
 	if err := b.Start(); err != nil {
 		return err
