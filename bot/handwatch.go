@@ -81,14 +81,14 @@ func (w *handWatch) update(channelID, user string, seen handSub, key string) {
 }
 
 // handKey sums up what seat's hand view shows: the cards, and while the
-// player may act the action it is for (the table's stamp).
+// view offers a move (handActs) the action it is for (the table's stamp).
 func handKey(t *Table, seat int) string {
 	var sb strings.Builder
 	sb.WriteString(t.ID)
 	for _, c := range t.g.Hand(seat) {
 		sb.WriteString(" " + c.String())
 	}
-	if t.Stage == StagePlaying && t.g.MayAct(seat) {
+	if handActs(t, seat) {
 		sb.WriteString(" @" + strconv.Itoa(t.stamp()))
 	}
 	return sb.String()

@@ -156,7 +156,7 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 	hand := g.Hand(seat)
 	lines := []string{l.T("hand.mine", cardList(l, hand))}
 	var comps []discordgo.MessageComponent
-	if t.Stage == StagePlaying && g.MayAct(seat) {
+	if handActs(t, seat) {
 		switch g.Phase() {
 		case game.PhasePlay:
 			var status string
@@ -176,6 +176,15 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 		Files:       []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}},
 		Attachments: &[]*discordgo.MessageAttachment{},
 	}, nil
+}
+
+// handActs reports whether seat's hand view offers a move now: taking
+// cards (C4) or playing them (C6), the actions of the active player that
+// are about the cards. The number for everyone (C5) is decided on the
+// table message, where everybody decides it: the hand views of the
+// players need no edit for it, twice a turn.
+func handActs(t *Table, seat int) bool {
+	return t.Stage == StagePlaying && t.g.MayAct(seat) && t.g.Phase() != game.PhaseNumber
 }
 
 // cardName names a card for its owner: "Red 5", "Joker 9".

@@ -63,10 +63,14 @@ type gameFigures struct {
 	turns, moves int
 	// Public message events of the bot's messages in the channel.
 	created, edited, deleted int
+	// Interactions the players started (clicks, selects, commands).
+	clicks int
 	// The bot's REST requests: all of them, those counted against the
 	// global limit and those exempt from it (interaction callbacks and
-	// webhook requests with the interaction token).
-	requests, counted, exempt int
+	// webhook requests with the interaction token), and the callbacks
+	// among them (each answers one interaction; the rest the bot sends
+	// on its own: channel posts and edits, hand views followed).
+	requests, counted, exempt, answers int
 	// The same split by the fake's rate limiter, as a cross-check.
 	rlCounted, rlExempt int
 	// Answers with status ≥ 400 (or none), and 429s among them.
@@ -183,7 +187,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 	}
 	awaitQuiet(srv, 300*time.Millisecond) // the bot's start-up requests are not the game's
 	w := srv.Watch(ch)
-	req0, rl0, sv0 := len(srv.Requests()), srv.RateLimitStats(), len(srv.SchemaViolations())
+	req0, rl0, sv0, is0 := len(srv.Requests()), srv.RateLimitStats(), len(srv.SchemaViolations()), srv.InteractionStats()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -201,6 +205,9 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 		f.requests++
 		if exemptPath(r.Path) {
 			f.exempt++
+			if strings.HasSuffix(r.Path, "/callback") {
+				f.answers++
+			}
 		} else {
 			f.counted++
 		}
@@ -222,6 +229,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 		}
 	}
 	f.violations = len(srv.SchemaViolations()) - sv0
+	f.clicks = srv.InteractionStats().Sent - is0.Sent
 	for {
 		ev, err := w.NextTimeout(0)
 		if err != nil {
@@ -357,10 +365,10 @@ func checkFigures(t *testing.T, f *gameFigures) {
 	if f.created < 1 {
 		t.Errorf("no public message was created")
 	}
-	// Every click is answered through its interaction, so at least one
-	// exempt request per move.
-	if f.exempt < f.moves {
-		t.Errorf("%d exempt requests for %d moves", f.exempt, f.moves)
+	// Every click is answered through its interaction, once: at least one
+	// answer per move, and one per click.
+	if f.answers < f.moves || f.answers != f.clicks {
+		t.Errorf("%d answers for %d moves and %d clicks", f.answers, f.moves, f.clicks)
 	}
 	if f.counted+f.exempt != f.requests {
 		t.Errorf("counted %d + exempt %d ≠ %d requests", f.counted, f.exempt, f.requests)
@@ -401,6 +409,8 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 		s.requests += f.requests
 		s.counted += f.counted
 		s.exempt += f.exempt
+		s.answers += f.answers
+		s.clicks += f.clicks
 		s.failed += f.failed
 		s.limited += f.limited
 		s.bytes += f.bytes
@@ -417,17 +427,17 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 	per := func(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }
 	kb := func(b int64, n int) string { return fmt.Sprintf("%.1f", float64(b)/1024/float64(n)) }
 	var sb strings.Builder
-	sb.WriteString("| game | games | turns/game | moves/game | public msgs created/turn | public edits/turn | public deletes/turn" +
-		" | requests/move | counted (global)/move | exempt/move | KiB up/move | KiB up/game | mentions/turn | failed (429) |\n")
-	sb.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	sb.WriteString("| game | games | turns/game | moves/game | clicks/move | public msgs created/turn | public edits/turn | public deletes/turn" +
+		" | requests/move | answers/move | sent on its own/move | counted (global)/move | exempt/move | KiB up/move | KiB up/game | mentions/turn | failed (429) |\n")
+	sb.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cases {
 		s, n := sums[c], games[c]
 		if s == nil {
 			continue
 		}
-		fmt.Fprintf(&sb, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d (%d) |\n",
-			c, n, per(s.turns, n), per(s.moves, n), per(s.created, s.turns), per(s.edited, s.turns), per(s.deleted, s.turns),
-			per(s.requests, s.moves), per(s.counted, s.moves), per(s.exempt, s.moves),
+		fmt.Fprintf(&sb, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d (%d) |\n",
+			c, n, per(s.turns, n), per(s.moves, n), per(s.clicks, s.moves), per(s.created, s.turns), per(s.edited, s.turns), per(s.deleted, s.turns),
+			per(s.requests, s.moves), per(s.answers, s.moves), per(s.requests-s.answers, s.moves), per(s.counted, s.moves), per(s.exempt, s.moves),
 			kb(s.bytes, s.moves), kb(s.bytes, n), per(s.mentions, s.turns), s.failed, s.limited)
 	}
 	sb.WriteString("\nRequests per move by route:\n\n| route |")

@@ -185,20 +185,24 @@ func (d *cardDriver) act(table *discordtest.Message) {
 		ids := idsWith(v, "take")
 		d.views[u.ID] = d.answer(u.Click(v, ids[d.rnd.IntN(len(ids))]))
 	case strings.Contains(c, "the number for everyone is"):
+		// Decided on the table message, where everybody decides it.
 		n := numberFor(c)
-		v := d.view(u, table, "pass")
-		choice := idWith(v, "pass")
+		choice := idWith(table, "pass")
 		// Cross where the number costs little: low numbers in the rising
 		// rows, high ones in the falling rows.
 		for _, row := range []string{"red", "yellow", "green", "blue"} {
-			id := idWith(v, "number:"+row)
+			id := idWith(table, "number:"+row)
 			good := (row == "red" || row == "yellow") == (n <= 5+d.rnd.IntN(2)) && (n <= 6 || n >= 8)
 			if id != "" && good {
 				choice = id
 				break
 			}
 		}
-		d.views[u.ID] = d.answer(u.Click(v, choice))
+		it, err := u.Click(table, choice)
+		if m := d.answer(it, err); !acked(it, m) {
+			// Not a choice for u (that row is closed on u's sheet).
+			d.answer(u.Click(table, idWith(table, "pass")))
+		}
 	case strings.Contains(c, "plays 1 to 3 cards"):
 		d.playCards(u, d.view(u, table, "pick"))
 	default:

@@ -121,6 +121,10 @@ type players struct {
 	// (people take seconds to click; a test can wait for the bot to show
 	// each state).
 	pace func()
+	// acted holds, by user, the state (stateOf) of the table message they
+	// last made a move in: people remember that they have decided, even
+	// while the table still lists them as waiting.
+	acted map[string]string
 }
 
 // answer waits for the response to an interaction: answer(ctx)(u.Click(…)).
@@ -281,9 +285,32 @@ func (p *players) current(ctx context.Context) (table, results *discordtest.Mess
 // act lets user u do something if they can: choose among the legal
 // choices their private sheet offers, or build a card play in their hand.
 func (p *players) act(ctx context.Context, u *discordtest.User, table *discordtest.Message) (bool, error) {
-	if !waitsFor(table, u) {
+	if !waitsFor(table, u) || p.acted[u.ID] == stateOf(table) {
 		return false, nil
 	}
+	moved, err := p.move(ctx, u, table)
+	if moved {
+		if p.acted == nil {
+			p.acted = map[string]string{}
+		}
+		p.acted[u.ID] = stateOf(table)
+	}
+	return moved, err
+}
+
+// stateOf names the state a table message's buttons were made for: the
+// message and the stamp in its custom_ids.
+func stateOf(table *discordtest.Message) string {
+	for _, id := range table.CustomIDs() {
+		if f := strings.SplitN(id, ":", 4); len(f) == 4 {
+			return table.ID + ":" + f[2]
+		}
+	}
+	return table.ID
+}
+
+// move makes one move for u on the table if u can.
+func (p *players) move(ctx context.Context, u *discordtest.User, table *discordtest.Message) (bool, error) {
 	// Mostly the table's own buttons, as people use them; one that is not
 	// a choice for u is refused privately, and u looks at the sheet.
 	if ids := tableMoves(table); len(ids) > 0 && p.rnd.IntN(4) != 0 {
