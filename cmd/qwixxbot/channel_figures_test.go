@@ -274,7 +274,8 @@ func awaitQuiet(srv *discordtest.Server, still time.Duration) {
 }
 
 // routeOf names a request's route: its method and path, with IDs as {id}
-// and tokens as {token}.
+// and tokens as {token}, an interaction callback's type, and whether it
+// carried a file.
 func routeOf(r discordtest.Request) string {
 	segs := strings.Split(apiPrefix.ReplaceAllString(r.Path, ""), "/")
 	for i, sg := range segs {
@@ -284,7 +285,19 @@ func routeOf(r discordtest.Request) string {
 			segs[i] = "{token}"
 		}
 	}
-	return r.Method + " " + strings.Join(segs, "/")
+	route := r.Method + " " + strings.Join(segs, "/")
+	if strings.HasSuffix(route, "/callback") {
+		var cb struct {
+			Type int `json:"type"`
+		}
+		if json.Unmarshal(r.Payload, &cb) == nil {
+			route += fmt.Sprintf(" (type %d)", cb.Type)
+		}
+	}
+	if len(r.Payload) > 0 && r.BodySize > int64(len(r.Payload))+1024 {
+		route += " with a file"
+	}
+	return route
 }
 
 // apiPrefix is the versioned API path prefix of the bot's requests.
