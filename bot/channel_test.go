@@ -259,3 +259,50 @@ func TestDecisionsCloseTogetherShareOneEdit(t *testing.T) {
 		t.Fatalf("the new action was not shown at once (%d edits): %q", h.dc.edited-edits, tbl.Content)
 	}
 }
+
+// A choice on the table that the clicker may not make (RULES S3: the last
+// number of a row needs five crosses) is refused with the reason and the
+// clicker's own choices as buttons, private and without a picture; one of
+// them makes the move.
+func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
+	var h *harness
+	for seed := 0; ; seed++ {
+		if seed > 500 {
+			t.Fatal("no game opens with a white sum of 2 or 12")
+		}
+		h = newHarness(t)
+		h.games = seed
+		h.startTwo("dice")
+		if s := h.table().g.WhiteSum(); s == 2 || s == 12 {
+			break
+		}
+	}
+	tb := h.table()
+	bad := game.Red // 12 ends the rising rows
+	if tb.g.WhiteSum() == 2 {
+		bad = game.Green // 2 ends the falling rows
+	}
+	tbl := h.dc.lastTable(testChannel)
+	r := h.click("anna", tb.action(ViewTable, "white", bad.String()), tbl)
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || len(r.Data.Files) != 0 {
+		t.Fatalf("refusal is not a private text answer: %+v", r)
+	}
+	want := personalControls(tb, 0, LangFor("en"), ViewSheet)
+	if !strings.Contains(r.Data.Content, "Your choices:") || fingerprint(r.Data.Components) != fingerprint(want) {
+		t.Fatalf("refusal without the player's own choices: %q %+v", r.Data.Content, r.Data.Components)
+	}
+	if h.table().g.Decided(0) {
+		t.Fatal("the refused choice was taken")
+	}
+	ids := buttons(r.Data.Components, "")
+	if len(ids) < 2 {
+		t.Fatalf("choices %v: want a row and Pass", ids)
+	}
+	priv := &discordgo.Message{ID: "refusal", Flags: discordgo.MessageFlagsEphemeral}
+	if u := h.click("anna", ids[0], priv); u.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(u.Data.Content, "You chose") {
+		t.Fatalf("a choice from the refusal: %+v", u.Data)
+	}
+	if !h.table().g.Decided(0) {
+		t.Fatal("the choice from the refusal was not taken")
+	}
+}

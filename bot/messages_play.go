@@ -37,6 +37,7 @@ var playMessages = map[string][3]string{
 
 	"ok.chose":       {"You chose %[1]s.", "Du hast %[1]s gewählt.", "Tu as choisi %[1]s."},
 	"ok.passed":      {"You passed.", "Du hast gepasst.", "Tu as passé."},
+	"move.choices":   {"Your choices:", "Deine Möglichkeiten:", "Tes choix :"},
 	"sheet.mine":     {"Your sheet (%[1]d points). Your choices now:", "Dein Zettel (%[1]d Punkte). Deine Möglichkeiten jetzt:", "Ta feuille (%[1]d points). Tes choix maintenant :"},
 	"sheet.wait":     {"Your sheet (%[1]d points). Nothing to decide for you right now.", "Dein Zettel (%[1]d Punkte). Gerade hast du nichts zu entscheiden.", "Ta feuille (%[1]d points). Rien à décider pour toi pour l'instant."},
 	"hand.mine":      {"Your cards: %[1]s", "Deine Karten: %[1]s", "Tes cartes : %[1]s"},

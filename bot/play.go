@@ -60,7 +60,19 @@ func (b *Bot) playClick(r *request, a Action) {
 			return nil, errRefused
 		}
 		if err := b.apply(t, m); err != nil {
-			r.ephemeral(explain(r.lang, err))
+			// A choice on the table that is not one of the clicker's: the
+			// reason, and their own choices to click right there (no
+			// picture: the table shows their sheet).
+			text, choices := explain(r.lang, err), []discordgo.MessageComponent(nil)
+			if a.View == ViewTable {
+				choices = personalControls(t, seat, r.lang, ViewSheet)
+			}
+			if len(choices) > 0 {
+				text += "\n" + r.lang.T("move.choices")
+			}
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+				Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: choices,
+			}})
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t

@@ -324,6 +324,11 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 		if it.CallbackType() == 7 || isAck(m.Content) {
 			return true, nil
 		}
+		// Refused: the answer says why and offers u's own choices.
+		if ids := m.CustomIDs(); len(ids) > 0 {
+			_, err := answer(ctx)(u.Click(m, ids[p.rnd.IntN(len(ids))]))
+			return err == nil, err
+		}
 	}
 	sheet, err := answer(ctx)(u.Click(table, idWith(table, "sheet")))
 	if err != nil {
