@@ -25,6 +25,26 @@ const handRefreshWindow = 14 * time.Minute
 type handWatch struct {
 	mu    sync.Mutex
 	views map[string]map[string]*handSub // channel → user → view
+	// users serialises, per channel and user, the clicks in hand views
+	// and the bot's edits of them: an edit made for an older click must
+	// not overwrite the answer to a newer one (a play being built).
+	users keyedMutex
+}
+
+// lockUser locks the hand views of user in the channel.
+func (w *handWatch) lockUser(channelID, user string) func() {
+	return w.users.Lock(channelID + "/" + user)
+}
+
+// current is user's newest hand view in the channel.
+func (w *handWatch) current(channelID, user string) (handSub, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.views[channelID][user]
+	if s == nil {
+		return handSub{}, false
+	}
+	return *s, true
 }
 
 // handSub is one open hand view.
@@ -95,38 +115,55 @@ func handKey(t *Table, seat int) string {
 }
 
 // refreshHands edits the open hand views of the channel whose content has
-// changed in t, with tokens younger than handRefreshWindow only.
-func (b *Bot) refreshHands(log zerolog.Logger, channelID string, t *Table) {
-	views := b.hands.open(channelID)
-	now := b.opt.Now()
-	for user, s := range views {
-		seat := -1
-		if t != nil && t.g != nil && t.Variant.CardGame() {
-			seat = t.seatOf(user)
-		}
-		if seat < 0 || now.Sub(s.at) > handRefreshWindow {
-			b.hands.update(channelID, user, s, "")
-			continue
-		}
-		key := handKey(t, seat)
-		if key == s.key {
-			continue
-		}
-		data, err := b.handView(t, seat, s.lang, playSel{})
-		if err != nil {
-			log.Error().Err(err).Msg("render hand")
-			continue
-		}
-		_, err = b.dc.InteractionResponseEdit(s.it, &discordgo.WebhookEdit{
-			Content: &data.Content, Components: &data.Components, Files: data.Files, Attachments: data.Attachments,
-		})
-		if err != nil {
-			// The view was dismissed or the token refused: stop following it.
-			log.Warn().Err(withoutURL(err)).Str("user", user).Msg("refresh hand view")
-			key = ""
-		} else if t.Stage != StagePlaying {
-			key = "" // the game is over: nothing more to follow
-		}
-		b.hands.update(channelID, user, s, key)
+// changed, with tokens younger than handRefreshWindow only.
+func (b *Bot) refreshHands(log zerolog.Logger, channelID string) {
+	for user := range b.hands.open(channelID) {
+		b.refreshHand(log, channelID, user)
 	}
+}
+
+// refreshHand edits user's newest hand view if what it shows has changed.
+// It holds the user's hand lock and reads the table under it, so that it
+// never shows an older state than a click in the view just answered.
+func (b *Bot) refreshHand(log zerolog.Logger, channelID, user string) {
+	unlock := b.hands.lockUser(channelID, user)
+	defer unlock()
+	s, ok := b.hands.current(channelID, user)
+	if !ok {
+		return
+	}
+	unlockCh := b.locks.Lock(channelID)
+	t, err := b.loadTable(channelID)
+	unlockCh()
+	if err != nil {
+		return // logged by the reconciler's load
+	}
+	seat := -1
+	if t != nil && t.g != nil && t.Variant.CardGame() {
+		seat = t.seatOf(user)
+	}
+	if seat < 0 || b.opt.Now().Sub(s.at) > handRefreshWindow {
+		b.hands.update(channelID, user, s, "")
+		return
+	}
+	key := handKey(t, seat)
+	if key == s.key {
+		return
+	}
+	data, err := b.handView(t, seat, s.lang, playSel{})
+	if err != nil {
+		log.Error().Err(err).Msg("render hand")
+		return
+	}
+	_, err = b.dc.InteractionResponseEdit(s.it, &discordgo.WebhookEdit{
+		Content: &data.Content, Components: &data.Components, Files: data.Files, Attachments: data.Attachments,
+	})
+	if err != nil {
+		// The view was dismissed or the token refused: stop following it.
+		log.Warn().Err(withoutURL(err)).Str("user", user).Msg("refresh hand view")
+		key = ""
+	} else if t.Stage != StagePlaying {
+		key = "" // the game is over: nothing more to follow
+	}
+	b.hands.update(channelID, user, s, key)
 }

@@ -119,9 +119,14 @@ func (b *Bot) component(r *request) {
 		r.ephemeral(r.lang.T("err.forged"))
 		return
 	}
-	switch a.View {
-	case ViewLobby:
+	switch {
+	case a.View == ViewLobby:
 		b.lobbyClick(r, a)
+	case a.View == ViewHand || a.Verb == "hand":
+		// In turn with the bot's edits of the user's hand views.
+		unlock := b.hands.lockUser(r.i.ChannelID, r.userID)
+		defer unlock()
+		b.playClick(r, a)
 	default:
 		b.playClick(r, a)
 	}

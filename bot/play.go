@@ -374,17 +374,7 @@ func takeLabel(l Lang, nums []int) string { return l.T("btn.take", joinInts(nums
 func (b *Bot) refreshChannel(channelID string) {
 	log := b.log.With().Str("channel", channelID).Logger()
 	b.reconcile(log, channelID)
-	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTable(channelID)
-	unlock()
-	if _, ok := asUnreadable(err); ok {
-		return // logged once by loadTable
-	}
-	if err != nil {
-		log.Error().Err(err).Msg("load table for refresh")
-		return
-	}
-	b.refreshHands(log, channelID, t)
+	b.refreshHands(log, channelID)
 }
 
 // waitingUsers are the user IDs of the players who must act now.

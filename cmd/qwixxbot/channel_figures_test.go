@@ -193,7 +193,13 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 	defer cancel()
 	res, err := p.playGame(ctx, c.variant)
 	if err != nil {
-		t.Fatalf("%s seed %d: %v", c, seed, err)
+		m, _ := srv.Newest(ch)
+		var reqs strings.Builder
+		rs := srv.Requests()
+		for _, r := range rs[max(0, len(rs)-20):] {
+			fmt.Fprintf(&reqs, "%s %s %s %d %s %.200s\n", r.Time.Format("15:04:05.000"), r.Method, routeOf(r), r.Status, r.Error, r.Payload)
+		}
+		t.Fatalf("%s seed %d: %v\nnewest message: %s %q %v\nlast requests:\n%s\nbot log:\n%s", c, seed, err, m.ID, m.Content, m.CustomIDs(), reqs.String(), e.logs.String())
 	}
 	if !strings.Contains(res.Results, "Game over") {
 		t.Fatalf("%s seed %d: no results: %q", c, seed, res.Results)

@@ -45,11 +45,19 @@ type e2e struct {
 	public *channelView
 }
 
+// wallClock is the real time.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
 
 func newE2EClock(t *testing.T, botClock bool) *e2e {
 	clock := discordtest.NewFakeClock(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "e2e-token", Clock: clock})
+	// Discord's rate limits, as Discord enforces them (their windows in
+	// real time: the bot waits out 429s in real time).
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "e2e-token", Clock: clock,
+		RateLimits: discordtest.RateLimitOptions{Enabled: true, Clock: wallClock{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -206,7 +206,10 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	res := &sandboxResult{}
-	for idle := 0; idle < 50; {
+	var lastGone error // why the last look found nothing to click
+	// Nothing to do for 15 s (150 looks) is a stall: longer than Discord's
+	// per-channel limits ever hold the bot's next message back (5 s).
+	for idle := 0; idle < 150; {
 		if p.pace != nil {
 			p.pace()
 		}
@@ -224,6 +227,7 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		for _, u := range p.users {
 			ok, err := p.act(ctx, u, table)
 			if errors.Is(err, errGone) {
+				lastGone = fmt.Errorf("%s: %w", u.Name, err)
 				break // look at the channel again
 			}
 			if err != nil {
@@ -241,6 +245,9 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 		} else {
 			idle = 0
 		}
+	}
+	if lastGone != nil {
+		return nil, fmt.Errorf("the game stalled: nobody could act (last: %v)", lastGone)
 	}
 	return nil, errors.New("the game stalled: nobody could act")
 }
@@ -326,8 +333,7 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 		}
 		// Refused: the answer says why and offers u's own choices.
 		if ids := m.CustomIDs(); len(ids) > 0 {
-			_, err := answer(ctx)(u.Click(m, ids[p.rnd.IntN(len(ids))]))
-			return err == nil, err
+			return confirmed(answer(ctx)(u.Click(m, ids[p.rnd.IntN(len(ids))])))
 		}
 	}
 	sheet, err := answer(ctx)(u.Click(table, idWith(table, "sheet")))
@@ -335,8 +341,7 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 		return false, fmt.Errorf("%s opens the sheet: %w", u.Name, err)
 	}
 	if ids := sheet.CustomIDs(); len(ids) > 0 {
-		_, err := answer(ctx)(u.Click(sheet, ids[p.rnd.IntN(len(ids))]))
-		return err == nil, err
+		return confirmed(answer(ctx)(u.Click(sheet, ids[p.rnd.IntN(len(ids))])))
 	}
 	hid := idWith(table, "hand")
 	if hid == "" {
@@ -363,10 +368,10 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 	}
 	if cr := idWith(m, "cross"); cr != "" && p.rnd.IntN(2) == 0 {
 		c, _ := m.Component(cr)
-		if m2, err := answer(ctx)(u.Select(m, cr, c.Options[0].Value)); err == nil {
-			if comp, ok := m2.Component(idWith(m2, "play")); ok && !comp.Disabled {
-				m = m2
-			}
+		// The view now shows this choice, allowed or not (then crossing
+		// nothing below).
+		if m, err = answer(ctx)(u.Select(m, cr, c.Options[0].Value)); err != nil {
+			return false, err
 		}
 	}
 	play := idWith(m, "play")
@@ -378,6 +383,10 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 			play = idWith(m, "play")
 		}
 	}
-	_, err = answer(ctx)(u.Click(m, play))
-	return err == nil, err
+	return confirmed(answer(ctx)(u.Click(m, play)))
+}
+
+// confirmed reports whether a private answer confirms a move.
+func confirmed(m *discordtest.Message, err error) (bool, error) {
+	return err == nil && isAck(m.Content), err
 }
