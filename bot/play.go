@@ -173,6 +173,7 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 		closed[c] = g.Closed(c)
 	}
 	shuffles := g.Reshuffles()
+	turn := g.Turn() // the events below happened in it, though it may end
 	if err := g.Apply(m); err != nil {
 		return err
 	}
@@ -182,18 +183,18 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	}
 	if m.Kind == game.Play {
 		// Played cards are public once shown (RULES C10).
-		t.addNews(l.T("turn.played", t.Seats[m.Player].Name, playedList(l, m.CardList(), m.Color, true)))
+		t.addNewsAt(turn, l.T("turn.played", t.Seats[m.Player].Name, playedList(l, m.CardList(), m.Color, true)))
 	}
 	b.autoMoves(t)
 	for p := range sheets {
 		now := g.Sheet(p)
 		for _, c := range game.Colors {
 			if now.Rows[c].Locked() && !sheets[p].Rows[c].Locked() {
-				t.addNews(l.T("event.lock", t.Seats[p].Name, colorName(l, c)))
+				t.addNewsAt(turn, l.T("event.lock", t.Seats[p].Name, colorName(l, c)))
 			}
 		}
 		if now.Misthrows > sheets[p].Misthrows {
-			t.addNews(l.T("event.misthrow", t.Seats[p].Name, now.Misthrows))
+			t.addNewsAt(turn, l.T("event.misthrow", t.Seats[p].Name, now.Misthrows))
 		}
 	}
 	if g.Over() {
@@ -266,8 +267,9 @@ func tableContent(t *Table, l Lang) string {
 	if !t.Deadline.IsZero() {
 		fmt.Fprintln(&sb, l.T("turn.deadline", fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
 	}
+	// Events of this turn so far; earlier turns' are in their log lines.
 	for _, n := range t.News {
-		if n.Turn >= g.Turn()-1 {
+		if n.Turn == g.Turn() {
 			fmt.Fprintln(&sb, "> "+n.Text)
 		}
 	}

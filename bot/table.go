@@ -87,12 +87,17 @@ type News struct {
 	Text string `json:"text"`
 }
 
-// addNews remembers an event, keeping the last few.
+// addNews remembers an event of the current turn, keeping the last few.
 func (t *Table) addNews(text string) {
 	turn := 0
 	if t.g != nil {
 		turn = t.g.Turn()
 	}
+	t.addNewsAt(turn, text)
+}
+
+// addNewsAt remembers an event of the given turn, keeping the last few.
+func (t *Table) addNewsAt(turn int, text string) {
 	t.News = append(t.News, News{Turn: turn, Text: text})
 	if len(t.News) > 8 {
 		t.News = t.News[len(t.News)-8:]
