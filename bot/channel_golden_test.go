@@ -237,4 +237,3 @@ func firstDiff(want, got string) string {
 	}
 	return "(none)"
 }
-
