@@ -407,6 +407,37 @@ func checkFigures(t *testing.T, f *gameFigures) {
 	}
 }
 
+// routeTable writes a table with a row per route and a column per case.
+func routeTable(sb *strings.Builder, title string, cases []figCase, sums map[figCase]*gameFigures, routes map[string]bool, cell func(*gameFigures, string) string) {
+	fmt.Fprintf(sb, "\n%s:\n\n| route |", title)
+	for _, c := range cases {
+		if sums[c] != nil {
+			fmt.Fprintf(sb, " %s |", c)
+		}
+	}
+	sb.WriteString("\n|---|")
+	for _, c := range cases {
+		if sums[c] != nil {
+			sb.WriteString("--:|")
+		}
+	}
+	sb.WriteString("\n")
+	names := make([]string, 0, len(routes))
+	for r := range routes {
+		names = append(names, r)
+	}
+	slices.Sort(names)
+	for _, r := range names {
+		fmt.Fprintf(sb, "| %s |", r)
+		for _, c := range cases {
+			if s := sums[c]; s != nil {
+				fmt.Fprintf(sb, " %s |", cell(s, r))
+			}
+		}
+		sb.WriteString("\n")
+	}
+}
+
 // figuresTables sums the games of each case and prints the figures as
 // Markdown: the summary, then requests per move by route.
 func figuresTables(cases []figCase, all []*gameFigures) string {
@@ -459,60 +490,10 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 			per(s.requests, s.moves), per(s.answers, s.moves), per(s.requests-s.answers, s.moves), per(s.counted, s.moves), per(s.exempt, s.moves),
 			kb(s.bytes, s.moves), kb(s.bytes, n), per(s.mentions, s.turns), s.failed, s.limited)
 	}
-	sb.WriteString("\nRequests per move by route:\n\n| route |")
-	for _, c := range cases {
-		if sums[c] != nil {
-			fmt.Fprintf(&sb, " %s |", c)
-		}
-	}
-	sb.WriteString("\n|---|")
-	for _, c := range cases {
-		if sums[c] != nil {
-			sb.WriteString("--:|")
-		}
-	}
-	sb.WriteString("\n")
-	names := make([]string, 0, len(routes))
-	for r := range routes {
-		names = append(names, r)
-	}
-	slices.Sort(names)
-	for _, r := range names {
-		fmt.Fprintf(&sb, "| %s |", r)
-		for _, c := range cases {
-			if s := sums[c]; s != nil {
-				fmt.Fprintf(&sb, " %s |", per(s.routes[r], s.moves))
-			}
-		}
-		sb.WriteString("\n")
-	}
-	sb.WriteString("\nKiB uploaded per move by route:\n\n| route |")
-	for _, c := range cases {
-		if sums[c] != nil {
-			fmt.Fprintf(&sb, " %s |", c)
-		}
-	}
-	sb.WriteString("\n|---|")
-	for _, c := range cases {
-		if sums[c] != nil {
-			sb.WriteString("--:|")
-		}
-	}
-	sb.WriteString("\n")
-	names = names[:0]
-	for r := range byteRoutes {
-		names = append(names, r)
-	}
-	slices.Sort(names)
-	for _, r := range names {
-		fmt.Fprintf(&sb, "| %s |", r)
-		for _, c := range cases {
-			if s := sums[c]; s != nil {
-				fmt.Fprintf(&sb, " %.1f |", float64(s.routeBytes[r])/1024/float64(s.moves))
-			}
-		}
-		sb.WriteString("\n")
-	}
+	routeTable(&sb, "Requests per move by route", cases, sums, routes, func(s *gameFigures, r string) string { return per(s.routes[r], s.moves) })
+	routeTable(&sb, "KiB uploaded per move by route", cases, sums, byteRoutes, func(s *gameFigures, r string) string {
+		return fmt.Sprintf("%.1f", float64(s.routeBytes[r])/1024/float64(s.moves))
+	})
 	sb.WriteString("\nEach game:\n\n| game | seed | turns | moves | public msgs created | public edits | requests | counted | exempt | KiB up | mentions |\n" +
 		"|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, f := range all {
