@@ -63,6 +63,9 @@ type gameFigures struct {
 	turns, moves int
 	// Public message events of the bot's messages in the channel.
 	created, edited, deleted int
+	// Turn messages among the created: what is created besides them is
+	// the lobby, the results and reminders.
+	turnMsgs int
 	// Interactions the players started (clicks, selects, commands).
 	clicks int
 	// The bot's REST requests: all of them, those counted against the
@@ -247,6 +250,9 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 		switch ev.Kind {
 		case discordtest.Created:
 			f.created++
+			if strings.HasPrefix(ev.Message.Content, "**Turn ") {
+				f.turnMsgs++
+			}
 		case discordtest.Updated:
 			f.edited++
 		case discordtest.Deleted:
@@ -384,6 +390,11 @@ func checkFigures(t *testing.T, f *gameFigures) {
 	if f.created < 1 {
 		t.Errorf("no public message was created")
 	}
+	// One message per turn at most (a turn that ends before its message
+	// is posted needs none).
+	if f.turnMsgs > f.turns {
+		t.Errorf("%d turn messages for %d turns", f.turnMsgs, f.turns)
+	}
 	// Every click is answered through its interaction, once: at least one
 	// answer per move, and one per click.
 	if f.answers < f.moves || f.answers != f.clicks {
@@ -454,6 +465,7 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 		s.turns += f.turns
 		s.moves += f.moves
 		s.created += f.created
+		s.turnMsgs += f.turnMsgs
 		s.edited += f.edited
 		s.deleted += f.deleted
 		s.requests += f.requests
@@ -477,16 +489,16 @@ func figuresTables(cases []figCase, all []*gameFigures) string {
 	per := func(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }
 	kb := func(b int64, n int) string { return fmt.Sprintf("%.1f", float64(b)/1024/float64(n)) }
 	var sb strings.Builder
-	sb.WriteString("| game | games | turns/game | moves/game | clicks/move | public msgs created/turn | public edits/turn | public deletes/turn" +
+	sb.WriteString("| game | games | turns/game | moves/game | clicks/move | public msgs created/turn | turn msgs/turn | public edits/turn | public deletes/turn" +
 		" | requests/move | answers/move | sent on its own/move | counted (global)/move | exempt/move | KiB up/move | KiB up/game | mentions/turn | failed (429) |\n")
-	sb.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	sb.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cases {
 		s, n := sums[c], games[c]
 		if s == nil {
 			continue
 		}
-		fmt.Fprintf(&sb, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d (%d) |\n",
-			c, n, per(s.turns, n), per(s.moves, n), per(s.clicks, s.moves), per(s.created, s.turns), per(s.edited, s.turns), per(s.deleted, s.turns),
+		fmt.Fprintf(&sb, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d (%d) |\n",
+			c, n, per(s.turns, n), per(s.moves, n), per(s.clicks, s.moves), per(s.created, s.turns), per(s.turnMsgs, s.turns), per(s.edited, s.turns), per(s.deleted, s.turns),
 			per(s.requests, s.moves), per(s.answers, s.moves), per(s.requests-s.answers, s.moves), per(s.counted, s.moves), per(s.exempt, s.moves),
 			kb(s.bytes, s.moves), kb(s.bytes, n), per(s.mentions, s.turns), s.failed, s.limited)
 	}
