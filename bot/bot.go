@@ -103,6 +103,9 @@ type Bot struct {
 	reposts sync.Map
 	// later holds, by channel, when its coalesced edit is due.
 	later sync.Map
+	// liveTokens holds, by channel, the liveToken that may edit its live
+	// message.
+	liveTokens sync.Map
 	// force holds the channels whose shown state is in doubt (an answer
 	// that updated the live message failed, or a crash may have lost it):
 	// their reconcile edits the live message and sends shrinks again.
@@ -249,10 +252,11 @@ type request struct {
 	userName string
 	perms    int64 // the member's permissions in the channel
 	answered bool
+	at       time.Time // when the interaction arrived (its token's age)
 }
 
 func (b *Bot) newRequest(i *discordgo.Interaction) *request {
-	r := &request{b: b, i: i, lang: langOr(string(i.Locale), b.opt.Language), glang: langOr("", b.opt.Language)}
+	r := &request{b: b, i: i, lang: langOr(string(i.Locale), b.opt.Language), glang: langOr("", b.opt.Language), at: b.opt.Now()}
 	if i.GuildLocale != nil {
 		r.glang = langOr(string(*i.GuildLocale), b.opt.Language)
 	}

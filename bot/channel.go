@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -424,7 +425,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 			edit.Attachments = &[]*discordgo.MessageAttachment{{ID: t.Shown.Att, Filename: "table.png"}}
 		}
 		var msg *discordgo.Message
-		msg, err = b.dc.ChannelMessageEditComplex(edit)
+		msg, err = b.editMessage(edit)
 		gone := notFound(err)
 		if gone {
 			err = nil // deleted by a moderator: post the turn again
@@ -502,10 +503,53 @@ func (b *Bot) shrink(channelID string, p PastTurn) error {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 		edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
 	}
-	if _, err := b.dc.ChannelMessageEditComplex(edit); err != nil && !notFound(err) {
+	if _, err := b.editMessage(edit); err != nil && !notFound(err) {
 		return err
 	}
 	return nil
+}
+
+// liveToken is the newest interaction whose answer updated a channel's
+// live message (a click on it, answered with type 7): for that kind of
+// interaction Discord's @original is the clicked message, so its token
+// can edit the message again, as an interaction request, which the global
+// rate limit does not count, for as long as the token lives.
+type liveToken struct {
+	msg string
+	it  *discordgo.Interaction
+	at  time.Time // when the interaction arrived (its token's age)
+}
+
+// liveTokenLife is how long the bot uses a live message's token: Discord's
+// tokens live 15 minutes, and the margin keeps a slow edit inside them.
+const liveTokenLife = 14 * time.Minute
+
+// editMessage edits a channel message: through the token of the newest
+// click answered on it (liveToken) while that token is young, else (or
+// if that fails) with the channel's own request.
+func (b *Bot) editMessage(edit *discordgo.MessageEdit) (*discordgo.Message, error) {
+	if v, ok := b.liveTokens.Load(edit.Channel); ok {
+		lt := v.(liveToken)
+		switch {
+		case b.opt.Now().Sub(lt.at) >= liveTokenLife:
+			b.liveTokens.CompareAndDelete(edit.Channel, v)
+		case lt.msg == edit.ID:
+			msg, err := b.dc.InteractionResponseEdit(lt.it, &discordgo.WebhookEdit{
+				Content: edit.Content, Components: edit.Components, Files: edit.Files,
+				Attachments: edit.Attachments, AllowedMentions: edit.AllowedMentions,
+			})
+			if err == nil {
+				return msg, nil
+			}
+			b.liveTokens.CompareAndDelete(edit.Channel, v) // the channel's request instead
+			for _, f := range edit.Files {
+				if sk, ok := f.Reader.(io.Seeker); ok {
+					sk.Seek(0, io.SeekStart)
+				}
+			}
+		}
+	}
+	return b.dc.ChannelMessageEditComplex(edit)
 }
 
 // deleteMessage deletes a message; one already gone is no error.

@@ -306,3 +306,42 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 		t.Fatal("the choice from the refusal was not taken")
 	}
 }
+
+// After a click on the live message was answered by updating it, the bot
+// edits that message through the click's token (an interaction request,
+// not counted against the global rate limit) while the token is young,
+// and with the channel's own request after that.
+func TestLiveMessageEditedThroughTheLastClicksToken(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.LiveAnswers = true
+	resp := h.openTable("dice", "anna", "ben", "chloe")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	tbl := h.dc.lastTable(testChannel)
+	if r := h.click("anna", buttons(tbl.Components, "Pass")[0], tbl); r.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("a click on the live message: %+v", r)
+	}
+	sheetPass := func(u string) {
+		t.Helper()
+		sheet := h.click(u, buttons(tbl.Components, "My sheet")[0], tbl)
+		h.click(u, buttons(sheet.Data.Components, "Pass")[0], &discordgo.Message{ID: "sheet-" + u, Flags: discordgo.MessageFlagsEphemeral})
+	}
+	edits, hooks := h.dc.edited, h.dc.hookEdited
+	sheetPass("ben")
+	h.now = h.now.Add(coalesceEdits)
+	h.bot.Tick()
+	h.bot.Idle()
+	if h.dc.hookEdited != hooks+1 || h.dc.edited != edits {
+		t.Fatalf("Ben's decision: %d edits through the token, %d channel edits; want 1 and 0", h.dc.hookEdited-hooks, h.dc.edited-edits)
+	}
+	if tbl = h.dc.lastTable(testChannel); !strings.Contains(tbl.Content, "Waiting for: <@chloe>") {
+		t.Fatalf("the edit through the token does not show Ben's decision: %q", tbl.Content)
+	}
+	h.now = h.now.Add(liveTokenLife)
+	sheetPass("chloe") // ends action 1: shown at once, the token too old
+	if h.dc.hookEdited != hooks+1 || h.dc.edited != edits+1 {
+		t.Fatalf("after 14 minutes: %d edits through the token, %d channel edits; want 1 and 1", h.dc.hookEdited-hooks, h.dc.edited-edits)
+	}
+	if tbl = h.dc.lastTable(testChannel); !strings.Contains(tbl.Content, "Action 2") {
+		t.Fatalf("action 2 not shown: %q", tbl.Content)
+	}
+}

@@ -135,6 +135,9 @@ type fakeDiscord struct {
 	byID      map[string]*discordgo.Message
 	edits     []hookEdit // edits of interaction responses, in order
 	edited    int        // channel message edits
+	// hookEdited counts edits of channel messages through the token of a
+	// click on them.
+	hookEdited int
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -177,6 +180,12 @@ func (f *fakeDiscord) InteractionResponseEdit(i *discordgo.Interaction, e *disco
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.edits = append(f.edits, hookEdit{interaction: i.ID, edit: e})
+	// A click answered by updating its message: @original is that
+	// message, as on Discord.
+	if r := f.responses[i.ID]; r != nil && r.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil && f.byID[i.Message.ID] != nil {
+		f.hookEdited++
+		return f.applyEdit(f.byID[i.Message.ID], e.Content, e.Components, e.Attachments, e.Files), nil
+	}
 	for _, file := range e.Files {
 		io.ReadAll(file.Reader)
 	}
@@ -217,16 +226,22 @@ func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...d
 	if m == nil {
 		return nil, unknownMessage(e.ID)
 	}
-	if e.Content != nil {
-		m.Content = *e.Content
+	f.edited++
+	return f.applyEdit(m, e.Content, e.Components, e.Attachments, e.Files), nil
+}
+
+// applyEdit changes m as an edit with these fields does.
+func (f *fakeDiscord) applyEdit(m *discordgo.Message, content *string, comps *[]discordgo.MessageComponent, atts *[]*discordgo.MessageAttachment, files []*discordgo.File) *discordgo.Message {
+	if content != nil {
+		m.Content = *content
 	}
-	if e.Components != nil {
-		m.Components = *e.Components
+	if comps != nil {
+		m.Components = *comps
 	}
-	if e.Attachments != nil {
+	if atts != nil {
 		var keep []*discordgo.MessageAttachment
 		for _, a := range m.Attachments {
-			for _, k := range *e.Attachments {
+			for _, k := range *atts {
 				if k.ID == a.ID {
 					keep = append(keep, a)
 				}
@@ -234,13 +249,12 @@ func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...d
 		}
 		m.Attachments = keep
 	}
-	for _, file := range e.Files {
+	for _, file := range files {
 		io.ReadAll(file.Reader)
 		f.next++
 		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{ID: fmt.Sprintf("a%d", f.next), Filename: file.Name})
 	}
-	f.edited++
-	return m, nil
+	return m
 }
 
 func (f *fakeDiscord) ChannelMessages(ch string, limit int, _, _, _ string, _ ...discordgo.RequestOption) ([]*discordgo.Message, error) {

@@ -99,10 +99,14 @@ func (b *Bot) playClick(r *request, a Action) {
 				Content: text, Components: []discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{},
 			}})
 		default:
-			if live == nil {
+			switch {
+			case live == nil:
 				r.ephemeral(text)
-			} else if r.respond(live.response()) != nil {
+			case r.respond(live.response()) != nil:
 				b.force.Store(r.i.ChannelID, true) // the reconciler edits instead
+			case !live.shrink:
+				// Later edits of this message can go through this click.
+				b.liveTokens.Store(r.i.ChannelID, liveToken{msg: r.i.Message.ID, it: r.i, at: r.at})
 			}
 		}
 		b.refresh.kick(b, r.i.ChannelID)
