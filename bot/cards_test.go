@@ -2,6 +2,8 @@ package bot
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,6 +104,7 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 			if as := selectMenu(up.Data.Components, "as"); as != nil {
 				up = h.click(user, as.CustomID, eph, "blue")
 			}
+			checkProposedCrosses(t, h.table(), p, up)
 			if cross := selectMenu(up.Data.Components, "cross"); cross != nil && steps%2 == 0 {
 				up = h.click(user, cross.CustomID, eph, cross.Options[0].Value)
 			}
@@ -137,6 +140,50 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 	for _, v := range h.rd.hands {
 		if len(v.Hand) > game.HandSize {
 			t.Fatalf("hand view with %d cards", len(v.Hand))
+		}
+	}
+}
+
+// checkProposedCrosses checks what the builder proposes to cross once the
+// cards and their colour are chosen (RULES C6): an allowed set (Play is
+// on), to which no other offered number can be added.
+func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.InteractionResponse) {
+	t.Helper()
+	cross := selectMenu(up.Data.Components, "cross")
+	play := buttons(up.Data.Components, "Play")
+	if cross == nil || len(play) == 0 {
+		return // cards not chosen yet, or none allowed together
+	}
+	a, err := DecodeAction(play[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := decodePlay(a.Arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chosen []int
+	for _, o := range cross.Options {
+		if o.Default {
+			n, _ := strconv.Atoi(o.Value)
+			chosen = append(chosen, n)
+		}
+	}
+	if !slices.Equal(chosen, sel.cross) {
+		t.Fatalf("the menu shows %v chosen, Play would cross %v", chosen, sel.cross)
+	}
+	if err := tb.g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
+		t.Fatalf("proposed crosses %v of %v not allowed: %v", sel.cross, sel.cards, err)
+	}
+	for _, o := range cross.Options {
+		n, _ := strconv.Atoi(o.Value)
+		if slices.Contains(sel.cross, n) {
+			continue
+		}
+		more := append(slices.Clone(sel.cross), n)
+		slices.Sort(more)
+		if tb.g.Check(game.PlayMove(seat, sel.color, sel.cards, more...)) == nil {
+			t.Fatalf("proposed crosses %v of %v: %d could be crossed too", sel.cross, sel.cards, n)
 		}
 	}
 }

@@ -386,7 +386,40 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 		r.ephemeral(r.lang.T("err.forged"))
 		return
 	}
+	if a.Verb != "cross" {
+		sel.cross = mostCrosses(t.g, seat, sel)
+	}
 	b.answerHand(r, t, seat, sel, "", true)
+}
+
+// mostCrosses is what the builder proposes to cross once the cards and
+// their colour are chosen: as many of their numbers as the rules allow
+// (the menu shows them chosen; the player may change it), the lowest
+// numbers first among equally many; nothing when no set is allowed.
+func mostCrosses(g *game.Game, seat int, sel playSel) []int {
+	if !sel.hasColor {
+		return nil
+	}
+	var nums []int
+	for _, c := range sel.cards {
+		if !slices.Contains(nums, c.Number()) {
+			nums = append(nums, c.Number())
+		}
+	}
+	slices.Sort(nums)
+	var best []int
+	for mask := 1; mask < 1<<len(nums); mask++ {
+		var cross []int
+		for i, n := range nums {
+			if mask&(1<<i) != 0 {
+				cross = append(cross, n)
+			}
+		}
+		if len(cross) > len(best) && g.Check(game.PlayMove(seat, sel.color, sel.cards, cross...)) == nil {
+			best = cross
+		}
+	}
+	return best
 }
 
 // builderChoice applies the values picked in one of the play builder's
