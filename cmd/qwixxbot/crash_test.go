@@ -861,7 +861,8 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 			return stepRetry, false
 		}
 	}
-	if !enabled() {
+	// Crossing nothing is chosen as such: the builder proposes crosses.
+	if len(cross) == 0 || !enabled() {
 		cross = nil
 		if !do("cross none", func(m *discordtest.Message) (*discordtest.Interaction, error) { return u.Select(m, idWith(m, "cross")) }) {
 			return stepRetry, false
