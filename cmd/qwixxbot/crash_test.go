@@ -986,7 +986,9 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 		}
 		seed = v
 	}
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "crash-token-" + strconv.FormatUint(seed, 10), InteractionDeadline: crashDeadline})
+	// Discord's rate limits on, as Discord enforces them.
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "crash-token-" + strconv.FormatUint(seed, 10), InteractionDeadline: crashDeadline,
+		RateLimits: discordtest.RateLimitOptions{Enabled: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
