@@ -154,7 +154,12 @@ func (e *e2e) logLine(want string) *discordtest.Message {
 		return false
 	})
 	if err != nil {
-		e.t.Fatalf("no turn's log line with %q", want)
+		var sb strings.Builder
+		ms := e.public.messages()
+		for _, m := range ms[max(0, len(ms)-4):] {
+			fmt.Fprintf(&sb, "%s v%d %q %v\n", m.ID, m.Version, m.Content, m.CustomIDs())
+		}
+		e.t.Fatalf("no turn's log line with %q; the channel ends with:\n%s\nbot log:\n%s", want, sb.String(), e.logs.String())
 	}
 	return found
 }
