@@ -95,7 +95,16 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		return err
 	}
 	ready := make(chan *discordgo.Ready, 1)
-	s.AddHandlerOnce(func(_ *discordgo.Session, r *discordgo.Ready) { ready <- r })
+	// Not AddHandlerOnce: discordgo clears once-handlers by writing their
+	// map under a read lock, a data race with its REST goroutines, which
+	// dispatch rate-limit events at the same time. Later READYs (after a
+	// reconnect) are dropped here.
+	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		select {
+		case ready <- r:
+		default:
+		}
+	})
 	s.AddHandler(b.OnInteraction)
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to discord: %w", err)
