@@ -329,13 +329,22 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 		b.later.Store(channelID, t.Shown.Edited.Add(b.opt.CoalesceEdits))
 		return true, nil
 	case opRepost:
-		id := t.Shown.Msg
-		err = b.deleteMessage(channelID, id)
-		record = func(cur *Table) {
-			if cur.Shown.Msg == id {
-				cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
-			}
+		// Under the channel's lock, so that the turn cannot end between
+		// the check and the delete: the message of a finished turn must
+		// stay, to carry its log line. Rare (once per 45 minutes of a
+		// turn), so holding clicks back for one request is fine.
+		unlock := b.locks.Lock(channelID)
+		cur, lerr := b.loadTable(channelID)
+		if lerr != nil || cur == nil || cur.ID != t.ID || cur.Stage != StagePlaying || cur.turnKey() != t.Shown.Turn || cur.Shown.Msg != t.Shown.Msg {
+			unlock()
+			return false, lerr // changed meanwhile: look again
 		}
+		if err = b.deleteMessage(channelID, cur.Shown.Msg); err == nil {
+			cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
+			err = b.saveTable(channelID, cur)
+		}
+		unlock()
+		return false, err
 	case opDeleteRemind:
 		id := t.Shown.Reminder
 		err = b.deleteMessage(channelID, id)
