@@ -1,0 +1,128 @@
+package ai
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// playGame plays a whole game of the variant between computer players of
+// the given levels (seat order), seeded, and returns the final scores. It
+// fails the test if a choice is not among the legal moves or the engine
+// refuses it.
+func playGame(t *testing.T, v game.Variant, levels []Level, seed ...byte) []int {
+	t.Helper()
+	names := make([]string, len(levels))
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	var s [32]byte
+	s[0] = byte(len(levels))
+	copy(s[1:], seed)
+	g, err := game.New(game.Config{Variant: v, Players: names, Seed: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for steps := 0; !g.Over(); steps++ {
+		if steps > 5000 {
+			t.Fatal("the game did not end")
+		}
+		p := g.Waiting()[0]
+		legal := g.LegalMoves(p)
+		m := Choose(levels[p], g.Private(p), legal)
+		if !slices.Contains(legal, m) {
+			t.Fatalf("%s chose %+v, not a legal move", levels[p], m)
+		}
+		if err := g.Apply(m); err != nil {
+			t.Fatalf("%s chose %+v: %v", levels[p], m, err)
+		}
+	}
+	scores := make([]int, len(levels))
+	for p := range scores {
+		scores[p] = g.Sheet(p).Score()
+	}
+	return scores
+}
+
+// Every choice is legal, in every variant, at every table size, at any
+// moment (simultaneous actions included), and games end.
+func TestChoicesAreLegalMoves(t *testing.T) {
+	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
+		for n := 2; n <= 5; n++ {
+			for seed := range byte(5) {
+				levels := make([]Level, n)
+				for i := range levels {
+					levels[i] = Level(1 + (i+int(seed))%2)
+				}
+				playGame(t, v, levels, seed)
+			}
+		}
+	}
+}
+
+// Medium against easy, 200 two-player games per variant, seats swapped
+// every other game, ties shared. Measured: dice 49 %, cards 58 %, jokers
+// 60 %. Medium is a first heuristic (issue 12 goes on): the test holds
+// what it reaches, so that a change that makes it worse fails.
+func TestMediumAgainstEasy(t *testing.T) {
+	floor := map[game.Variant]float64{game.Dice: 0.42, game.Cards: 0.52, game.Jokers: 0.53}
+	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
+		wins, games := 0.0, 0
+		total := [2]int{}
+		for seed := range 200 {
+			levels := []Level{Medium, Easy}
+			med := 0
+			if seed%2 == 1 {
+				levels, med = []Level{Easy, Medium}, 1
+			}
+			s := playGame(t, v, levels, byte(seed), byte(seed>>8))
+			games++
+			total[0] += s[med]
+			total[1] += s[1-med]
+			switch {
+			case s[med] > s[1-med]:
+				wins++
+			case s[med] == s[1-med]:
+				wins += 0.5
+			}
+		}
+		share := wins / float64(games)
+		t.Logf("%s: medium wins %.0f%% of %d games; mean score medium %.1f, easy %.1f", v, 100*share, games,
+			float64(total[0])/float64(games), float64(total[1])/float64(games))
+		if share < floor[v] {
+			t.Errorf("%s: medium wins %.0f%% against easy, below %.0f%%", v, 100*share, 100*floor[v])
+		}
+	}
+}
+
+// A misthrow is never taken while a cross skipping at most one cell is
+// legal (D6, C7), at any level.
+func TestD6NoMisthrowWithACheapCrossAtHand(t *testing.T) {
+	for _, l := range []Level{Easy, Medium} {
+		for seed := range byte(20) {
+			var s [32]byte
+			s[0] = seed
+			g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for !g.Over() {
+				p := g.Waiting()[0]
+				v, legal := g.Private(p), g.LegalMoves(p)
+				m := Choose(l, v, legal)
+				if misthrow(v, m) {
+					for _, o := range legal {
+						if cs := crosses(v, o); len(cs) > 0 && effectOf(v, cs).skipped <= 1 {
+							t.Fatalf("%s took a misthrow with %+v at hand", l, o)
+						}
+					}
+				}
+				if err := g.Apply(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
