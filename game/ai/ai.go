@@ -141,7 +141,7 @@ func easyValue(v game.PrivateView, m game.Move) float64 {
 }
 
 // mediumValue weighs a move: the row points it gains now, the cells it
-// gives up (each worth about as much as a cross will be later), a lock
+// gives up (weighed by how often their numbers come up), a lock
 // (it closes the row and may end the game), a misthrow's 5 points (the
 // 4th ends the game); takes by how well the numbers fit the open rows.
 func mediumValue(v game.PrivateView, m game.Move) float64 {
@@ -169,8 +169,16 @@ func mediumValue(v game.PrivateView, m game.Move) float64 {
 	gain := float64(game.RowScore(count+e.added) - game.RowScore(count))
 	// A cell given up is worth about the marginal points of a later
 	// cross in that row.
+	// Each cell given up is weighed by how often its number comes up
+	// (ways out of 6 for two dice: 2 and 12 once, 7 six times).
+	lost := 0.0
+	for pos := row.Last() + 1; pos <= lastPos(cs); pos++ {
+		if !crossesAt(cs, pos) {
+			lost += float64(ways(game.NumberAt(e.color, pos))) / 6
+		}
+	}
 	perCell := skipBase + skipPerCross*float64(count)
-	val := gain - perCell*float64(e.skipped) - crossFloor
+	val := gain - perCell*lost - crossFloor
 	if e.locks {
 		val += 4
 	}
@@ -178,16 +186,45 @@ func mediumValue(v game.PrivateView, m game.Move) float64 {
 }
 
 // The weights of mediumValue, chosen by a grid search against Easy over
-// 100 two-player games per variant (62–66 % for the best settings; on
-// other seeds dice falls back to about 50 %: see TestMediumAgainstEasy).
-// A cell given up costs skipBase points plus
-// skipPerCross per cross already in its row; a cross is made when it is
-// worth more than crossFloor (below zero: crosses come first).
+// 300 two-player games per variant (seeds apart from the tests'): a cell
+// given up costs, weighed by how often its number comes up, skipBase
+// points plus skipPerCross per cross already in its row; a cross is made
+// when it is worth more than crossFloor (below zero: crosses come first).
 const (
 	skipBase     = 2.0
-	skipPerCross = 0.7
-	crossFloor   = -2.0
+	skipPerCross = 0.8
+	crossFloor   = -1.0
 )
+
+// ways is in how many of the 36 throws two dice show n: 1 for 2 and 12,
+// 6 for 7.
+func ways(n int) int { return 6 - abs(7-n) }
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// lastPos is the rightmost position crossed by cs (one row).
+func lastPos(cs []cross) int {
+	p := -1
+	for _, x := range cs {
+		p = max(p, game.Position(x.color, x.n))
+	}
+	return p
+}
+
+// crossesAt reports whether cs crosses position pos.
+func crossesAt(cs []cross, pos int) bool {
+	for _, x := range cs {
+		if game.Position(x.color, x.n) == pos {
+			return true
+		}
+	}
+	return false
+}
 
 // fit is how well a display number suits v.Seat's open rows: 0 for the
 // next free cell of some row, less the more cells it would give up, -6

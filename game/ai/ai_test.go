@@ -62,12 +62,11 @@ func TestChoicesAreLegalMoves(t *testing.T) {
 	}
 }
 
-// Medium against easy, 200 two-player games per variant, seats swapped
-// every other game, ties shared. Measured: dice 49 %, cards 58 %, jokers
-// 60 %. Medium is a first heuristic (issue 12 goes on): the test holds
-// what it reaches, so that a change that makes it worse fails.
-func TestMediumAgainstEasy(t *testing.T) {
-	floor := map[game.Variant]float64{game.Dice: 0.42, game.Cards: 0.52, game.Jokers: 0.53}
+// Medium beats easy: 200 two-player games per variant, seats swapped
+// every other game, ties shared. Measured: dice 64 %, cards 67 %, jokers
+// 68 % (the weights were tuned on other seeds); the test asks for 55 %,
+// about three standard errors below.
+func TestMediumBeatsEasy(t *testing.T) {
 	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
 		wins, games := 0.0, 0
 		total := [2]int{}
@@ -91,8 +90,8 @@ func TestMediumAgainstEasy(t *testing.T) {
 		share := wins / float64(games)
 		t.Logf("%s: medium wins %.0f%% of %d games; mean score medium %.1f, easy %.1f", v, 100*share, games,
 			float64(total[0])/float64(games), float64(total[1])/float64(games))
-		if share < floor[v] {
-			t.Errorf("%s: medium wins %.0f%% against easy, below %.0f%%", v, 100*share, 100*floor[v])
+		if share < 0.55 {
+			t.Errorf("%s: medium wins only %.0f%% against easy", v, 100*share)
 		}
 	}
 }
