@@ -5,6 +5,7 @@
 //	qwixxbot replay FILE [--format json|text]     replay a game record
 //	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
 //	qwixxbot quarantine [-config FILE] [-o DIR]    list tables put aside as unreadable
+//	qwixxbot arena [--variant V] [--players L,L] [--games N]  computer players against each other
 //
 // See README.md.
 package main
@@ -39,6 +40,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runRender(args[1:], stdout, stderr)
 		case "quarantine":
 			return runQuarantine(args[1:], stdout, stderr)
+		case "arena":
+			return runArena(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return 0
@@ -98,5 +101,8 @@ func usage(w io.Writer) {
   qwixxbot quarantine [-config FILE] [-o DIR]
                                      list stored tables put aside as unreadable
                                      (with -o, write their raw bytes there)
+  qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…]
+                 [--games N] [--seed S] [--format text|json]
+                                     computer players against each other
 `)
 }

@@ -6,6 +6,7 @@
 package ai
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -24,6 +25,16 @@ const (
 	// cells it gives up, locks, and misthrows.
 	Medium
 )
+
+// ParseLevel reads a level's name ("easy", "medium").
+func ParseLevel(s string) (Level, error) {
+	for _, l := range []Level{Easy, Medium} {
+		if l.String() == s {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("ai: unknown level %q (easy or medium)", s)
+}
 
 // String names the level.
 func (l Level) String() string {

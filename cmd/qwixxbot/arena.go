@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+)
+
+// arenaResult is one computer player's figures over the arena's games.
+type arenaResult struct {
+	Player string `json:"player"`
+	Level  string `json:"level"`
+	Games  int    `json:"games"`
+	// WinShare counts a shared first place as a share of a win.
+	WinShare     float64    `json:"win_share"`
+	WinShareCI95 [2]float64 `json:"win_share_ci95"`
+	MeanScore    float64    `json:"mean_score"`
+	MeanTurns    float64    `json:"mean_turns"`
+}
+
+// runArena plays games between computer players and prints each one's
+// figures.
+func runArena(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	variant := fs.String("variant", "dice", "dice, cards or jokers")
+	players := fs.String("players", "medium,easy", "the players' levels in seat order, 2 to 5 of: easy, medium")
+	games := fs.Int("games", 1000, "number of games")
+	seed := fs.Uint64("seed", 1, "seed of the first game (game i uses seed+i)")
+	format := fs.String("format", "text", "text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…] [--games N] [--seed S] [--format text|json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	v, err := game.ParseVariant(*variant)
+	var levels []ai.Level
+	for _, name := range strings.Split(*players, ",") {
+		l, lerr := ai.ParseLevel(strings.TrimSpace(name))
+		if lerr != nil && err == nil {
+			err = lerr
+		}
+		levels = append(levels, l)
+	}
+	switch {
+	case err != nil:
+	case len(levels) < 2 || len(levels) > 5:
+		err = fmt.Errorf("%d players: a table has 2 to 5", len(levels))
+	case *games < 1:
+		err = fmt.Errorf("--games %d: at least 1", *games)
+	case *format != "text" && *format != "json":
+		err = fmt.Errorf("--format %q: text or json", *format)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot arena: %v\n", err)
+		return 2
+	}
+	res, err := arena(v, levels, *games, *seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "qwixxbot arena: %v\n", err)
+		return 1
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s, %d games, seeds %d–%d\n\n", v, *games, *seed, *seed+uint64(*games)-1)
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "player\tlevel\tgames\twin share\t95 % interval\tmean score\tmean turns\t")
+	for _, r := range res {
+		fmt.Fprintf(w, "%s\t%s\t%d\t%.1f %%\t%.1f–%.1f %%\t%.1f\t%.1f\t\n", r.Player, r.Level, r.Games, 100*r.WinShare,
+			100*r.WinShareCI95[0], 100*r.WinShareCI95[1], r.MeanScore, r.MeanTurns)
+	}
+	w.Flush()
+	return 0
+}
+
+// arena plays n games of variant v between computer players of the given
+// levels, in seat order (the first player is drawn by each game's seed),
+// and sums up each seat.
+func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult, error) {
+	names := make([]string, len(levels))
+	for i, l := range levels {
+		names[i] = fmt.Sprintf("%d-%s", i+1, l)
+	}
+	wins, scores := make([]float64, len(levels)), make([]float64, len(levels))
+	turns := 0.0
+	for i := range n {
+		var s [32]byte
+		for b, x := 0, seed+uint64(i); b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, err := game.New(game.Config{Variant: v, Players: names, Seed: s})
+		if err != nil {
+			return nil, err
+		}
+		for steps := 0; !g.Over(); steps++ {
+			if steps > 10000 {
+				return nil, fmt.Errorf("game %d did not end", i)
+			}
+			p := g.Waiting()[0]
+			if err := g.Apply(ai.Choose(levels[p], g.Private(p), g.LegalMoves(p))); err != nil {
+				return nil, fmt.Errorf("game %d: %w", i, err)
+			}
+		}
+		best, first := math.MinInt, 0
+		for p := range levels {
+			sc := g.Sheet(p).Score()
+			scores[p] += float64(sc)
+			switch {
+			case sc > best:
+				best, first = sc, 1
+			case sc == best:
+				first++
+			}
+		}
+		for p := range levels {
+			if g.Sheet(p).Score() == best {
+				wins[p] += 1 / float64(first)
+			}
+		}
+		turns += float64(g.Turn())
+	}
+	out := make([]arenaResult, len(levels))
+	for p, l := range levels {
+		share := wins[p] / float64(n)
+		// The normal approximation of the share's 95 % interval.
+		half := 1.96 * math.Sqrt(share*(1-share)/float64(n))
+		out[p] = arenaResult{Player: names[p], Level: l.String(), Games: n, WinShare: share,
+			WinShareCI95: [2]float64{max(0, share-half), min(1, share+half)},
+			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n)}
+	}
+	return out, nil
+}

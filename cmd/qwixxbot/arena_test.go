@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// The arena prints each computer player's games, win share (shared first
+// places as shares), its 95 % interval and mean score; the shares add up
+// to 1 and the same seed gives the same figures.
+func TestArenaJSON(t *testing.T) {
+	play := func() []arenaResult {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"arena", "--variant", "cards", "--players", "medium,easy,easy", "--games", "60", "--seed", "5", "--format", "json"}, &out, &errb)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var res []arenaResult
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out.String())
+		}
+		return res
+	}
+	res := play()
+	if len(res) != 3 || res[0].Level != "medium" || res[1].Level != "easy" {
+		t.Fatalf("players %+v", res)
+	}
+	sum := 0.0
+	for _, r := range res {
+		sum += r.WinShare
+		if r.Games != 60 || r.MeanScore <= 0 || r.MeanTurns < 5 || r.WinShareCI95[0] > r.WinShare || r.WinShareCI95[1] < r.WinShare {
+			t.Errorf("figures %+v", r)
+		}
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("win shares add up to %v", sum)
+	}
+	if again := play(); again[0] != res[0] {
+		t.Errorf("the same seed gave %+v, then %+v", res[0], again[0])
+	}
+}
+
+func TestArenaTextAndBadUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"arena", "--games", "20"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"dice, 20 games", "win share", "1-medium", "2-easy"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, args := range [][]string{{"--players", "medium"}, {"--players", "medium,grandmaster"}, {"--variant", "chess"}, {"--games", "0"}, {"--format", "xml"}} {
+		errb.Reset()
+		if code := run(context.Background(), append([]string{"arena"}, args...), &out, &errb); code != 2 || errb.Len() == 0 {
+			t.Errorf("arena %v: exit %d, %q", args, code, errb.String())
+		}
+	}
+}
