@@ -187,3 +187,59 @@ func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.Inter
 		}
 	}
 }
+
+// Computer players: the host adds them in the lobby (a table may be one
+// person and computers); they move at once, from what their seat may see,
+// so the game only ever waits for people; the channel names them with a
+// robot, never as a mention.
+func TestComputerSeatsPlayAtOnce(t *testing.T) {
+	for _, variant := range []string{"dice", "cards"} {
+		t.Run(variant, func(t *testing.T) {
+			h := newHarness(t)
+			h.bot.opt.LiveAnswers = true
+			lobby := h.command("anna", "new", strOpt("variant", variant))
+			if r := h.click("ben", buttons(lobby.Data.Components, "🤖 Add computer (medium)")[0], nil); r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+				t.Fatalf("a guest added a computer: %+v", r.Data)
+			}
+			lobby = h.click("anna", buttons(lobby.Data.Components, "🤖 Add computer (medium)")[0], nil)
+			lobby = h.click("anna", buttons(lobby.Data.Components, "🤖 Add computer (easy)")[0], nil)
+			if seats := lobby.Data.Embeds[0].Fields[0].Value; !strings.Contains(seats, "🤖 Bot Emma (medium)") || !strings.Contains(seats, "🤖 Bot Felix (easy)") {
+				t.Fatalf("lobby seats: %q", seats)
+			}
+			lobby = h.click("anna", buttons(lobby.Data.Components, "🤖 Remove a computer")[0], nil)
+			if seats := lobby.Data.Embeds[0].Fields[0].Value; strings.Contains(seats, "Bot Felix") || !strings.Contains(seats, "Bot Emma") {
+				t.Fatalf("after removing a computer: %q", seats)
+			}
+			h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
+			for step := 0; h.table().Stage == StagePlaying; step++ {
+				if step > 500 {
+					t.Fatal("the game did not end")
+				}
+				tb := h.table()
+				if w := tb.g.Waiting(); len(w) != 1 || w[0] != 0 {
+					t.Fatalf("the game waits for %v, want only Anna", w)
+				}
+				h.clickMove(tb, "anna", goldenMove(tb.g, 0))
+			}
+			g := h.table().g
+			computerMoves := 0
+			for _, m := range g.Moves() {
+				if m.Player == 1 {
+					computerMoves++
+				}
+			}
+			if computerMoves < g.Turn() {
+				t.Fatalf("the computer made %d moves in %d turns", computerMoves, g.Turn())
+			}
+			for _, m := range h.dc.channel[testChannel] {
+				if strings.Contains(m.Content, "<@>") {
+					t.Fatalf("a computer mentioned as a user: %q", m.Content)
+				}
+			}
+			res := h.dc.channel[testChannel][len(h.dc.channel[testChannel])-1]
+			if !strings.Contains(res.Content, "🤖 Bot Emma: ") {
+				t.Fatalf("results without the computer: %q", res.Content)
+			}
+		})
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"hash/crc32"
 	"strconv"
 	"strings"
+
+	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
 // A component's custom_id names the table it belongs to, the state it was
@@ -57,7 +59,7 @@ func (v View) Private() bool { return v == ViewSheet || v == ViewHand }
 
 // viewVerbs lists, per view, the verbs its components carry.
 var viewVerbs = map[View][]string{
-	ViewLobby:   {"join", "leave", "start", "cancel"},
+	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot"},
 	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
 	ViewResults: {"again"},
 	ViewSheet:   {"white", "number", "color", "take", "pass"},
@@ -179,6 +181,9 @@ func canonicalArg(verb, arg string) (string, bool) {
 	case "take":
 		nums, ok := numberList(arg, "-", 1, 3)
 		return joinInts(nums, "-"), ok
+	case "bot":
+		l, err := ai.ParseLevel(arg)
+		return l.String(), err == nil
 	case "as", "cross", "play":
 		p, err := decodePlay(arg)
 		if err != nil {

@@ -3,11 +3,13 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
 // cmdNew opens a table in the channel, with the host seated (one running
@@ -65,8 +67,14 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 // lobbyMessage shows the lobby: variant, host, seats and the buttons.
 func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	var seats strings.Builder
+	computers := 0
 	for i, s := range t.Seats {
-		fmt.Fprintf(&seats, "%d. <@%s>\n", i+1, s.UserID)
+		if s.Computer != "" {
+			computers++
+			fmt.Fprintf(&seats, "%d. %s (%s)\n", i+1, s.Mention(), l.T("level."+s.Computer))
+			continue
+		}
+		fmt.Fprintf(&seats, "%d. %s\n", i+1, s.Mention())
 	}
 	desc := l.T("lobby.host", "<@"+t.Host+">")
 	if t.Games > 1 {
@@ -89,6 +97,10 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leave", "")},
 			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: t.action(ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
 			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: t.action(ViewLobby, "cancel", "")},
+		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T("btn.addbot", l.T("level.easy")), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", ai.Easy.String()), Disabled: full},
+			discordgo.Button{Label: l.T("btn.addbot", l.T("level.medium")), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", ai.Medium.String()), Disabled: full},
+			discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "unbot", ""), Disabled: computers == 0},
 		}}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
@@ -187,6 +199,25 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 				return nil, errRefused
 			}
 			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+		case "bot", "unbot":
+			if r.userID != t.Host {
+				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
+				return nil, errRefused
+			}
+			if a.Verb == "unbot" {
+				for i := len(t.Seats) - 1; i >= 0; i-- {
+					if t.Seats[i].Computer != "" {
+						t.Seats = slices.Delete(t.Seats, i, i+1)
+						break
+					}
+				}
+				break
+			}
+			if len(t.Seats) >= t.maxSeats() {
+				r.ephemeral(r.lang.T("err.full", t.maxSeats()))
+				return nil, errRefused
+			}
+			t.Seats = append(t.Seats, Seat{Name: t.computerName(), Computer: a.Arg})
 		case "start", "cancel":
 			if r.userID != t.Host {
 				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
@@ -226,7 +257,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 		r.log.Info().Str("table", after.ID).Int("players", len(after.Seats)).Msg("game started")
 		names := make([]string, len(after.Seats))
 		for i, s := range after.Seats {
-			names[i] = "<@" + s.UserID + ">"
+			names[i] = s.Mention()
 		}
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 			Content: l.T("lobby.started", strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
@@ -263,6 +294,7 @@ func (b *Bot) startGame(t *Table) error {
 	t.GameNo++
 	t.Stage = StagePlaying
 	b.resetTimer(t)
+	b.autoMoves(t) // computers that act first do so at once
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
 // playClick handles the buttons and menus of a running game.
@@ -209,15 +210,29 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	return nil
 }
 
-// autoMoves passes for seats whose players left (RULES P2).
+// autoMoves passes for seats whose players left (RULES P2) and lets
+// computer players choose (game/ai), from what their seat may see (RULES
+// C10), until only people are waited for.
 func (b *Bot) autoMoves(t *Table) {
 	for changed := true; changed && !t.g.Over(); {
 		changed = false
 		for _, p := range t.g.Waiting() {
-			if !t.Seats[p].Left {
+			s := t.Seats[p]
+			var m game.Move
+			var err error
+			switch {
+			case s.Left:
+				m, err = t.g.TimeoutMove(p)
+			case s.Computer != "":
+				level, lerr := ai.ParseLevel(s.Computer)
+				if lerr != nil {
+					level = ai.Medium // a level of a later version
+				}
+				m = ai.Choose(level, t.g.Private(p), t.g.LegalMoves(p))
+			default:
 				continue
 			}
-			if m, err := t.g.TimeoutMove(p); err == nil && t.g.Apply(m) == nil {
+			if err == nil && t.g.Apply(m) == nil {
 				changed = true
 			}
 		}
@@ -250,22 +265,22 @@ func tableContent(t *Table, l Lang) string {
 	if g.Over() {
 		return ""
 	}
-	fmt.Fprintln(&sb, l.T("turn.header", g.Turn(), "<@"+act.UserID+">"))
+	fmt.Fprintln(&sb, l.T("turn.header", g.Turn(), act.Mention()))
 	switch g.Phase() {
 	case game.PhaseWhite:
 		fmt.Fprintln(&sb, l.T("turn.white", g.WhiteSum()))
 	case game.PhaseColor:
-		fmt.Fprintln(&sb, l.T("turn.color", "<@"+act.UserID+">"))
+		fmt.Fprintln(&sb, l.T("turn.color", act.Mention()))
 	case game.PhaseTake:
-		fmt.Fprintln(&sb, l.T("turn.take", "<@"+act.UserID+">"))
+		fmt.Fprintln(&sb, l.T("turn.take", act.Mention()))
 	case game.PhaseNumber:
 		fmt.Fprintln(&sb, l.T("turn.number", g.TopNumber()))
 	case game.PhasePlay:
-		fmt.Fprintln(&sb, l.T("turn.play", "<@"+act.UserID+">"))
+		fmt.Fprintln(&sb, l.T("turn.play", act.Mention()))
 	}
 	var waiting []string
 	for _, p := range g.Waiting() {
-		waiting = append(waiting, "<@"+t.Seats[p].UserID+">")
+		waiting = append(waiting, t.Seats[p].Mention())
 	}
 	fmt.Fprintln(&sb, l.T("turn.waiting", strings.Join(waiting, " ")))
 	if !t.Deadline.IsZero() {
@@ -387,7 +402,9 @@ func (b *Bot) refreshChannel(channelID string) {
 func waitingUsers(t *Table) []string {
 	var ids []string
 	for _, p := range t.g.Waiting() {
-		ids = append(ids, t.Seats[p].UserID)
+		if t.Seats[p].Computer == "" {
+			ids = append(ids, t.Seats[p].UserID)
+		}
 	}
 	return ids
 }
@@ -426,7 +443,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	win := game.Winners(scores)
 	var wn []string
 	for _, w := range win {
-		wn = append(wn, "<@"+t.Seats[w].UserID+">")
+		wn = append(wn, t.Seats[w].Mention())
 	}
 	if len(win) == 1 {
 		fmt.Fprintln(&sb, l.T("over.winner", wn[0], scores[win[0]]))
@@ -443,13 +460,13 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		if i == 0 || scores[p] != scores[order[i-1]] {
 			rank = i + 1 // equal totals share a rank (RULES P3)
 		}
-		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].Name, scores[p]))
+		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].shownName(), scores[p]))
 	}
 	if m := t.Match; m != nil && m.Games > 1 {
 		fmt.Fprintln(&sb, l.T("over.match", m.Played(), m.Games))
 		tot := m.Totals()
 		for p, s := range t.Seats {
-			fmt.Fprintf(&sb, "%s: %d\n", s.Name, tot[p])
+			fmt.Fprintf(&sb, "%s: %d\n", s.shownName(), tot[p])
 		}
 	}
 	data := &discordgo.InteractionResponseData{Content: strings.TrimSpace(sb.String()), AllowedMentions: &discordgo.MessageAllowedMentions{}}

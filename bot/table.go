@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,26 @@ type Seat struct {
 	// Left is set when the player left or was removed mid-game: their turns
 	// are passed for them (RULES P2).
 	Left bool `json:"left,omitempty"`
+	// Computer is the level of a computer player (game/ai: "easy",
+	// "medium"), "" for a person. A computer seat has no user ID.
+	Computer string `json:"computer,omitempty"`
+}
+
+// shownName is the seat's name, a computer's marked with a robot.
+func (s Seat) shownName() string {
+	if s.Computer != "" {
+		return "🤖 " + s.Name
+	}
+	return s.Name
+}
+
+// Mention names the seat in public text: a person's mention, or the
+// computer's name behind a robot.
+func (s Seat) Mention() string {
+	if s.Computer != "" {
+		return s.shownName()
+	}
+	return "<@" + s.UserID + ">"
 }
 
 // Table is everything the bot keeps about one channel's table: the lobby,
@@ -177,11 +198,24 @@ func (t *Table) maxSeats() int {
 // seatOf returns the seat index of a user, or -1.
 func (t *Table) seatOf(userID string) int {
 	for i, s := range t.Seats {
-		if s.UserID == userID {
+		if s.UserID == userID && s.Computer == "" && userID != "" {
 			return i
 		}
 	}
 	return -1
+}
+
+// computerNames are the names computer players get, in turn.
+var computerNames = []string{"Bot Emma", "Bot Felix", "Bot Greta", "Bot Hugo", "Bot Ida"}
+
+// computerName is a computer player's name not taken at the table.
+func (t *Table) computerName() string {
+	for _, n := range computerNames {
+		if !slices.ContainsFunc(t.Seats, func(s Seat) bool { return s.Name == n }) {
+			return n
+		}
+	}
+	return t.uniqueName("Bot")
 }
 
 // uniqueName makes a display name unique among the seats.
