@@ -243,3 +243,37 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// RULES P2: where the host chose so in the lobby, a computer player takes
+// the seat of a player who leaves mid-game (instead of passes); the
+// game then waits only for the people left, and the sheet goes on.
+func TestP2ComputerTakesTheLeaversSeat(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.LiveAnswers = true
+	lobby := h.openTable("dice", "anna", "ben")
+	lobby = h.click("anna", buttons(lobby.Data.Components, "If someone leaves: their turns are passed")[0], nil)
+	if len(buttons(lobby.Data.Components, "If someone leaves: a computer plays for them")) != 1 {
+		t.Fatal("the host's choice is not shown in the lobby")
+	}
+	h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
+	if r := h.command("ben", "leave"); !strings.Contains(r.Data.Content, "a computer player plays for them") {
+		t.Fatalf("leaving: %q", r.Data.Content)
+	}
+	if s := h.table().Seats[1]; s.Computer == "" || s.Left {
+		t.Fatalf("Ben's seat after leaving: %+v", s)
+	}
+	crossesBefore := h.table().g.Sheet(1).Crosses()
+	for step := 0; h.table().Stage == StagePlaying; step++ {
+		if step > 500 {
+			t.Fatal("the game did not end")
+		}
+		tb := h.table()
+		if w := tb.g.Waiting(); len(w) != 1 || w[0] != 0 {
+			t.Fatalf("the game waits for %v, want only Anna", w)
+		}
+		h.clickMove(tb, "anna", goldenMove(tb.g, 0))
+	}
+	if h.table().g.Sheet(1).Crosses() == crossesBefore {
+		t.Fatal("the computer in Ben's seat crossed nothing all game")
+	}
+}

@@ -59,7 +59,7 @@ func (v View) Private() bool { return v == ViewSheet || v == ViewHand }
 
 // viewVerbs lists, per view, the verbs its components carry.
 var viewVerbs = map[View][]string{
-	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot"},
+	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot", "leavers"},
 	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
 	ViewResults: {"again"},
 	ViewSheet:   {"white", "number", "color", "take", "pass"},

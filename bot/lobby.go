@@ -90,6 +90,10 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
 	}
 	full := len(t.Seats) >= t.maxSeats()
+	leavers := l.T("btn.leavers.pass")
+	if t.LeaverComputer {
+		leavers = l.T("btn.leavers.computer")
+	}
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -101,6 +105,8 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 			discordgo.Button{Label: l.T("btn.addbot", l.T("level.easy")), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", ai.Easy.String()), Disabled: full},
 			discordgo.Button{Label: l.T("btn.addbot", l.T("level.medium")), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", ai.Medium.String()), Disabled: full},
 			discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "unbot", ""), Disabled: computers == 0},
+		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leavers", "")},
 		}}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
@@ -199,6 +205,12 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 				return nil, errRefused
 			}
 			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+		case "leavers":
+			if r.userID != t.Host {
+				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
+				return nil, errRefused
+			}
+			t.LeaverComputer = !t.LeaverComputer
 		case "bot", "unbot":
 			if r.userID != t.Host {
 				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
@@ -358,6 +370,7 @@ func (b *Bot) cmdEnd(r *request) {
 // still scores (RULES P2). In the lobby, leaving frees the seat.
 func (b *Bot) cmdLeave(r *request, userID string) {
 	var name string
+	leftMsg := "event.left"
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.Stage == StageOver {
 			r.ephemeral(r.lang.T("err.nogame"))
@@ -382,9 +395,18 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 			return t, nil
 		}
 		name = t.Seats[seat].Name
-		t.Seats[seat].Left = true
 		l := LangFor(t.Lang)
-		t.addNews(l.T("event.left", name))
+		if t.LeaverComputer {
+			t.Seats[seat].Computer = ai.Medium.String() // plays from the seat's own view (C10)
+			t.addNews(l.T("event.left.computer", name))
+		} else {
+			t.Seats[seat].Left = true
+			t.addNews(l.T("event.left", name))
+		}
+		leftMsg = "event.left"
+		if t.LeaverComputer {
+			leftMsg = "event.left.computer"
+		}
 		before := t.position()
 		b.autoMoves(t)
 		if t.g.Over() {
@@ -399,7 +421,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 		return
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.glang.T("event.left", name), AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Content: r.glang.T(leftMsg, name), AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}})
 	b.refresh.kick(b, r.i.ChannelID)
 }

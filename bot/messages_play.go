@@ -50,10 +50,11 @@ var playMessages = map[string][3]string{
 	"play.done":      {"%[1]s, crossing %[2]s", "%[1]s, angekreuzt: %[2]s", "%[1]s, en cochant %[2]s"},
 	"play.donenone":  {"%[1]s, crossing nothing", "%[1]s, nichts angekreuzt", "%[1]s, sans rien cocher"},
 
-	"event.lock":      {"🔒 %[1]s locked the %[2]s row!", "🔒 %[1]s hat die Reihe %[2]s abgeschlossen!", "🔒 %[1]s a fermé la ligne %[2]s !"},
-	"event.reshuffle": {"🔀 The draw pile ran out: the discard pile was shuffled into a new draw pile of %[1]d cards.", "🔀 Der Nachziehstapel war leer: Der Ablagestapel wurde gemischt und ist der neue Nachziehstapel (%[1]d Karten).", "🔀 La pioche était épuisée : la défausse a été mélangée et forme la nouvelle pioche (%[1]d cartes)."},
-	"event.misthrow":  {"%[1]s crossed a misthrow (%[2]d/4).", "%[1]s notiert einen Fehlwurf (%[2]d/4).", "%[1]s note un coup manqué (%[2]d/4)."},
-	"event.left":      {"%[1]s has left the game; their turns are passed.", "%[1]s hat das Spiel verlassen; für sie/ihn wird gepasst.", "%[1]s a quitté la partie ; ses tours sont passés."},
+	"event.lock":          {"🔒 %[1]s locked the %[2]s row!", "🔒 %[1]s hat die Reihe %[2]s abgeschlossen!", "🔒 %[1]s a fermé la ligne %[2]s !"},
+	"event.reshuffle":     {"🔀 The draw pile ran out: the discard pile was shuffled into a new draw pile of %[1]d cards.", "🔀 Der Nachziehstapel war leer: Der Ablagestapel wurde gemischt und ist der neue Nachziehstapel (%[1]d Karten).", "🔀 La pioche était épuisée : la défausse a été mélangée et forme la nouvelle pioche (%[1]d cartes)."},
+	"event.misthrow":      {"%[1]s crossed a misthrow (%[2]d/4).", "%[1]s notiert einen Fehlwurf (%[2]d/4).", "%[1]s note un coup manqué (%[2]d/4)."},
+	"event.left.computer": {"%[1]s has left the game; a computer player plays for them.", "%[1]s hat das Spiel verlassen; ein Computer spielt für sie/ihn weiter.", "%[1]s a quitté la partie ; un ordinateur joue à sa place."},
+	"event.left":          {"%[1]s has left the game; their turns are passed.", "%[1]s hat das Spiel verlassen; für sie/ihn wird gepasst.", "%[1]s a quitté la partie ; ses tours sont passés."},
 
 	"over.title":     {"**Game over**", "**Spielende**", "**Fin de la partie**"},
 	"over.locks":     {"Two rows are locked.", "Zwei Reihen sind abgeschlossen.", "Deux lignes sont fermées."},

@@ -66,9 +66,13 @@ type Table struct {
 	Games     int          `json:"games"` // match length, 1–5 (RULES D11)
 	Seats     []Seat       `json:"seats"`
 	MaxSeats  int          `json:"max_seats,omitempty"` // 2–5, from the configuration
-	Stage     Stage        `json:"stage"`
-	Lang      string       `json:"lang"` // language of public messages (guild locale)
-	Created   time.Time    `json:"created"`
+	// LeaverComputer is the host's choice for players who leave mid-game:
+	// a computer player (medium) takes their seat instead of passes
+	// (RULES P2).
+	LeaverComputer bool      `json:"leaver_computer,omitempty"`
+	Stage          Stage     `json:"stage"`
+	Lang           string    `json:"lang"` // language of public messages (guild locale)
+	Created        time.Time `json:"created"`
 	// LobbyMessage is the lobby's message (an interaction response, changed
 	// only through clicks on it). TableMessage and Posted are an earlier
 	// version's record of its table message, taken over by Shown.
