@@ -211,16 +211,7 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 				t.Fatalf("after removing a computer: %q", seats)
 			}
 			h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
-			for step := 0; h.table().Stage == StagePlaying; step++ {
-				if step > 500 {
-					t.Fatal("the game did not end")
-				}
-				tb := h.table()
-				if w := tb.g.Waiting(); len(w) != 1 || w[0] != 0 {
-					t.Fatalf("the game waits for %v, want only Anna", w)
-				}
-				h.clickMove(tb, "anna", goldenMove(tb.g, 0))
-			}
+			h.playAnnaAlone()
 			g := h.table().g
 			computerMoves := 0
 			for _, m := range g.Moves() {
@@ -263,17 +254,24 @@ func TestP2ComputerTakesTheLeaversSeat(t *testing.T) {
 		t.Fatalf("Ben's seat after leaving: %+v", s)
 	}
 	crossesBefore := h.table().g.Sheet(1).Crosses()
+	h.playAnnaAlone()
+	if h.table().g.Sheet(1).Crosses() == crossesBefore {
+		t.Fatal("the computer in Ben's seat crossed nothing all game")
+	}
+}
+
+// playAnnaAlone plays the game to its end as Anna, the only person at the
+// table, failing if it ever waits for anybody else.
+func (h *harness) playAnnaAlone() {
+	h.t.Helper()
 	for step := 0; h.table().Stage == StagePlaying; step++ {
 		if step > 500 {
-			t.Fatal("the game did not end")
+			h.t.Fatal("the game did not end")
 		}
 		tb := h.table()
 		if w := tb.g.Waiting(); len(w) != 1 || w[0] != 0 {
-			t.Fatalf("the game waits for %v, want only Anna", w)
+			h.t.Fatalf("the game waits for %v, want only Anna", w)
 		}
 		h.clickMove(tb, "anna", goldenMove(tb.g, 0))
-	}
-	if h.table().g.Sheet(1).Crosses() == crossesBefore {
-		t.Fatal("the computer in Ben's seat crossed nothing all game")
 	}
 }
