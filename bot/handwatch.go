@@ -115,28 +115,37 @@ func handKey(t *Table, seat int) string {
 }
 
 // refreshHands edits the open hand views of the channel whose content has
-// changed, with tokens younger than handRefreshWindow only.
+// changed, with tokens younger than handRefreshWindow only. The views are
+// listed before the table is read, once for all of them: a view answered
+// by a click after that listing shows that click's state, at least as new
+// as the table read here, and is left alone (refreshHand).
 func (b *Bot) refreshHands(log zerolog.Logger, channelID string) {
-	for user := range b.hands.open(channelID) {
-		b.refreshHand(log, channelID, user)
+	views := b.hands.open(channelID)
+	if len(views) == 0 {
+		return
+	}
+	unlock := b.locks.Lock(channelID)
+	t, err := b.loadTable(channelID)
+	unlock()
+	if err != nil {
+		return // logged by the reconciler's load
+	}
+	for user, seen := range views {
+		b.refreshHand(log, channelID, t, user, seen)
 	}
 }
 
-// refreshHand edits user's newest hand view if what it shows has changed.
-// It holds the user's hand lock and reads the table under it, so that it
-// never shows an older state than a click in the view just answered.
-func (b *Bot) refreshHand(log zerolog.Logger, channelID, user string) {
+// refreshHand edits user's hand view, seen when the table t was read, if
+// what it shows has changed. It holds the user's hand lock, which clicks
+// in hand views hold while they are answered, and leaves the view alone
+// when a click answered it since it was seen: an edit for t must never
+// overwrite a newer answer (a play being built).
+func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user string, seen handSub) {
 	unlock := b.hands.lockUser(channelID, user)
 	defer unlock()
 	s, ok := b.hands.current(channelID, user)
-	if !ok {
+	if !ok || s.it.ID != seen.it.ID {
 		return
-	}
-	unlockCh := b.locks.Lock(channelID)
-	t, err := b.loadTable(channelID)
-	unlockCh()
-	if err != nil {
-		return // logged by the reconciler's load
 	}
 	seat := -1
 	if t != nil && t.g != nil && t.Variant.CardGame() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -116,19 +117,20 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 				return nil, fmt.Errorf("game %d: %w", i, err)
 			}
 		}
-		best, first := math.MinInt, 0
+		final := make([]int, len(levels))
 		for p := range levels {
-			sc := g.Sheet(p).Score()
-			scores[p] += float64(sc)
-			switch {
-			case sc > best:
-				best, first = sc, 1
-			case sc == best:
+			final[p] = g.Sheet(p).Score()
+			scores[p] += float64(final[p])
+		}
+		best := slices.Max(final)
+		first := 0 // seats sharing the first place (P3)
+		for _, sc := range final {
+			if sc == best {
 				first++
 			}
 		}
-		for p := range levels {
-			if g.Sheet(p).Score() == best {
+		for p, sc := range final {
+			if sc == best {
 				wins[p] += 1 / float64(first)
 			}
 		}
