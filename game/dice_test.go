@@ -49,11 +49,14 @@ func fullRow(c Color, k int) []int {
 	return out
 }
 
+// D1, C2: 2–5 players; one sheet only in the solo dice game.
 func TestD1PlayerCount(t *testing.T) {
-	for n := 0; n <= 6; n++ {
-		_, err := New(Config{Variant: Dice, Players: append([]string{}, []string{"a", "b", "c", "d", "e", "f"}[:n]...)})
-		if ok := n >= 2 && n <= 5; (err == nil) != ok {
-			t.Errorf("%d players: err=%v, want ok=%v", n, err, ok)
+	for _, v := range []Variant{Dice, Cards, Jokers} {
+		for n := 0; n <= 6; n++ {
+			_, err := New(Config{Variant: v, Players: append([]string{}, []string{"a", "b", "c", "d", "e", "f"}[:n]...)})
+			if ok := n >= 2 && n <= 5 || v == Dice && n == 1; (err == nil) != ok {
+				t.Errorf("%v, %d players: err=%v, want ok=%v", v, n, err, ok)
+			}
 		}
 	}
 	if _, err := New(Config{Variant: Dice, Players: []string{"a", "a"}}); err == nil {

@@ -77,10 +77,13 @@ const (
 	EndMisthrows     // a player crossed a 4th misthrow (D9, C9)
 )
 
-// Player limits (D1, C2).
+// Player limits (D1, C2). SoloPlayers is the one sheet of the solo dice
+// game (not in the rulebooks): the published optimum's setting, where one
+// player is always active and the game ends as D9 says.
 const (
-	MinPlayers = 2
-	MaxPlayers = 5
+	MinPlayers  = 2
+	MaxPlayers  = 5
+	SoloPlayers = 1
 )
 
 // HandSize is the number of cards a card-game player holds after taking (C4);
@@ -155,11 +158,11 @@ type history struct {
 // New starts a game: seats the players, draws the first player (D2), and
 // rolls the dice (D3) or shuffles and deals (C3).
 func New(cfg Config) (*Game, error) {
-	if err := checkPlayers(cfg.Players); err != nil {
-		return nil, err
-	}
 	if cfg.Variant < Dice || cfg.Variant > Jokers {
 		return nil, fmt.Errorf("game: unknown variant %d", cfg.Variant)
+	}
+	if err := checkPlayers(cfg.Variant, cfg.Players); err != nil {
+		return nil, err
 	}
 	g := newGame(cfg.Variant, cfg.Players, cfg.Seed)
 	first := g.rnd.IntN(len(cfg.Players))
@@ -172,8 +175,11 @@ func New(cfg Config) (*Game, error) {
 	return g, nil
 }
 
-func checkPlayers(names []string) error {
-	if len(names) < MinPlayers || len(names) > MaxPlayers {
+// checkPlayers checks the seats: 2–5 distinct names, or one for the solo
+// dice game.
+func checkPlayers(v Variant, names []string) error {
+	solo := v == Dice && len(names) == SoloPlayers
+	if !solo && (len(names) < MinPlayers || len(names) > MaxPlayers) {
 		return fmt.Errorf("game: %d players: a game needs %d to %d", len(names), MinPlayers, MaxPlayers)
 	}
 	seen := make(map[string]bool, len(names))

@@ -19,7 +19,7 @@ type Match struct {
 
 // NewMatch plans a series of games for these players.
 func NewMatch(players []string, games int) (*Match, error) {
-	if err := checkPlayers(players); err != nil {
+	if err := checkPlayers(Cards, players); err != nil { // matches are for tables of 2–5
 		return nil, err
 	}
 	if games < 1 || games > MaxMatchGames {

@@ -62,10 +62,7 @@ func Restore(data []byte) (*Game, error) {
 func (g *Game) Validate() error {
 	s := &g.st
 	n := len(s.Players)
-	if n < MinPlayers || n > MaxPlayers {
-		return fmt.Errorf("%d players", n)
-	}
-	if err := checkPlayers(s.Players); err != nil {
+	if err := checkPlayers(s.Variant, s.Players); err != nil {
 		return err
 	}
 	if len(s.Sheets) != n || len(s.Pending) != n || len(s.Fresh) != n {

@@ -205,7 +205,7 @@ func NewReplayer(rec *Record) (*Replayer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	if err := checkPlayers(rec.Players); err != nil {
+	if err := checkPlayers(v, rec.Players); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	first := slices.Index(rec.Players, rec.First)

@@ -103,7 +103,7 @@ func TestRecordStrictness(t *testing.T) {
 		edit func(r *Record)
 	}{
 		{"unknown first", func(r *Record) { r.First = "Z" }},
-		{"one player", func(r *Record) { r.Players = r.Players[:1] }},
+		{"six players", func(r *Record) { r.Players = append(r.Players, "C", "D", "E", "F") }},
 		{"variant", func(r *Record) { r.Variant = "chess" }},
 		{"die 7", func(r *Record) { r.Rolls = [][6]int{{7, 1, 1, 1, 1, 1}} }},
 		{"deck in dice", func(r *Record) { r.Deck = []string{"R5"} }},

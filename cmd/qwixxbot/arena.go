@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -32,20 +35,25 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	variant := fs.String("variant", "dice", "dice, cards or jokers")
-	players := fs.String("players", "medium,easy", "the players' levels in seat order, 2 to 5 of: easy, medium")
+	players := fs.String("players", "hard,medium", "the players' levels in seat order, 2 to 5 of: easy, medium, hard")
+	solo := fs.String("solo", "", "play the solo dice game (one sheet, always active) at this level instead")
 	games := fs.Int("games", 1000, "number of games")
 	seed := fs.Uint64("seed", 1, "seed of the first game (game i uses seed+i)")
 	format := fs.String("format", "text", "text or json")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…] [--games N] [--seed S] [--format text|json]")
+		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players hard,medium,…] [--solo LEVEL] [--games N] [--seed S] [--format text|json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	v, err := game.ParseVariant(*variant)
+	names := *players
+	if *solo != "" {
+		names = *solo
+	}
 	var levels []ai.Level
-	for _, name := range strings.Split(*players, ",") {
+	for _, name := range strings.Split(names, ",") {
 		l, lerr := ai.ParseLevel(strings.TrimSpace(name))
 		if lerr != nil && err == nil {
 			err = lerr
@@ -54,7 +62,9 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case err != nil:
-	case len(levels) < 2 || len(levels) > 5:
+	case *solo != "" && (v != game.Dice || len(levels) != 1):
+		err = fmt.Errorf("--solo takes one level and the dice game")
+	case *solo == "" && (len(levels) < 2 || len(levels) > 5):
 		err = fmt.Errorf("%d players: a table has 2 to 5", len(levels))
 	case *games < 1:
 		err = fmt.Errorf("--games %d: at least 1", *games)
@@ -97,44 +107,50 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 	for i, l := range levels {
 		names[i] = fmt.Sprintf("%d-%s", i+1, l)
 	}
+	type outcome struct {
+		final []int
+		turns int
+		err   error
+	}
+	games := make([]outcome, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				final, turns, err := arenaGame(v, levels, names, seed+uint64(i))
+				if err != nil {
+					err = fmt.Errorf("game %d: %w", i, err)
+				}
+				games[i] = outcome{final, turns, err}
+			}
+		}()
+	}
+	wg.Wait()
 	wins, scores := make([]float64, len(levels)), make([]float64, len(levels))
 	turns := 0.0
-	for i := range n {
-		var s [32]byte
-		for b, x := 0, seed+uint64(i); b < 8; b, x = b+1, x>>8 {
-			s[b] = byte(x)
+	for _, o := range games {
+		if o.err != nil {
+			return nil, o.err
 		}
-		g, err := game.New(game.Config{Variant: v, Players: names, Seed: s})
-		if err != nil {
-			return nil, err
-		}
-		for steps := 0; !g.Over(); steps++ {
-			if steps > 10000 {
-				return nil, fmt.Errorf("game %d did not end", i)
-			}
-			p := g.Waiting()[0]
-			if err := g.Apply(ai.Choose(levels[p], g.Private(p), g.LegalMoves(p))); err != nil {
-				return nil, fmt.Errorf("game %d: %w", i, err)
-			}
-		}
-		final := make([]int, len(levels))
 		for p := range levels {
-			final[p] = g.Sheet(p).Score()
-			scores[p] += float64(final[p])
+			scores[p] += float64(o.final[p])
 		}
-		best := slices.Max(final)
+		best := slices.Max(o.final)
 		first := 0 // seats sharing the first place (P3)
-		for _, sc := range final {
+		for _, sc := range o.final {
 			if sc == best {
 				first++
 			}
 		}
-		for p, sc := range final {
+		for p, sc := range o.final {
 			if sc == best {
 				wins[p] += 1 / float64(first)
 			}
 		}
-		turns += float64(g.Turn())
+		turns += float64(o.turns)
 	}
 	out := make([]arenaResult, len(levels))
 	for p, l := range levels {
@@ -146,4 +162,33 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n)}
 	}
 	return out, nil
+}
+
+// arenaGame plays one game with the given seed and returns the final
+// scores and the number of turns.
+func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) ([]int, int, error) {
+	var s [32]byte
+	for b, x := 0, seed; b < 8; b, x = b+1, x>>8 {
+		s[b] = byte(x)
+	}
+	g, err := game.New(game.Config{Variant: v, Players: names, Seed: s})
+	if err != nil {
+		return nil, 0, err
+	}
+	buf := make([]game.Move, 0, 64)
+	for steps := 0; !g.Over(); steps++ {
+		if steps > 10000 {
+			return nil, 0, fmt.Errorf("the game did not end")
+		}
+		p := g.Waiting()[0]
+		buf = g.AppendLegalMoves(buf[:0], p)
+		if err := g.Apply(ai.Choose(levels[p], g.Private(p), buf)); err != nil {
+			return nil, 0, err
+		}
+	}
+	final := make([]int, len(levels))
+	for p := range levels {
+		final[p] = g.Sheet(p).Score()
+	}
+	return final, g.Turn(), nil
 }

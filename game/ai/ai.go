@@ -21,19 +21,30 @@ const (
 	// or one further, passes otherwise, takes the leftmost display cards
 	// and avoids misthrows while a cheap cross is at hand.
 	Easy Level = iota + 1
-	// Medium weighs every legal move: the row points a cross gains, the
-	// cells it gives up, locks, and misthrows.
+	// Medium plays like the best-known online opponent (osclee/qwixx's
+	// "hard" bot): one move of lookahead with exact dice odds, weighing the
+	// points a cross gains against the cells it gives up, each by how
+	// likely it would come up in about ten remaining turns, plus 5 for a
+	// lock; it passes when every cross costs more than it gains.
 	Medium
+	// Hard values every choice as the points it scores plus the points
+	// still to come from the sheet it leaves under best play, read from a
+	// table computed by backward induction over all sheet states
+	// (cmd/qwixxtables).
+	Hard
 )
 
-// ParseLevel reads a level's name ("easy", "medium").
+// Levels lists the levels, weakest first.
+var Levels = []Level{Easy, Medium, Hard}
+
+// ParseLevel reads a level's name ("easy", "medium", "hard").
 func ParseLevel(s string) (Level, error) {
-	for _, l := range []Level{Easy, Medium} {
+	for _, l := range Levels {
 		if l.String() == s {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("ai: unknown level %q (easy or medium)", s)
+	return 0, fmt.Errorf("ai: unknown level %q (easy, medium or hard)", s)
 }
 
 // String names the level.
@@ -43,6 +54,8 @@ func (l Level) String() string {
 		return "easy"
 	case Medium:
 		return "medium"
+	case Hard:
+		return "hard"
 	}
 	return "unknown"
 }
@@ -50,15 +63,21 @@ func (l Level) String() string {
 // Choose picks one of legal, the legal moves of seat v.Seat now, seeing
 // only v. legal must not be empty.
 func Choose(l Level, v game.PrivateView, legal []game.Move) game.Move {
+	var value func(game.Move) float64
+	switch {
+	case l == Easy:
+		value = func(m game.Move) float64 { return easyValue(v, m) }
+	case l == Hard && v.Variant == game.Dice:
+		t := soloTable()
+		value = func(m game.Move) float64 { return hardDice(v, t, m) }
+	case l == Hard:
+		return hardCards(v, legal)
+	default:
+		value = mediumPolicy(v, legal)
+	}
 	best, bestVal := legal[0], math.Inf(-1)
 	for _, m := range legal {
-		var val float64
-		if l == Easy {
-			val = easyValue(v, m)
-		} else {
-			val = mediumValue(v, m)
-		}
-		if val > bestVal {
+		if val := value(m); val > bestVal {
 			best, bestVal = m, val
 		}
 	}
@@ -150,62 +169,6 @@ func easyValue(v game.PrivateView, m game.Move) float64 {
 	e := effectOf(v, cs)
 	return float64(len(cs)) - float64(e.skipped)
 }
-
-// mediumValue weighs a move: the row points it gains now, the cells it
-// gives up (weighed by how often their numbers come up), a lock
-// (it closes the row and may end the game), a misthrow's 5 points (the
-// 4th ends the game); takes by how well the numbers fit the open rows.
-func mediumValue(v game.PrivateView, m game.Move) float64 {
-	sheet := v.Players[v.Seat].Sheet
-	if m.Kind == game.Take {
-		val := 0.0
-		for _, n := range m.TakeNumbers() {
-			val += fit(v, n)
-		}
-		return val
-	}
-	cs := crosses(v, m)
-	if len(cs) == 0 {
-		if misthrow(v, m) {
-			if sheet.Misthrows+1 >= game.MaxMisthrows {
-				return -50
-			}
-			return -game.MisthrowPenalty
-		}
-		return 0
-	}
-	e := effectOf(v, cs)
-	row := sheet.Rows[e.color]
-	count := row.Count()
-	gain := float64(game.RowScore(count+e.added) - game.RowScore(count))
-	// A cell given up is worth about the marginal points of a later
-	// cross in that row.
-	// Each cell given up is weighed by how often its number comes up
-	// (ways out of 6 for two dice: 2 and 12 once, 7 six times).
-	lost := 0.0
-	for pos := row.Last() + 1; pos <= lastPos(cs); pos++ {
-		if !crossesAt(cs, pos) {
-			lost += float64(ways(game.NumberAt(e.color, pos))) / 6
-		}
-	}
-	perCell := skipBase + skipPerCross*float64(count)
-	val := gain - perCell*lost - crossFloor
-	if e.locks {
-		val += 4
-	}
-	return val
-}
-
-// The weights of mediumValue, chosen by a grid search against Easy over
-// 300 two-player games per variant (seeds apart from the tests'): a cell
-// given up costs, weighed by how often its number comes up, skipBase
-// points plus skipPerCross per cross already in its row; a cross is made
-// when it is worth more than crossFloor (below zero: crosses come first).
-const (
-	skipBase     = 2.0
-	skipPerCross = 0.8
-	crossFloor   = -1.0
-)
 
 // ways is in how many of the 36 throws two dice show n: 1 for 2 and 12,
 // 6 for 7.

@@ -1,0 +1,124 @@
+package ai
+
+import (
+	"math"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// sheetState is the table state of v.Seat's sheet: a row locked by
+// anybody counts as locked (D7, D9).
+func sheetState(v game.PrivateView) ([4]uint8, int) {
+	sheet := v.Players[v.Seat].Sheet
+	var rows [4]uint8
+	for i, c := range game.Colors {
+		r := sheet.Rows[c]
+		switch {
+		case r.Locked() || v.Closed[c]:
+			rows[i] = rowLocked
+		case r.Last() < 0:
+			rows[i] = rowEmpty
+		default:
+			rows[i] = rowIndex[r.Last()][r.Count()]
+		}
+	}
+	return rows, sheet.Misthrows
+}
+
+// diceState is what the hard dice player weighs a choice with: its sheet
+// as a table state and the table of points still to come.
+type diceState struct {
+	t    *valueTable
+	rows [4]uint8
+	m    int
+}
+
+// cross is rows with number n crossed in row i, and the points scored.
+func (d diceState) cross(rows [4]uint8, i, n int) ([4]uint8, float64, bool) {
+	q := posOf(i, n)
+	if q < 0 || q > lockPos {
+		return rows, 0, false
+	}
+	next := rowNext[rows[i]][q]
+	if next == noRow {
+		return rows, 0, false
+	}
+	pts := float64(rowGain[rows[i]][q])
+	rows[i] = next
+	return rows, pts, true
+}
+
+// after is the worth of reaching rows (scoring pts on the way) with m
+// misthrows: the points scored plus the points still to come.
+func (d diceState) after(rows [4]uint8, m int, pts float64) float64 {
+	return pts + d.t.at(rows, m)
+}
+
+// hardDice values a move of the dice game as the points it scores plus
+// the points still to come from the sheet it leaves, under best play
+// (the solo table). The active player weighs action 1 together with the
+// best action 2 the dice then allow, as it sees all dice at once (D4, D5).
+func hardDice(v game.PrivateView, t *valueTable, m game.Move) float64 {
+	rows, mis := sheetState(v)
+	d := diceState{t: t, rows: rows, m: mis}
+	active := v.Seat == v.Active
+	switch {
+	case v.Phase == game.PhaseWhite && !active:
+		if m.Kind == game.Pass {
+			return d.after(rows, mis, 0)
+		}
+		r, pts, _ := d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
+		return d.after(r, mis, pts)
+	case v.Phase == game.PhaseWhite:
+		r, pts := rows, 0.0
+		crossed := false
+		if m.Kind == game.White {
+			r, pts, _ = d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
+			crossed = true
+			if lockedRows(r) >= 2 {
+				return pts // the game ends: no action 2 (D9)
+			}
+		}
+		return d.bestColour(v, r, pts, crossed)
+	case v.Phase == game.PhaseColor:
+		crossed := false
+		for _, f := range v.Players[v.Seat].Fresh {
+			crossed = crossed || f != 0
+		}
+		if m.Kind == game.Pass {
+			return d.stop(rows, crossed)
+		}
+		r, pts, _ := d.cross(rows, int(m.Color), v.Dice[m.White-1]+v.Dice[game.DieOf(m.Color)])
+		return d.after(r, mis, pts)
+	}
+	return 0
+}
+
+// stop is the worth of ending the turn at rows: a misthrow if nothing was
+// crossed in it (D6).
+func (d diceState) stop(rows [4]uint8, crossed bool) float64 {
+	if crossed {
+		return d.after(rows, d.m, 0)
+	}
+	return d.after(rows, d.m+1, -game.MisthrowPenalty)
+}
+
+// bestColour is the worth of the best action 2 (or none) from rows,
+// having scored pts in action 1.
+func (d diceState) bestColour(v game.PrivateView, rows [4]uint8, pts float64, crossed bool) float64 {
+	best := d.stop(rows, crossed) + pts
+	for i, c := range game.Colors {
+		die := v.Dice[game.DieOf(c)]
+		if die == 0 {
+			continue
+		}
+		for _, w := range []int{v.Dice[game.White1], v.Dice[game.White2]} {
+			if r, p, ok := d.cross(rows, i, w+die); ok {
+				best = max(best, d.after(r, d.m, pts+p))
+			}
+		}
+	}
+	return best
+}
+
+var negInf = math.Inf(-1)

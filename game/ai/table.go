@@ -1,0 +1,343 @@
+package ai
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// A sheet state, as the value tables see it, is the state of each row and
+// the misthrows. A row's state is one of 57: empty; the position of its
+// rightmost cross (0–9) with the number of its crosses; or locked (by
+// anybody: a locked row gives no more points, and its crosses are already
+// scored). The tables hold the points still to come, so two sheets that
+// differ only in points already scored share a state.
+const (
+	rowStates = 57
+	rowEmpty  = 0
+	rowLocked = 56
+	noRow     = 255
+	lockPos   = 10 // the position of a row's rightmost number
+	pairs     = rowStates * (rowStates + 1) / 2
+	quads     = pairs * (pairs + 1) / 2
+	// tableStates counts the states of a table: misthrows 0–3 times the
+	// row states up to symmetry. Red and yellow are alike, so are green
+	// and blue; and turning every die over (d → 7−d) maps the red and
+	// yellow rows onto green and blue, so the two pairs may swap too.
+	tableStates = 4 * quads
+)
+
+var (
+	rowPos, rowCount [rowStates]int8
+	// rowNext is a row's state after crossing position q, or noRow where
+	// the cross is illegal (S2, S3); rowGain is the points it scores,
+	// the lock's cross included (S4).
+	rowNext [rowStates][lockPos + 1]uint8
+	rowGain [rowStates][lockPos + 1]uint8
+	// rowIndex is the state of a row with its rightmost cross at p and c
+	// crosses.
+	rowIndex [lockPos][lockPos + 2]uint8
+	// rowKey grows with every cross: the table is filled by falling key.
+	rowKey  [rowStates]int
+	pairOf  [rowStates][rowStates]int32 // a ≤ b
+	pairRow [pairs][2]uint8
+)
+
+func init() {
+	s := 1
+	for p := 0; p < lockPos; p++ {
+		for c := 1; c <= p+1; c++ {
+			rowPos[s], rowCount[s] = int8(p), int8(c)
+			rowKey[s] = p + 1 + c
+			rowIndex[p][c] = uint8(s)
+			s++
+		}
+	}
+	rowPos[rowEmpty] = -1
+	rowPos[rowLocked], rowCount[rowLocked] = lockPos, 0
+	rowKey[rowLocked] = 30
+	find := func(p, c int) uint8 {
+		for s := 1; s < rowLocked; s++ {
+			if int(rowPos[s]) == p && int(rowCount[s]) == c {
+				return uint8(s)
+			}
+		}
+		panic("ai: no row state")
+	}
+	for s := 0; s < rowStates; s++ {
+		for q := 0; q <= lockPos; q++ {
+			rowNext[s][q] = noRow
+			p, c := int(rowPos[s]), int(rowCount[s])
+			switch {
+			case s == rowLocked || q <= p:
+			case q == lockPos:
+				if c >= 5 {
+					rowNext[s][q] = rowLocked
+					rowGain[s][q] = uint8(2*c + 3) // the number and the lock
+				}
+			default:
+				rowNext[s][q] = find(q, c+1)
+				rowGain[s][q] = uint8(c + 1)
+			}
+		}
+	}
+	n := int32(0)
+	for a := 0; a < rowStates; a++ {
+		for b := a; b < rowStates; b++ {
+			pairOf[a][b], pairOf[b][a] = n, n
+			pairRow[n] = [2]uint8{uint8(a), uint8(b)}
+			n++
+		}
+	}
+}
+
+// quadOf numbers an unordered pair of pairs.
+func quadOf(x, y int32) int32 {
+	if x > y {
+		x, y = y, x
+	}
+	return x*pairs - x*(x-1)/2 + (y - x)
+}
+
+// stateIndex numbers rows (red, yellow, green, blue) with m misthrows.
+func stateIndex(rows [4]uint8, m int) int {
+	return m*quads + int(quadOf(pairOf[rows[0]][rows[1]], pairOf[rows[2]][rows[3]]))
+}
+
+func lockedRows(rows [4]uint8) int {
+	n := 0
+	for _, r := range rows {
+		if r == rowLocked {
+			n++
+		}
+	}
+	return n
+}
+
+// posOf is the position of number n in row i (0, 1 ascending; 2, 3
+// descending), as game.Position.
+func posOf(i, n int) int {
+	if i < 2 {
+		return n - 2
+	}
+	return 12 - n
+}
+
+// A builder fills a value table by backward induction over sheet states.
+type builder struct {
+	v []float32
+}
+
+// val is the points still to come from rows with m misthrows: 0 once
+// the game is over (D9).
+func (b *builder) val(rows [4]uint8, m int) float32 {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0
+	}
+	return b.v[stateIndex(rows, m)]
+}
+
+// soloWorker holds one goroutine's scratch space.
+type soloWorker struct {
+	b *builder
+	// memo caches the value of an action 1 (key: 0 none, 1+row*11+sum-2)
+	// followed by a colour cross (row, number) for the state at hand,
+	// valid where gen matches.
+	memo [45][4][13]float32
+	gen  [45][4][13]uint32
+	cur  uint32
+}
+
+type option struct {
+	key   int
+	rows  [4]uint8
+	pts   float32
+	ends  bool
+	value float32
+}
+
+// solo is the expected points still to come in the solo game (one sheet,
+// always active) before the throw of a turn, playing best.
+func (w *soloWorker) solo(rows [4]uint8, m int) float32 {
+	w.cur++
+	var total float32
+	var opts [5]option
+	var h [4][6]float32
+	for w1 := 1; w1 <= 6; w1++ {
+		for w2 := w1; w2 <= 6; w2++ {
+			prob := float32(2.0 / 36)
+			if w1 == w2 {
+				prob = 1.0 / 36
+			}
+			ws := w1 + w2
+			// Action 1: nothing (a misthrow unless action 2 crosses) or
+			// the white sum in one row.
+			n := 0
+			mis := float32(-5)
+			if m+1 < 4 {
+				mis += w.b.val(rows, m+1)
+			}
+			opts[n] = option{key: 0, rows: rows, value: mis}
+			n++
+			for i := range 4 {
+				next := rowNext[rows[i]][posOf(i, ws)]
+				if next == noRow {
+					continue
+				}
+				o := option{key: 1 + i*11 + ws - 2, rows: rows, pts: float32(rowGain[rows[i]][posOf(i, ws)])}
+				o.rows[i] = next
+				o.ends = lockedRows(o.rows) >= 2
+				o.value = o.pts + w.b.val(o.rows, m)
+				opts[n] = o
+				n++
+			}
+			c := float32(math.Inf(-1))
+			for _, o := range opts[:n] {
+				c = max(c, o.value)
+			}
+			// Action 2: white die + colour die d in row j, after action 1.
+			for j := range 4 {
+				for d := 1; d <= 6; d++ {
+					best := float32(math.Inf(-1))
+					for _, o := range opts[:n] {
+						if o.ends {
+							continue
+						}
+						for _, k := range [2]int{w1, w2} {
+							if v, ok := w.then(o, m, j, k+d); ok {
+								best = max(best, v)
+							}
+						}
+					}
+					h[j][d-1] = best
+				}
+			}
+			total += prob * expectMax(c, &h)
+		}
+	}
+	return total
+}
+
+// then is the value of option o followed by crossing number t in row j.
+func (w *soloWorker) then(o option, m, j, t int) (float32, bool) {
+	q := posOf(j, t)
+	next := rowNext[o.rows[j]][q]
+	if next == noRow {
+		return 0, false
+	}
+	if w.gen[o.key][j][t] == w.cur {
+		return w.memo[o.key][j][t], true
+	}
+	rows := o.rows
+	rows[j] = next
+	v := o.pts + float32(rowGain[o.rows[j]][q]) + w.b.val(rows, m)
+	w.memo[o.key][j][t], w.gen[o.key][j][t] = v, w.cur
+	return v, true
+}
+
+// expectMax is E[max(c, X0..X3)] for independent Xj, each uniform over
+// h[j] (−Inf for an impossible choice).
+func expectMax(c float32, h *[4][6]float32) float32 {
+	type hit struct {
+		v   float32
+		row int
+	}
+	var vals [24]hit
+	n := 0
+	var below [4]int
+	for j := range h {
+		for _, v := range h[j] {
+			if v > c {
+				vals[n] = hit{v, j}
+				n++
+			} else {
+				below[j]++
+			}
+		}
+	}
+	if n == 0 {
+		return c
+	}
+	// insertion sort: at most 24 values
+	for i := 1; i < n; i++ {
+		for k := i; k > 0 && vals[k].v < vals[k-1].v; k-- {
+			vals[k], vals[k-1] = vals[k-1], vals[k]
+		}
+	}
+	e, prev := c, c
+	for _, x := range vals[:n] {
+		f := float32(below[0]*below[1]*below[2]*below[3]) / 1296
+		e += (x.v - prev) * (1 - f)
+		prev = x.v
+		below[x.row]++
+	}
+	return e
+}
+
+// buildTable fills a table with eval, by falling key and falling
+// misthrows, spreading each level over the CPUs.
+func buildTable(eval func(w *soloWorker, rows [4]uint8, m int) float32) []float32 {
+	b := &builder{v: make([]float32, tableStates)}
+	byKey := make([][]int32, 4*rowKey[rowLocked]+1)
+	for q := int32(0); q < quads; q++ {
+		rows := quadRows(q)
+		if lockedRows(rows) >= 2 {
+			continue
+		}
+		k := 0
+		for _, r := range rows {
+			k += rowKey[r]
+		}
+		byKey[k] = append(byKey[k], q)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	for k := len(byKey) - 1; k >= 0; k-- {
+		level := byKey[k]
+		for m := 3; m >= 0; m-- {
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			for range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					w := &soloWorker{b: b}
+					for {
+						i := int(next.Add(64)) - 64
+						if i >= len(level) {
+							return
+						}
+						for _, q := range level[i:min(i+64, len(level))] {
+							b.v[m*quads+int(q)] = eval(w, quadRows(q), m)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		}
+	}
+	return b.v
+}
+
+// quadRows is a representative of state q: rows red, yellow, green, blue.
+func quadRows(q int32) [4]uint8 {
+	// invert quadOf: find x with start(x) ≤ q < start(x+1)
+	x := int32(0)
+	lo, hi := int32(0), int32(pairs-1)
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if mid*pairs-mid*(mid-1)/2 <= q {
+			x, lo = mid, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	y := q - (x*pairs - x*(x-1)/2) + x
+	a, b := pairRow[x], pairRow[y]
+	return [4]uint8{a[0], a[1], b[0], b[1]}
+}
+
+// soloValues builds the solo table.
+func soloValues() []float32 {
+	return buildTable(func(w *soloWorker, rows [4]uint8, m int) float32 { return w.solo(rows, m) })
+}
