@@ -26,6 +26,7 @@ func main() {
 		build func() []byte
 	}{
 		{"solo.tbl", ai.SoloTable},
+		{"duo.tbl", ai.DuoTable},
 	} {
 		start := time.Now()
 		data := t.build()

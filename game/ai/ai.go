@@ -7,7 +7,6 @@ package ai
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -63,25 +62,36 @@ func (l Level) String() string {
 // Choose picks one of legal, the legal moves of seat v.Seat now, seeing
 // only v. legal must not be empty.
 func Choose(l Level, v game.PrivateView, legal []game.Move) game.Move {
+	vals := values(l, v, legal)
+	best := 0
+	for i := range legal {
+		if vals[i] > vals[best] {
+			best = i
+		}
+	}
+	return legal[best]
+}
+
+// values weighs each of legal for level l; the first of the highest is
+// the level's choice.
+func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	var value func(game.Move) float64
 	switch {
 	case l == Easy:
 		value = func(m game.Move) float64 { return easyValue(v, m) }
 	case l == Hard && v.Variant == game.Dice:
-		t := soloTable()
+		t := tablesFor(len(v.Players))
 		value = func(m game.Move) float64 { return hardDice(v, t, m) }
 	case l == Hard:
 		return hardCards(v, legal)
 	default:
 		value = mediumPolicy(v, legal)
 	}
-	best, bestVal := legal[0], math.Inf(-1)
-	for _, m := range legal {
-		if val := value(m); val > bestVal {
-			best, bestVal = m, val
-		}
+	vals := make([]float64, len(legal))
+	for i, m := range legal {
+		vals[i] = value(m)
 	}
-	return best
+	return vals
 }
 
 // cross is one number a move crosses.

@@ -6,10 +6,10 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-// sheetState is the table state of v.Seat's sheet: a row locked by
+// sheetState is the table state of seat's sheet: a row locked by
 // anybody counts as locked (D7, D9).
-func sheetState(v game.PrivateView) ([4]uint8, int) {
-	sheet := v.Players[v.Seat].Sheet
+func sheetState(v game.PrivateView, seat int) ([4]uint8, int) {
+	sheet := v.Players[seat].Sheet
 	var rows [4]uint8
 	for i, c := range game.Colors {
 		r := sheet.Rows[c]
@@ -25,12 +25,54 @@ func sheetState(v game.PrivateView) ([4]uint8, int) {
 	return rows, sheet.Misthrows
 }
 
+// pointTable gives the points still to come from a sheet state.
+type pointTable interface {
+	at(rows [4]uint8, m int) float64
+}
+
+// diceTables are the hard dice player's tables: the points still to come
+// after one's own turn (own), and after another player's turn (others),
+// of which keep is the share that counts (the game may end by another's
+// doing).
+type diceTables struct {
+	own, others pointTable
+	keep        func(rows [4]uint8, m int) float64
+	// rivalWeight weighs the leading other player's points still to come
+	// against one's own: 0 plays for points alone.
+	rivalWeight float64
+}
+
 // diceState is what the hard dice player weighs a choice with: its sheet
-// as a table state and the table of points still to come.
+// as a table state and the tables of points still to come; and the
+// leading other player's sheet (rival), whose points still to come a
+// choice takes away when it closes their rows or ends the game.
 type diceState struct {
-	t    *valueTable
-	rows [4]uint8
-	m    int
+	t      diceTables
+	rows   [4]uint8
+	m      int
+	rival  [4]uint8
+	rivalM int
+	// rivalWeight weighs the rival's points still to come (0 alone).
+	rivalWeight float64
+}
+
+// rivalLoss is what the rival still expects to score once rows are
+// reached: nothing if the game is over, else their sheet with every row
+// locked in rows closed (D7).
+func (d diceState) rivalLoss(rows [4]uint8, m int) float64 {
+	if d.rivalWeight == 0 {
+		return 0
+	}
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0
+	}
+	r := d.rival
+	for i := range r {
+		if rows[i] == rowLocked {
+			r[i] = rowLocked
+		}
+	}
+	return d.rivalWeight * d.t.own.at(r, d.rivalM)
 }
 
 // cross is rows with number n crossed in row i, and the points scored.
@@ -48,27 +90,50 @@ func (d diceState) cross(rows [4]uint8, i, n int) ([4]uint8, float64, bool) {
 	return rows, pts, true
 }
 
-// after is the worth of reaching rows (scoring pts on the way) with m
-// misthrows: the points scored plus the points still to come.
+// after is the worth of ending one's own turn at rows (scoring pts on
+// the way) with m misthrows: the points scored plus the points still to
+// come.
 func (d diceState) after(rows [4]uint8, m int, pts float64) float64 {
-	return pts + d.t.at(rows, m)
+	return pts + d.t.own.at(rows, m) - d.rivalLoss(rows, m)
 }
 
 // hardDice values a move of the dice game as the points it scores plus
 // the points still to come from the sheet it leaves, under best play
 // (the solo table). The active player weighs action 1 together with the
 // best action 2 the dice then allow, as it sees all dice at once (D4, D5).
-func hardDice(v game.PrivateView, t *valueTable, m game.Move) float64 {
-	rows, mis := sheetState(v)
+func hardDice(v game.PrivateView, t diceTables, m game.Move) float64 {
+	return newDiceState(v, t).value(v, m)
+}
+
+// newDiceState reads v.Seat's sheet and picks the rival: the other
+// player with the most points scored and still to come.
+func newDiceState(v game.PrivateView, t diceTables) diceState {
+	rows, mis := sheetState(v, v.Seat)
 	d := diceState{t: t, rows: rows, m: mis}
+	best := negInf
+	for p := range v.Players {
+		if p == v.Seat {
+			continue
+		}
+		r, rm := sheetState(v, p)
+		if total := float64(v.Players[p].Sheet.Score()) + t.own.at(r, rm); total > best {
+			best, d.rival, d.rivalM, d.rivalWeight = total, r, rm, t.rivalWeight
+		}
+	}
+	return d
+}
+
+func (d diceState) value(v game.PrivateView, m game.Move) float64 {
+	rows, mis, t := d.rows, d.m, d.t
 	active := v.Seat == v.Active
 	switch {
 	case v.Phase == game.PhaseWhite && !active:
+		keep := t.keep(rows, mis)
 		if m.Kind == game.Pass {
-			return d.after(rows, mis, 0)
+			return keep*t.others.at(rows, mis) - d.rivalLoss(rows, mis)
 		}
 		r, pts, _ := d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
-		return d.after(r, mis, pts)
+		return pts + keep*t.others.at(r, mis) - d.rivalLoss(r, mis)
 	case v.Phase == game.PhaseWhite:
 		r, pts := rows, 0.0
 		crossed := false
@@ -76,7 +141,7 @@ func hardDice(v game.PrivateView, t *valueTable, m game.Move) float64 {
 			r, pts, _ = d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
 			crossed = true
 			if lockedRows(r) >= 2 {
-				return pts // the game ends: no action 2 (D9)
+				return d.after(r, mis, pts) // the game ends: no action 2 (D9)
 			}
 		}
 		return d.bestColour(v, r, pts, crossed)

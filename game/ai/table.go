@@ -124,18 +124,54 @@ func posOf(i, n int) int {
 	return 12 - n
 }
 
-// A builder fills a value table by backward induction over sheet states.
+// A builder fills value tables by backward induction over sheet states:
+// a, the points still to come before the throw of one's own turn; for
+// the two-player game also p, before the throw of the other player's
+// turn, in which one may only cross the white sum, and after which the
+// game ends by the other's doing with probability hazard.
 type builder struct {
-	v []float32
+	a, p   []float32
+	hazard func(rows [4]uint8, m int) float32
 }
 
-// val is the points still to come from rows with m misthrows: 0 once
-// the game is over (D9).
+// val is the points still to come after one's own turn from rows with m
+// misthrows: 0 once the game is over (D9).
 func (b *builder) val(rows [4]uint8, m int) float32 {
 	if m >= 4 || lockedRows(rows) >= 2 {
 		return 0
 	}
-	return b.v[stateIndex(rows, m)]
+	if b.p != nil {
+		return b.p[stateIndex(rows, m)]
+	}
+	return b.a[stateIndex(rows, m)]
+}
+
+// own is the points still to come before one's own throw.
+func (b *builder) own(rows [4]uint8, m int) float32 {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0
+	}
+	return b.a[stateIndex(rows, m)]
+}
+
+// passive is the points still to come before the other player's throw:
+// the white sum may be crossed in one row (D4); no misthrow (D6).
+func (w *soloWorker) passive(rows [4]uint8, m int) float32 {
+	keep := 1 - w.b.hazard(rows, m)
+	var total float32
+	for ws := 2; ws <= 12; ws++ {
+		best := keep * w.b.own(rows, m)
+		for i := range 4 {
+			q := posOf(i, ws)
+			if next := rowNext[rows[i]][q]; next != noRow {
+				r := rows
+				r[i] = next
+				best = max(best, float32(rowGain[rows[i]][q])+keep*w.b.own(r, m))
+			}
+		}
+		total += float32(ways(ws)) / 36 * best
+	}
+	return total
 }
 
 // soloWorker holds one goroutine's scratch space.
@@ -275,10 +311,9 @@ func expectMax(c float32, h *[4][6]float32) float32 {
 	return e
 }
 
-// buildTable fills a table with eval, by falling key and falling
-// misthrows, spreading each level over the CPUs.
-func buildTable(eval func(w *soloWorker, rows [4]uint8, m int) float32) []float32 {
-	b := &builder{v: make([]float32, tableStates)}
+// build fills b's tables by falling key and falling misthrows, spreading
+// each level over the CPUs.
+func (b *builder) build() {
 	byKey := make([][]int32, 4*rowKey[rowLocked]+1)
 	for q := int32(0); q < quads; q++ {
 		rows := quadRows(q)
@@ -308,7 +343,11 @@ func buildTable(eval func(w *soloWorker, rows [4]uint8, m int) float32) []float3
 							return
 						}
 						for _, q := range level[i:min(i+64, len(level))] {
-							b.v[m*quads+int(q)] = eval(w, quadRows(q), m)
+							rows := quadRows(q)
+							b.a[m*quads+int(q)] = w.solo(rows, m)
+							if b.p != nil {
+								b.p[m*quads+int(q)] = w.passive(rows, m)
+							}
 						}
 					}
 				}()
@@ -316,7 +355,6 @@ func buildTable(eval func(w *soloWorker, rows [4]uint8, m int) float32) []float3
 			wg.Wait()
 		}
 	}
-	return b.v
 }
 
 // quadRows is a representative of state q: rows red, yellow, green, blue.
@@ -339,5 +377,15 @@ func quadRows(q int32) [4]uint8 {
 
 // soloValues builds the solo table.
 func soloValues() []float32 {
-	return buildTable(func(w *soloWorker, rows [4]uint8, m int) float32 { return w.solo(rows, m) })
+	b := &builder{a: make([]float32, tableStates)}
+	b.build()
+	return b.a
+}
+
+// duoValues builds the two-player tables: before one's own throw and
+// before the other's.
+func duoValues(hazard func(rows [4]uint8, m int) float32) (a, p []float32) {
+	b := &builder{a: make([]float32, tableStates), p: make([]float32, tableStates), hazard: hazard}
+	b.build()
+	return b.a, b.p
 }

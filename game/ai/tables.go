@@ -20,6 +20,9 @@ import (
 //go:embed solo.tbl
 var soloData []byte
 
+//go:embed duo.tbl
+var duoData []byte
+
 // tableScale is the tables' resolution: values are stored in 1/32 points,
 // plus tableOffset (points still to come are negative where misthrows
 // are near).
@@ -41,6 +44,32 @@ func (t *valueTable) at(rows [4]uint8, m int) float64 {
 		return 0
 	}
 	return float64(t.q[stateIndex(rows, m)])/tableScale - tableOffset
+}
+
+// DuoTable builds the table of the game with others (built for two
+// players): the points still to come before the throw of one's own turn,
+// when between two of one's own turns another player's turn lets one
+// cross only the white sum, after which the game ends by the others'
+// doing with probability hazard. It takes about a minute on two cores.
+func DuoTable() []byte {
+	a, _ := duoValues(hazard)
+	return encodeTable(a)
+}
+
+// hazard is the chance that the others end the game in their turn (D9),
+// growing as the game goes on: 6 % plus 0.4 % per cross on one's sheet
+// (a locked row counting 10), at most 40 %. Its shape was chosen by
+// playing Hard against Medium in two-player games.
+func hazard(rows [4]uint8, m int) float32 {
+	x := 0
+	for _, r := range rows {
+		if r == rowLocked {
+			x += 10
+		} else {
+			x += int(rowCount[r])
+		}
+	}
+	return min(0.4, 0.06+0.004*float32(x))
 }
 
 // SoloTable builds the solo dice game's value table (the points still to
@@ -137,3 +166,50 @@ var soloTable = sync.OnceValue(func() *valueTable {
 	}
 	return t
 })
+
+var duoTable = sync.OnceValue(func() *valueTable {
+	t, err := decodeTable(duoData)
+	if err != nil {
+		panic(err) // the embedded table is checked by the tests
+	}
+	return t
+})
+
+// afterOwn is the points still to come after one's own turn, before
+// another player's throw: the white sum may be crossed in one row (D4),
+// then the game goes on unless the others end it (hazard).
+type afterOwn struct{ before *valueTable }
+
+func (t afterOwn) at(rows [4]uint8, m int) float64 {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0
+	}
+	keep := 1 - float64(hazard(rows, m))
+	total := 0.0
+	for ws := 2; ws <= 12; ws++ {
+		best := keep * t.before.at(rows, m)
+		for i := range 4 {
+			q := posOf(i, ws)
+			if next := rowNext[rows[i]][q]; next != noRow {
+				r := rows
+				r[i] = next
+				best = max(best, float64(rowGain[rows[i]][q])+keep*t.before.at(r, m))
+			}
+		}
+		total += float64(ways(ws)) / 36 * best
+	}
+	return total
+}
+
+// tablesFor gives the hard dice player's tables for a table of n players:
+// the solo table alone, else the table of the game with others (made for
+// two players, used at larger tables too) weighing the rival.
+func tablesFor(n int) diceTables {
+	if n == 1 {
+		t := soloTable()
+		return diceTables{own: t, others: t, keep: func([4]uint8, int) float64 { return 1 }}
+	}
+	before := duoTable()
+	return diceTables{own: afterOwn{before}, others: before, rivalWeight: 1,
+		keep: func(rows [4]uint8, m int) float64 { return 1 - float64(hazard(rows, m)) }}
+}
