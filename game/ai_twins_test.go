@@ -45,7 +45,7 @@ func TestC10ComputerChoicesSameForHiddenTwins(t *testing.T) {
 						if !reflect.DeepEqual(legal, h.LegalMoves(p)) {
 							t.Fatalf("the twins differ in seat %d's legal moves", p)
 						}
-						for _, l := range []ai.Level{ai.Easy, ai.Medium} {
+						for _, l := range ai.Levels {
 							if a, b := ai.Choose(l, g.Private(p), legal), ai.Choose(l, h.Private(p), h.LegalMoves(p)); a != b {
 								t.Fatalf("%s chose %+v in one twin, %+v in the other", l, a, b)
 							}

@@ -54,7 +54,7 @@ func TestChoicesAreLegalMoves(t *testing.T) {
 			for seed := range byte(5) {
 				levels := make([]Level, n)
 				for i := range levels {
-					levels[i] = Level(1 + (i+int(seed))%2)
+					levels[i] = Levels[(i+int(seed))%len(Levels)]
 				}
 				playGame(t, v, levels, seed)
 			}
@@ -62,15 +62,16 @@ func TestChoicesAreLegalMoves(t *testing.T) {
 	}
 }
 
-// Medium beats easy: 200 two-player games per variant, seats swapped
-// every other game, ties shared. Measured: dice 64 %, cards 67 %, jokers
-// 68 % (the weights were tuned on other seeds); the test asks for 55 %,
-// about three standard errors below.
+// Medium beats easy: 600 two-player games per variant, seats swapped
+// every other game, ties shared. Medium follows osclee/qwixx's hard bot,
+// which declines costly crosses; easy crosses near cells eagerly, so the
+// margin is modest: 54 % (dice), 59 % (cards), 56 % (jokers) over these
+// games. The test asks for 52 %.
 func TestMediumBeatsEasy(t *testing.T) {
 	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
 		wins, games := 0.0, 0
 		total := [2]int{}
-		for seed := range 200 {
+		for seed := range 600 {
 			levels := []Level{Medium, Easy}
 			med := 0
 			if seed%2 == 1 {
@@ -90,7 +91,7 @@ func TestMediumBeatsEasy(t *testing.T) {
 		share := wins / float64(games)
 		t.Logf("%s: medium wins %.0f%% of %d games; mean score medium %.1f, easy %.1f", v, 100*share, games,
 			float64(total[0])/float64(games), float64(total[1])/float64(games))
-		if share < 0.55 {
+		if share < 0.52 {
 			t.Errorf("%s: medium wins only %.0f%% against easy", v, 100*share)
 		}
 	}
@@ -99,7 +100,7 @@ func TestMediumBeatsEasy(t *testing.T) {
 // A misthrow is never taken while a cross skipping at most one cell is
 // legal (D6, C7), at any level.
 func TestD6NoMisthrowWithACheapCrossAtHand(t *testing.T) {
-	for _, l := range []Level{Easy, Medium} {
+	for _, l := range Levels {
 		for seed := range byte(20) {
 			var s [32]byte
 			s[0] = seed
@@ -123,5 +124,54 @@ func TestD6NoMisthrowWithACheapCrossAtHand(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// arenaShare plays games two-player games of v between a and b, seats
+// swapped every other game, and gives a's share of the wins (ties
+// shared) and both mean scores.
+func arenaShare(t *testing.T, v game.Variant, a, b Level, games int) (share, meanA, meanB float64) {
+	wins := 0.0
+	for seed := range games {
+		levels, ia := []Level{a, b}, 0
+		if seed%2 == 1 {
+			levels, ia = []Level{b, a}, 1
+		}
+		s := playGame(t, v, levels, byte(seed), byte(seed>>8), 77)
+		meanA += float64(s[ia]) / float64(games)
+		meanB += float64(s[1-ia]) / float64(games)
+		switch {
+		case s[ia] > s[1-ia]:
+			wins++
+		case s[ia] == s[1-ia]:
+			wins += 0.5
+		}
+	}
+	return wins / float64(games), meanA, meanB
+}
+
+// Hard beats medium in the two-player dice game. The arena measures
+// 67.7 % over 4,000 games; over these 600 the test asks for 60 %, about
+// four standard errors below.
+func TestHardBeatsMediumDice(t *testing.T) {
+	share, h, m := arenaShare(t, game.Dice, Hard, Medium, 600)
+	t.Logf("hard wins %.1f%%; mean score hard %.1f, medium %.1f", 100*share, h, m)
+	if share < 0.60 {
+		t.Errorf("hard wins only %.1f%% against medium", 100*share)
+	}
+}
+
+// Hard plays the solo dice game (one sheet, always active) near its
+// optimum of 115.48 points: the arena measures 115.4 over 10,000 games;
+// over these 300 (standard error about 1.6) the test asks for 108.
+func TestHardSoloNearTheOptimum(t *testing.T) {
+	total := 0
+	for seed := range 300 {
+		total += playGame(t, game.Dice, []Level{Hard}, byte(seed), byte(seed>>8))[0]
+	}
+	if mean := float64(total) / 300; mean < 108 {
+		t.Errorf("hard scores %.1f on average alone", mean)
+	} else {
+		t.Logf("hard scores %.1f on average alone", mean)
 	}
 }

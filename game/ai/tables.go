@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"sync"
@@ -31,7 +32,7 @@ const (
 	tableOffset = 64
 )
 
-var tableMagic = []byte("qwixx-values-1\n")
+var tableMagic = []byte("qwixx-values-2\n")
 
 // A valueTable maps sheet states to the points still to come.
 type valueTable struct {
@@ -79,7 +80,8 @@ func SoloTable() []byte { return encodeTable(soloValues()) }
 
 // encodeTable quantizes v to 1/32 points and stores each value as its
 // difference from a prediction (the same rows with one misthrow fewer,
-// extrapolated; else the previous state), as varints, deflated.
+// extrapolated; else the previous state), as varints, deflated, after the
+// number of states and a CRC-32 of the varints.
 func encodeTable(v []float32) []byte {
 	q := quantize(v)
 	raw := make([]byte, 0, len(q)*2)
@@ -89,6 +91,7 @@ func encodeTable(v []float32) []byte {
 	var buf bytes.Buffer
 	buf.Write(tableMagic)
 	buf.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(q))))
+	buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.ChecksumIEEE(raw)))
 	fw, err := flate.NewWriter(&buf, flate.BestCompression)
 	if err != nil {
 		panic(err) // only for a bad level
@@ -128,7 +131,7 @@ func predict(q []uint16, i int) int64 {
 
 // decodeTable reads what encodeTable wrote.
 func decodeTable(data []byte) (*valueTable, error) {
-	if !bytes.HasPrefix(data, tableMagic) || len(data) < len(tableMagic)+4 {
+	if !bytes.HasPrefix(data, tableMagic) || len(data) < len(tableMagic)+8 {
 		return nil, errors.New("ai: not a value table")
 	}
 	data = data[len(tableMagic):]
@@ -136,9 +139,13 @@ func decodeTable(data []byte) (*valueTable, error) {
 	if n != tableStates {
 		return nil, fmt.Errorf("ai: value table of %d states, want %d", n, tableStates)
 	}
-	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(data[4:])))
+	sum := binary.LittleEndian.Uint32(data[4:])
+	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(data[8:])))
 	if err != nil {
 		return nil, fmt.Errorf("ai: value table: %w", err)
+	}
+	if crc32.ChecksumIEEE(raw) != sum {
+		return nil, errors.New("ai: value table: checksum mismatch")
 	}
 	q := make([]uint16, n)
 	for i := range q {
