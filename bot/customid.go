@@ -59,10 +59,10 @@ func (v View) Private() bool { return v == ViewSheet || v == ViewHand }
 
 // viewVerbs lists, per view, the verbs its components carry.
 var viewVerbs = map[View][]string{
-	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot", "leavers"},
+	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot", "leavers", "hints"},
 	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
 	ViewResults: {"again"},
-	ViewSheet:   {"white", "number", "color", "take", "pass"},
+	ViewSheet:   {"white", "number", "color", "take", "pass", "hint"},
 	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand"},
 }
 

@@ -94,6 +94,23 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	if t.LeaverComputer {
 		leavers = l.T("btn.leavers.computer")
 	}
+	hints := l.T("btn.hints.on")
+	if t.NoHints {
+		hints = l.T("btn.hints.off")
+	}
+	bots := []discordgo.MessageComponent{}
+	for _, lv := range ai.Levels {
+		if lv.Plays(t.Variant) {
+			bots = append(bots, discordgo.Button{Label: l.T("btn.addbot", l.T("level."+lv.String())), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", lv.String()), Disabled: full})
+		}
+	}
+	bots = append(bots, discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "unbot", ""), Disabled: computers == 0})
+	settings := []discordgo.MessageComponent{
+		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leavers", "")},
+	}
+	if ai.Hard.Plays(t.Variant) {
+		settings = append(settings, discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "hints", "")})
+	}
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -101,13 +118,7 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leave", "")},
 			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: t.action(ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
 			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: t.action(ViewLobby, "cancel", "")},
-		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("btn.addbot", l.T("level.easy")), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", ai.Easy.String()), Disabled: full},
-			discordgo.Button{Label: l.T("btn.addbot", l.T("level.medium")), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", ai.Medium.String()), Disabled: full},
-			discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "unbot", ""), Disabled: computers == 0},
-		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leavers", "")},
-		}}},
+		}}, discordgo.ActionsRow{Components: bots}, discordgo.ActionsRow{Components: settings}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
 }
@@ -205,10 +216,14 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 				return nil, errRefused
 			}
 			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
-		case "leavers":
+		case "leavers", "hints":
 			if r.userID != t.Host {
 				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
 				return nil, errRefused
+			}
+			if a.Verb == "hints" {
+				t.NoHints = !t.NoHints
+				break
 			}
 			t.LeaverComputer = !t.LeaverComputer
 		case "bot", "unbot":
@@ -224,6 +239,10 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 					}
 				}
 				break
+			}
+			if lv, err := ai.ParseLevel(a.Arg); err != nil || !lv.Plays(t.Variant) {
+				r.ephemeral(r.lang.T("err.forged"))
+				return nil, errRefused
 			}
 			if len(t.Seats) >= t.maxSeats() {
 				r.ephemeral(r.lang.T("err.full", t.maxSeats()))

@@ -29,6 +29,9 @@ func (b *Bot) playClick(r *request, a Action) {
 	case "again":
 		b.playAgain(r, a)
 		return
+	case "hint":
+		b.hint(r, a)
+		return
 	}
 	var (
 		chosen string

@@ -69,10 +69,12 @@ type Table struct {
 	// LeaverComputer is the host's choice for players who leave mid-game:
 	// a computer player (medium) takes their seat instead of passes
 	// (RULES P2).
-	LeaverComputer bool      `json:"leaver_computer,omitempty"`
-	Stage          Stage     `json:"stage"`
-	Lang           string    `json:"lang"` // language of public messages (guild locale)
-	Created        time.Time `json:"created"`
+	LeaverComputer bool `json:"leaver_computer,omitempty"`
+	// NoHints is the host's choice to turn the 💡 Hint button off.
+	NoHints bool      `json:"no_hints,omitempty"`
+	Stage   Stage     `json:"stage"`
+	Lang    string    `json:"lang"` // language of public messages (guild locale)
+	Created time.Time `json:"created"`
 	// LobbyMessage is the lobby's message (an interaction response, changed
 	// only through clicks on it). TableMessage and Posted are an earlier
 	// version's record of its table message, taken over by Shown.

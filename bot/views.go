@@ -100,6 +100,9 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 		}
 		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(view, verb, arg)})
 	}
+	if view == ViewSheet && len(btns) > 0 && hintsOn(t) {
+		btns = append(btns, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(view, "hint", "")})
+	}
 	return chunkButtons(btns)
 }
 

@@ -29,9 +29,18 @@ const (
 	// Hard values every choice as the points it scores plus the points
 	// still to come from the sheet it leaves under best play, read from a
 	// table computed by backward induction over all sheet states
-	// (cmd/qwixxtables).
+	// (cmd/qwixxtables), less the points the leading other player still
+	// expects where the choice closes their rows or ends the game. It
+	// plays the dice game (see Plays).
 	Hard
 )
+
+// Plays reports whether level l has a player of its own for variant v.
+// Hard plays the dice game only so far; asked to choose in a card game it
+// chooses as Medium, so callers offer it only where it Plays.
+func (l Level) Plays(v game.Variant) bool {
+	return l == Easy || l == Medium || l == Hard && v == game.Dice
+}
 
 // Levels lists the levels, weakest first.
 var Levels = []Level{Easy, Medium, Hard}
@@ -82,8 +91,6 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	case l == Hard && v.Variant == game.Dice:
 		t := tablesFor(len(v.Players))
 		value = func(m game.Move) float64 { return hardDice(v, t, m) }
-	case l == Hard:
-		return hardCards(v, legal)
 	default:
 		value = mediumPolicy(v, legal)
 	}

@@ -1,0 +1,106 @@
+package bot
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+)
+
+// hintsOn reports whether the table offers the 💡 Hint button: the host
+// has not turned it off and the hard player plays the variant.
+func hintsOn(t *Table) bool { return !t.NoHints && ai.Hard.Plays(t.Variant) }
+
+// hint answers a 💡 Hint click in a private sheet view: what the hard
+// player would do in the clicker's seat and why, seeing only what the
+// seat may know (RULES C10).
+func (b *Bot) hint(r *request, a Action) {
+	t, seat, ok := b.seatedTable(r, a.Table)
+	if !ok {
+		return
+	}
+	switch {
+	case !hintsOn(t):
+		r.ephemeral(r.lang.T("hint.off"))
+		return
+	case a.Stamp != t.stamp():
+		r.ephemeral(r.lang.T("err.stale"))
+		return
+	case t.Stage != StagePlaying || !t.g.MayAct(seat):
+		r.ephemeral(r.lang.T("hint.nothing"))
+		return
+	}
+	adv := ai.Hint(t.g.Private(seat), t.g.LegalMoves(seat))
+	// The sheet view clicked in is updated in place: the advice heads it
+	// and the advised move's button turns green. Its picture stays.
+	comps := personalControls(t, seat, r.lang, ViewSheet)
+	want := moveAction(t, adv.Move)
+	for _, row := range comps {
+		ar, ok := row.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for i, c := range ar.Components {
+			if btn, ok := c.(discordgo.Button); ok && btn.CustomID == want {
+				btn.Style = discordgo.SuccessButton
+				ar.Components[i] = btn
+			}
+		}
+	}
+	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T("sheet.mine", t.g.Sheet(seat).Score())
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+		Content: text, Components: comps,
+	}})
+}
+
+// moveAction is the custom_id of the sheet view's button for m.
+func moveAction(t *Table, m game.Move) string {
+	switch m.Kind {
+	case game.Pass:
+		return t.action(ViewSheet, "pass", "")
+	case game.White:
+		return t.action(ViewSheet, "white", m.Color.String())
+	case game.Number:
+		return t.action(ViewSheet, "number", m.Color.String())
+	case game.Colored:
+		return t.action(ViewSheet, "color", strconv.Itoa(int(m.White))+"."+m.Color.String())
+	case game.Take:
+		return t.action(ViewSheet, "take", joinInts(m.TakeNumbers(), "-"))
+	}
+	return ""
+}
+
+// hintText says the advice in l: "Cross red 5: keeps red open for 6 and
+// 7 · about +2 points over passing".
+func hintText(l Lang, a ai.Advice) string {
+	if len(a.Crosses) == 0 {
+		why := l.T("hint.costly")
+		if a.Misthrow {
+			why += " " + l.T("hint.misthrow")
+		}
+		return l.T("hint.pass") + ": " + why
+	}
+	c := colorName(l, a.Color)
+	head := l.T("hint.cross", c, a.Crosses[len(a.Crosses)-1])
+	var why []string
+	if a.Locks {
+		why = append(why, l.T("hint.locks", c))
+	}
+	if len(a.Skipped) > 0 {
+		why = append(why, l.T("hint.skips", joinInts(a.Skipped, ", ")))
+	}
+	if len(a.Open) > 0 {
+		why = append(why, l.T("hint.open", c, joinInts(a.Open, " "+l.T("hint.and")+" ")))
+	}
+	gain := int(math.Round(a.Gain))
+	if gain >= 1 {
+		why = append(why, l.T("hint.gain", gain))
+	} else {
+		why = append(why, l.T("hint.close"))
+	}
+	return head + ": " + strings.Join(why, " · ")
+}
