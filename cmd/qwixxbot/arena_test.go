@@ -49,15 +49,32 @@ func TestArenaTextAndBadUsage(t *testing.T) {
 	if code := run(context.Background(), []string{"arena", "--games", "20"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"dice, 20 games", "win share", "1-medium", "2-easy"} {
+	for _, want := range []string{"dice, 20 games", "win share", "1-hard", "2-medium"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
 	}
-	for _, args := range [][]string{{"--players", "medium"}, {"--players", "medium,grandmaster"}, {"--variant", "chess"}, {"--games", "0"}, {"--format", "xml"}} {
+	for _, args := range [][]string{{"--players", "medium"}, {"--players", "medium,grandmaster"}, {"--variant", "chess"}, {"--games", "0"}, {"--format", "xml"},
+		{"--variant", "cards", "--players", "hard,medium"}, {"--solo", "hard", "--variant", "cards"}, {"--solo", "hard,medium"}} {
 		errb.Reset()
 		if code := run(context.Background(), append([]string{"arena"}, args...), &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("arena %v: exit %d, %q", args, code, errb.String())
 		}
+	}
+}
+
+// --solo plays the solo dice game: one sheet, always active; the hard
+// player scores near the published optimum (115.48) even over a few games.
+func TestArenaSolo(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"arena", "--solo", "hard", "--games", "200", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var res []arenaResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Level != "hard" || res[0].WinShare != 1 || res[0].MeanScore < 105 {
+		t.Fatalf("solo figures %+v", res)
 	}
 }
