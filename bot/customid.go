@@ -63,7 +63,7 @@ var viewVerbs = map[View][]string{
 	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
 	ViewResults: {"again"},
 	ViewSheet:   {"white", "number", "color", "take", "pass", "hint"},
-	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand"},
+	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand", "hint"},
 }
 
 // IsSelect reports whether the action belongs to a select menu (the play

@@ -77,6 +77,19 @@ func moveAction(t *Table, m game.Move) string {
 // hintText says the advice in l: "Cross red 5: keeps red open for 6 and
 // 7 · about +2 points over passing".
 func hintText(l Lang, a ai.Advice) string {
+	var gain string
+	if g := int(math.Round(a.Gain)); g >= 1 {
+		gain = l.T("hint.gain", g)
+	} else {
+		gain = l.T("hint.close")
+	}
+	m := a.Move
+	switch {
+	case m.Kind == game.Take:
+		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + ": " + l.T("hint.takewhy") + " · " + l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
+	case m.Kind == game.Play && len(a.Crosses) == 0:
+		return l.T("hint.playnone", playedList(l, m.Cards[:m.N], m.Color, true))
+	}
 	if len(a.Crosses) == 0 {
 		why := l.T("hint.costly")
 		if a.Misthrow {
@@ -86,6 +99,9 @@ func hintText(l Lang, a ai.Advice) string {
 	}
 	c := colorName(l, a.Color)
 	head := l.T("hint.cross", c, a.Crosses[len(a.Crosses)-1])
+	if m.Kind == game.Play {
+		head = l.T("hint.play", playedList(l, m.Cards[:m.N], m.Color, true), joinInts(a.Crosses, ", "))
+	}
 	var why []string
 	if a.Locks {
 		why = append(why, l.T("hint.locks", c))
@@ -96,11 +112,31 @@ func hintText(l Lang, a ai.Advice) string {
 	if len(a.Open) > 0 {
 		why = append(why, l.T("hint.open", c, joinInts(a.Open, " "+l.T("hint.and")+" ")))
 	}
-	gain := int(math.Round(a.Gain))
-	if gain >= 1 {
-		why = append(why, l.T("hint.gain", gain))
-	} else {
-		why = append(why, l.T("hint.close"))
+	if m.Kind == game.Play {
+		gain = l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
 	}
+	why = append(why, gain)
 	return head + ": " + strings.Join(why, " · ")
+}
+
+// hintHand answers a 💡 Hint click in a private hand view (card games) by
+// updating that view, the advice at its head.
+func (b *Bot) hintHand(r *request, a Action) {
+	t, seat, ok := b.seatedTable(r, a.Table)
+	if !ok {
+		return
+	}
+	switch {
+	case !hintsOn(t):
+		r.ephemeral(r.lang.T("hint.off"))
+		return
+	case a.Stamp != t.stamp():
+		r.ephemeral(r.lang.T("err.stale"))
+		return
+	case !handActs(t, seat):
+		r.ephemeral(r.lang.T("hint.nothing"))
+		return
+	}
+	adv := ai.Hint(t.g.Private(seat), t.g.LegalMoves(seat))
+	b.answerHand(r, t, seat, playSel{}, "💡 "+hintText(r.lang, adv), true)
 }

@@ -92,10 +92,45 @@ func TestHostTurnsHintsOff(t *testing.T) {
 
 	c := newHarness(t)
 	lobby = c.command("anna", "new", strOpt("variant", "cards"))
-	if len(buttons(lobby.Data.Components, "🤖 Add computer (hard)")) != 0 || len(buttons(lobby.Data.Components, "💡")) != 0 {
-		t.Fatal("the card game offers a hard computer or hints")
+	if len(buttons(lobby.Data.Components, "🤖 Add computer (hard)")) != 1 || len(buttons(lobby.Data.Components, "💡 Hints: on")) != 1 {
+		t.Fatal("the card game lobby lacks the hard computer or the hints setting")
 	}
-	if r := c.click("anna", c.table().action(ViewLobby, "bot", "hard"), nil); !strings.Contains(r.Data.Content, "not one of mine") || len(c.table().Seats) != 1 {
-		t.Fatalf("forged hard computer at a card table: %q, seats %d", r.Data.Content, len(c.table().Seats))
+}
+
+// In the card game the hand view has the 💡 Hint button in the holder's
+// take and play: the view is updated with the hard player's choice.
+func TestHintInTheHandView(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.LiveAnswers = true
+	lobby := h.command("anna", "new", strOpt("variant", "cards"))
+	lobby = h.click("anna", buttons(lobby.Data.Components, "🤖 Add computer (hard)")[0], nil)
+	h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
+	seen := map[game.Phase]bool{}
+	for step := 0; step < 300 && h.table().Stage == StagePlaying && !(seen[game.PhaseTake] && seen[game.PhasePlay]); step++ {
+		tb := h.table()
+		hand := h.command("anna", "hand")
+		hb := buttons(hand.Data.Components, "💡 Hint")
+		if acts := handActs(tb, 0); acts != (len(hb) == 1) {
+			t.Fatalf("hand view in %v (acts %v) with %d hint buttons", tb.g.Phase(), acts, len(hb))
+		}
+		if len(hb) == 1 {
+			before := len(tb.g.Moves())
+			r := h.click("anna", hb[0], ephemeralMsg)
+			if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.HasPrefix(r.Data.Content, "💡 ") {
+				t.Fatalf("hand hint: %+v", r.Data)
+			}
+			if len(h.table().g.Moves()) != before {
+				t.Fatal("a hint made a move")
+			}
+			want := map[game.Phase]string{game.PhaseTake: "💡 Take ", game.PhasePlay: "💡 Play "}[tb.g.Phase()]
+			if !strings.HasPrefix(r.Data.Content, want) {
+				t.Fatalf("hint in %v: %q", tb.g.Phase(), r.Data.Content)
+			}
+			seen[tb.g.Phase()] = true
+		}
+		h.clickMove(tb, "anna", goldenMove(tb.g, 0))
+	}
+	if !seen[game.PhaseTake] || !seen[game.PhasePlay] {
+		t.Fatalf("hints seen in %v", seen)
 	}
 }

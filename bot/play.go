@@ -30,7 +30,11 @@ func (b *Bot) playClick(r *request, a Action) {
 		b.playAgain(r, a)
 		return
 	case "hint":
-		b.hint(r, a)
+		if a.View == ViewHand {
+			b.hintHand(r, a)
+		} else {
+			b.hint(r, a)
+		}
 		return
 	}
 	var (

@@ -171,9 +171,13 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 	}
 	// Every click brings a fresh interaction token: the view keeps working
 	// however long the game lasts (tokens live 15 minutes).
-	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	last := []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hand", "")},
-	}})
+	}
+	if handActs(t, seat) && hintsOn(t) {
+		last = append(last, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hint", "")})
+	}
+	comps = append(comps, discordgo.ActionsRow{Components: last})
 	return &discordgo.InteractionResponseData{
 		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
 		Files:       []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}},

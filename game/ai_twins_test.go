@@ -16,7 +16,7 @@ import (
 // engine's insides.
 func TestC10ComputerChoicesSameForHiddenTwins(t *testing.T) {
 	for _, v := range []game.Variant{game.Cards, game.Jokers} {
-		twins, otherHands := 0, 0 // twins compared; of them, with another hand changed
+		twins, otherHands, hardTwins := 0, 0, 0 // twins compared; of them, with another hand changed; with the hard player
 		for i := range 40 {
 			n := 2 + i%4
 			names := []string{"a", "b", "c", "d", "e"}[:n]
@@ -45,7 +45,12 @@ func TestC10ComputerChoicesSameForHiddenTwins(t *testing.T) {
 						if !reflect.DeepEqual(legal, h.LegalMoves(p)) {
 							t.Fatalf("the twins differ in seat %d's legal moves", p)
 						}
-						for _, l := range ai.Levels {
+						levels := []ai.Level{ai.Easy, ai.Medium}
+						if twins%8 == 1 { // the hard player plays out games: slower
+							levels = append(levels, ai.Hard)
+							hardTwins++
+						}
+						for _, l := range levels {
 							if a, b := ai.Choose(l, g.Private(p), legal), ai.Choose(l, h.Private(p), h.LegalMoves(p)); a != b {
 								t.Fatalf("%s chose %+v in one twin, %+v in the other", l, a, b)
 							}
@@ -62,9 +67,9 @@ func TestC10ComputerChoicesSameForHiddenTwins(t *testing.T) {
 				}
 			}
 		}
-		if twins < 100 || otherHands < twins/2 {
-			t.Fatalf("%s: only %d twins compared, %d with other hands changed", v, twins, otherHands)
+		if twins < 100 || otherHands < twins/2 || hardTwins < 25 {
+			t.Fatalf("%s: only %d twins compared, %d with other hands changed, %d with the hard player", v, twins, otherHands, hardTwins)
 		}
-		t.Logf("%s: %d twins, %d with other hands changed", v, twins, otherHands)
+		t.Logf("%s: %d twins, %d with other hands changed, %d with the hard player", v, twins, otherHands, hardTwins)
 	}
 }

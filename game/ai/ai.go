@@ -39,7 +39,7 @@ const (
 // Hard plays the dice game only so far; asked to choose in a card game it
 // chooses as Medium, so callers offer it only where it Plays.
 func (l Level) Plays(v game.Variant) bool {
-	return l == Easy || l == Medium || l == Hard && v == game.Dice
+	return l == Easy || l == Medium || l == Hard
 }
 
 // Levels lists the levels, weakest first.
@@ -91,6 +91,8 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	case l == Hard && v.Variant == game.Dice:
 		t := tablesFor(len(v.Players))
 		value = func(m game.Move) float64 { return hardDice(v, t, m) }
+	case l == Hard:
+		return hardCards(v, legal)
 	default:
 		value = mediumPolicy(v, legal)
 	}
