@@ -12,10 +12,10 @@ import (
 // go test ./game/ai -run '^$' -bench . -benchmem
 //
 // How long a computer player takes to decide, over the decisions of whole
-// 5-player games (one person and four computers is the largest table):
-// each op is one decision; p99-ns is the 99th percentile of the
-// decisions timed in the run.
-func benchmarkChoose(b *testing.B, v game.Variant, l Level) {
+// games of 2 and of 5 players (one person and four computers is the
+// largest table): each op is one decision; p99-ns is the 99th percentile
+// of the decisions timed in the run.
+func benchmarkChoose(b *testing.B, v game.Variant, l Level, n int) {
 	type decision struct {
 		view  game.PrivateView
 		legal []game.Move
@@ -24,7 +24,7 @@ func benchmarkChoose(b *testing.B, v game.Variant, l Level) {
 	for seed := byte(0); len(ds) < 2000; seed++ {
 		var s [32]byte
 		s[0] = seed
-		g, err := game.New(game.Config{Variant: v, Players: []string{"a", "b", "c", "d", "e"}, Seed: s})
+		g, err := game.New(game.Config{Variant: v, Players: []string{"a", "b", "c", "d", "e"}[:n], Seed: s})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -55,7 +55,9 @@ func benchmarkChoose(b *testing.B, v game.Variant, l Level) {
 func BenchmarkChoose(b *testing.B) {
 	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
 		for _, l := range Levels {
-			b.Run(fmt.Sprintf("%s/%s", v, l), func(b *testing.B) { benchmarkChoose(b, v, l) })
+			for _, n := range []int{2, 5} {
+				b.Run(fmt.Sprintf("%s/%s/%dp", v, l, n), func(b *testing.B) { benchmarkChoose(b, v, l, n) })
+			}
 		}
 	}
 }
