@@ -19,22 +19,10 @@ func hintsOn(t *Table) bool { return !t.NoHints && ai.Hard.Plays(t.Variant) }
 // player would do in the clicker's seat and why, seeing only what the
 // seat may know (RULES C10).
 func (b *Bot) hint(r *request, a Action) {
-	t, seat, ok := b.seatedTable(r, a.Table)
+	t, seat, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.g.MayAct(seat) })
 	if !ok {
 		return
 	}
-	switch {
-	case !hintsOn(t):
-		r.ephemeral(r.lang.T("hint.off"))
-		return
-	case a.Stamp != t.stamp():
-		r.ephemeral(r.lang.T("err.stale"))
-		return
-	case t.Stage != StagePlaying || !t.g.MayAct(seat):
-		r.ephemeral(r.lang.T("hint.nothing"))
-		return
-	}
-	adv := ai.Hint(t.g.Private(seat), t.g.LegalMoves(seat))
 	// The sheet view clicked in is updated in place: the advice heads it
 	// and the advised move's button turns green. Its picture stays.
 	comps := personalControls(t, seat, r.lang, ViewSheet)
@@ -122,21 +110,28 @@ func hintText(l Lang, a ai.Advice) string {
 // hintHand answers a 💡 Hint click in a private hand view (card games) by
 // updating that view, the advice at its head.
 func (b *Bot) hintHand(r *request, a Action) {
-	t, seat, ok := b.seatedTable(r, a.Table)
-	if !ok {
-		return
+	t, seat, adv, ok := b.advise(r, a, handActs)
+	if ok {
+		b.answerHand(r, t, seat, playSel{}, "💡 "+hintText(r.lang, adv), true)
 	}
+}
+
+// advise finds the advice for a hint click, answering the clicker when
+// there is none to give: hints off, an old button, or nothing to decide
+// in the view (acts).
+func (b *Bot) advise(r *request, a Action, acts func(*Table, int) bool) (*Table, int, ai.Advice, bool) {
+	t, seat, ok := b.seatedTable(r, a.Table)
 	switch {
+	case !ok:
+		return nil, 0, ai.Advice{}, false
 	case !hintsOn(t):
 		r.ephemeral(r.lang.T("hint.off"))
-		return
 	case a.Stamp != t.stamp():
 		r.ephemeral(r.lang.T("err.stale"))
-		return
-	case !handActs(t, seat):
+	case !acts(t, seat):
 		r.ephemeral(r.lang.T("hint.nothing"))
-		return
+	default:
+		return t, seat, ai.Hint(t.g.Private(seat), t.g.LegalMoves(seat)), true
 	}
-	adv := ai.Hint(t.g.Private(seat), t.g.LegalMoves(seat))
-	b.answerHand(r, t, seat, playSel{}, "💡 "+hintText(r.lang, adv), true)
+	return nil, 0, ai.Advice{}, false
 }

@@ -160,19 +160,25 @@ func (b *builder) own(rows [4]uint8, m int) float32 {
 	return b.a[stateIndex(rows, m)]
 }
 
-// passive is the points still to come before the other player's throw:
-// the white sum may be crossed in one row (D4); no misthrow (D6).
+// passive is the points still to come before the other player's throw.
 func (w *soloWorker) passive(rows [4]uint8, m int) float32 {
-	keep := 1 - w.b.hazard(rows, m)
+	return whiteOnly(rows, m, 1-w.b.hazard(rows, m), w.b.own)
+}
+
+// whiteOnly is the points still to come before a throw in which one may
+// only cross the white sum in one row (D4; no misthrow, D6), keep being
+// the share of own (the points still to come before one's next own
+// throw) that counts.
+func whiteOnly(rows [4]uint8, m int, keep float32, own func([4]uint8, int) float32) float32 {
 	var total float32
 	for ws := 2; ws <= 12; ws++ {
-		best := keep * w.b.own(rows, m)
+		best := keep * own(rows, m)
 		for i := range 4 {
 			q := posOf(i, ws)
 			if next := rowNext[rows[i]][q]; next != noRow {
 				r := rows
 				r[i] = next
-				best = max(best, float32(rowGain[rows[i]][q])+keep*w.b.own(r, m))
+				best = max(best, float32(rowGain[rows[i]][q])+keep*own(r, m))
 			}
 		}
 		total += float32(ways(ws)) / 36 * best

@@ -191,21 +191,8 @@ func (t afterOwn) at(rows [4]uint8, m int) float64 {
 	if m >= 4 || lockedRows(rows) >= 2 {
 		return 0
 	}
-	keep := 1 - float64(hazard(rows, m))
-	total := 0.0
-	for ws := 2; ws <= 12; ws++ {
-		best := keep * t.before.at(rows, m)
-		for i := range 4 {
-			q := posOf(i, ws)
-			if next := rowNext[rows[i]][q]; next != noRow {
-				r := rows
-				r[i] = next
-				best = max(best, float64(rowGain[rows[i]][q])+keep*t.before.at(r, m))
-			}
-		}
-		total += float64(ways(ws)) / 36 * best
-	}
-	return total
+	own := func(r [4]uint8, m int) float32 { return float32(t.before.at(r, m)) }
+	return float64(whiteOnly(rows, m, 1-hazard(rows, m), own))
 }
 
 // tablesFor gives the hard dice player's tables for a table of n players:
