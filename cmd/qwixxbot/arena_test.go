@@ -55,7 +55,7 @@ func TestArenaTextAndBadUsage(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"--players", "medium"}, {"--players", "medium,grandmaster"}, {"--variant", "chess"}, {"--games", "0"}, {"--format", "xml"},
-		{"--variant", "cards", "--players", "hard,medium"}, {"--solo", "hard", "--variant", "cards"}, {"--solo", "hard,medium"}} {
+		{"--solo", "hard", "--variant", "cards"}, {"--solo", "hard,medium"}, {"--players", "hard,medium,easy,easy,easy,medium"}} {
 		errb.Reset()
 		if code := run(context.Background(), append([]string{"arena"}, args...), &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("arena %v: exit %d, %q", args, code, errb.String())
