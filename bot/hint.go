@@ -12,8 +12,8 @@ import (
 )
 
 // hintsOn reports whether the table offers the 💡 Hint button: the host
-// has not turned it off and the hard player plays the variant.
-func hintsOn(t *Table) bool { return !t.NoHints && ai.Hard.Plays(t.Variant) }
+// has not turned it off.
+func hintsOn(t *Table) bool { return !t.NoHints }
 
 // hint answers a 💡 Hint click in a private sheet view: what the hard
 // player would do in the clicker's seat and why, seeing only what the

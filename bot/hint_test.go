@@ -68,8 +68,8 @@ func TestHintShowsTheHardPlayersChoice(t *testing.T) {
 
 // The host turns hints off in the lobby: the sheet view has no hint
 // button, and an old hint button is answered politely, changing nothing.
-// Guests may not turn them off; the card games offer neither hints nor a
-// hard computer yet, and a forged "add hard computer" is refused.
+// Guests may not turn them off. The card game's lobby offers the hard
+// computer and the hints setting too.
 func TestHostTurnsHintsOff(t *testing.T) {
 	h := newHarness(t)
 	lobby := h.openTable("dice", "anna", "ben")

@@ -100,16 +100,12 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	}
 	bots := []discordgo.MessageComponent{}
 	for _, lv := range ai.Levels {
-		if lv.Plays(t.Variant) {
-			bots = append(bots, discordgo.Button{Label: l.T("btn.addbot", l.T("level."+lv.String())), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", lv.String()), Disabled: full})
-		}
+		bots = append(bots, discordgo.Button{Label: l.T("btn.addbot", l.T("level."+lv.String())), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", lv.String()), Disabled: full})
 	}
 	bots = append(bots, discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "unbot", ""), Disabled: computers == 0})
 	settings := []discordgo.MessageComponent{
 		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leavers", "")},
-	}
-	if ai.Hard.Plays(t.Variant) {
-		settings = append(settings, discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "hints", "")})
+		discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "hints", "")},
 	}
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
@@ -239,10 +235,6 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 					}
 				}
 				break
-			}
-			if lv, err := ai.ParseLevel(a.Arg); err != nil || !lv.Plays(t.Variant) {
-				r.ephemeral(r.lang.T("err.forged"))
-				return nil, errRefused
 			}
 			if len(t.Seats) >= t.maxSeats() {
 				r.ephemeral(r.lang.T("err.full", t.maxSeats()))

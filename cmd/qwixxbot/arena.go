@@ -64,8 +64,6 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 	case *solo != "" && (v != game.Dice || len(levels) != 1):
 		err = fmt.Errorf("--solo takes one level and the dice game")
-	case slices.ContainsFunc(levels, func(l ai.Level) bool { return !l.Plays(v) }):
-		err = fmt.Errorf("the hard player plays the dice game only so far")
 	case *solo == "" && (len(levels) < 2 || len(levels) > 5):
 		err = fmt.Errorf("%d players: a table has 2 to 5", len(levels))
 	case *games < 1:

@@ -26,21 +26,15 @@ const (
 	// likely it would come up in about ten remaining turns, plus 5 for a
 	// lock; it passes when every cross costs more than it gains.
 	Medium
-	// Hard values every choice as the points it scores plus the points
-	// still to come from the sheet it leaves under best play, read from a
-	// table computed by backward induction over all sheet states
-	// (cmd/qwixxtables), less the points the leading other player still
-	// expects where the choice closes their rows or ends the game. It
-	// plays the dice game (see Plays).
+	// Hard, in the dice game, values every choice as the points it scores
+	// plus the points still to come from the sheet it leaves under best
+	// play, read from tables computed by backward induction over all
+	// sheet states (cmd/qwixxtables), less the points the leading other
+	// player still expects where the choice closes their rows or ends the
+	// game. In the card games it plays candidate moves out to the end over
+	// deals of the cards it cannot see (see hardCards).
 	Hard
 )
-
-// Plays reports whether level l has a player of its own for variant v.
-// Hard plays the dice game only so far; asked to choose in a card game it
-// chooses as Medium, so callers offer it only where it Plays.
-func (l Level) Plays(v game.Variant) bool {
-	return l == Easy || l == Medium || l == Hard
-}
 
 // Levels lists the levels, weakest first.
 var Levels = []Level{Easy, Medium, Hard}
@@ -89,12 +83,12 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	case l == Easy:
 		value = func(m game.Move) float64 { return easyValue(v, m) }
 	case l == Hard && v.Variant == game.Dice:
-		t := tablesFor(len(v.Players))
-		value = func(m game.Move) float64 { return hardDice(v, t, m) }
+		d := newDiceState(v, tablesFor(len(v.Players)))
+		value = func(m game.Move) float64 { return d.value(v, m) }
 	case l == Hard:
 		return hardCards(v, legal)
 	default:
-		value = mediumPolicy(v, legal)
+		value = mediumPolicy(v)
 	}
 	vals := make([]float64, len(legal))
 	for i, m := range legal {

@@ -32,7 +32,7 @@ func dealsFor(n int) int { return min(32, max(8, cardRollouts/n)) }
 // alone, so twin games that v cannot tell apart get the same choice
 // (RULES C10), and every candidate meets the same deals and throws.
 func hardCards(v game.PrivateView, legal []game.Move) []float64 {
-	med := mediumPolicy(v, legal)
+	med := mediumPolicy(v)
 	vals := make([]float64, len(legal))
 	order := make([]int, len(legal))
 	for i, m := range legal {

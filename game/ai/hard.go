@@ -47,20 +47,19 @@ type diceTables struct {
 // leading other player's sheet (rival), whose points still to come a
 // choice takes away when it closes their rows or ends the game.
 type diceState struct {
-	t      diceTables
-	rows   [4]uint8
-	m      int
-	rival  [4]uint8
-	rivalM int
-	// rivalWeight weighs the rival's points still to come (0 alone).
-	rivalWeight float64
+	t        diceTables
+	rows     [4]uint8
+	m        int
+	hasRival bool // false alone (solo)
+	rival    [4]uint8
+	rivalM   int
 }
 
 // rivalLoss is what the rival still expects to score once rows are
 // reached: nothing if the game is over, else their sheet with every row
 // locked in rows closed (D7).
 func (d diceState) rivalLoss(rows [4]uint8, m int) float64 {
-	if d.rivalWeight == 0 {
+	if !d.hasRival || d.t.rivalWeight == 0 {
 		return 0
 	}
 	if m >= 4 || lockedRows(rows) >= 2 {
@@ -72,7 +71,7 @@ func (d diceState) rivalLoss(rows [4]uint8, m int) float64 {
 			r[i] = rowLocked
 		}
 	}
-	return d.rivalWeight * d.t.own.at(r, d.rivalM)
+	return d.t.rivalWeight * d.t.own.at(r, d.rivalM)
 }
 
 // cross is rows with number n crossed in row i, and the points scored.
@@ -97,16 +96,9 @@ func (d diceState) after(rows [4]uint8, m int, pts float64) float64 {
 	return pts + d.t.own.at(rows, m) - d.rivalLoss(rows, m)
 }
 
-// hardDice values a move of the dice game as the points it scores plus
-// the points still to come from the sheet it leaves, under best play
-// (the solo table). The active player weighs action 1 together with the
-// best action 2 the dice then allow, as it sees all dice at once (D4, D5).
-func hardDice(v game.PrivateView, t diceTables, m game.Move) float64 {
-	return newDiceState(v, t).value(v, m)
-}
-
 // newDiceState reads v.Seat's sheet and picks the rival: the other
-// player with the most points scored and still to come.
+// player with the most points scored and still to come. It is made once
+// per decision and values each legal move (value).
 func newDiceState(v game.PrivateView, t diceTables) diceState {
 	rows, mis := sheetState(v, v.Seat)
 	d := diceState{t: t, rows: rows, m: mis}
@@ -117,12 +109,17 @@ func newDiceState(v game.PrivateView, t diceTables) diceState {
 		}
 		r, rm := sheetState(v, p)
 		if total := float64(v.Players[p].Sheet.Score()) + t.own.at(r, rm); total > best {
-			best, d.rival, d.rivalM, d.rivalWeight = total, r, rm, t.rivalWeight
+			best, d.rival, d.rivalM, d.hasRival = total, r, rm, true
 		}
 	}
 	return d
 }
 
+// value is a dice move's worth: the points it scores plus the points
+// still to come from the sheet it leaves, under best play, less what it
+// takes from the rival. The active player weighs action 1 together with
+// the best action 2 the dice then allow, as it sees all dice at once
+// (D4, D5).
 func (d diceState) value(v game.PrivateView, m game.Move) float64 {
 	rows, mis, t := d.rows, d.m, d.t
 	active := v.Seat == v.Active

@@ -57,7 +57,7 @@ const (
 // more than it gains is declined, as that bot does, even when the pass
 // brings a misthrow. Takes are valued by how well the numbers fit the
 // open rows.
-func mediumPolicy(v game.PrivateView, legal []game.Move) func(game.Move) float64 {
+func mediumPolicy(v game.PrivateView) func(game.Move) float64 {
 	seats := len(v.Players)
 	own := max(1, int(math.Round(float64(remainingTurns)/float64(seats))))
 	return func(m game.Move) float64 {
