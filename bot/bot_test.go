@@ -241,7 +241,7 @@ func TestTimerPassesAndSurvivesRestart(t *testing.T) {
 	if err := h.bot.Start(); err != nil {
 		t.Fatal(err)
 	}
-	h.now = h.now.Add(50 * time.Second)
+	h.clock.Advance(50 * time.Second)
 	h.bot.Tick()
 	h.bot.Idle()
 	var reminder bool
@@ -253,7 +253,7 @@ func TestTimerPassesAndSurvivesRestart(t *testing.T) {
 	if !reminder {
 		t.Fatal("no reminder mentioning only the undecided player")
 	}
-	h.now = h.now.Add(11 * time.Second)
+	h.clock.Advance(11 * time.Second)
 	h.bot.Tick()
 	h.bot.Idle()
 	g := h.table().g
@@ -344,7 +344,7 @@ func TestSettingsTurnTimerPerServer(t *testing.T) {
 	}
 	resp := h.openTable("dice", "anna", "ben")
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
-	if got := h.table().Deadline.Sub(h.now); got != 30*time.Second {
+	if got := h.table().Deadline.Sub(h.clock.Now()); got != 30*time.Second {
 		t.Fatalf("turn timer %v, want the server's 30s", got)
 	}
 }

@@ -67,7 +67,7 @@ func channelTranscript(t *testing.T, variant string) string {
 		user := tb.Seats[seat].UserID
 		label := h.clickMove(tb, user, m)
 		// Past the coalescing of edits: what the channel shows settles.
-		h.now = h.now.Add(coalesceEdits)
+		h.clock.Advance(coalesceEdits)
 		h.bot.Tick()
 		h.bot.Idle()
 		h.transcribe(&sb, seen, user+": "+label)

@@ -72,7 +72,7 @@ func TestLongTurnPostedAfresh(t *testing.T) {
 	h.bot.opt.TurnTimeout = 3 * time.Hour
 	h.startTwo("dice")
 	first := h.dc.lastTable(testChannel)
-	h.now = h.now.Add(liveMaxAge + time.Minute)
+	h.clock.Advance(liveMaxAge + time.Minute)
 	h.bot.Tick()
 	h.bot.Idle()
 	again := h.dc.lastTable(testChannel)
@@ -101,7 +101,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 	h.startTwo("dice")
 	base := h.table()
 	_, _, _, rev, pic := liveView(base)
-	now := h.now
+	now := h.clock.Now()
 	for _, tc := range []struct {
 		name string
 		edit func(t *Table)
@@ -242,7 +242,7 @@ func TestDecisionsCloseTogetherShareOneEdit(t *testing.T) {
 	if h.dc.edited != edits {
 		t.Fatalf("%d edits within %v of the post, want them coalesced", h.dc.edited-edits, coalesceEdits)
 	}
-	h.now = h.now.Add(coalesceEdits)
+	h.clock.Advance(coalesceEdits)
 	h.bot.Tick()
 	h.bot.Idle()
 	if h.dc.edited != edits+1 {
@@ -327,7 +327,7 @@ func TestLiveMessageEditedThroughTheLastClicksToken(t *testing.T) {
 	}
 	edits, hooks := h.dc.edited, h.dc.hookEdited
 	sheetPass("ben")
-	h.now = h.now.Add(coalesceEdits)
+	h.clock.Advance(coalesceEdits)
 	h.bot.Tick()
 	h.bot.Idle()
 	if h.dc.hookEdited != hooks+1 || h.dc.edited != edits {
@@ -336,7 +336,7 @@ func TestLiveMessageEditedThroughTheLastClicksToken(t *testing.T) {
 	if tbl = h.dc.lastTable(testChannel); !strings.Contains(tbl.Content, "Waiting for: <@chloe>") {
 		t.Fatalf("the edit through the token does not show Ben's decision: %q", tbl.Content)
 	}
-	h.now = h.now.Add(liveTokenLife)
+	h.clock.Advance(liveTokenLife)
 	sheetPass("chloe") // ends action 1: shown at once, the token too old
 	if h.dc.hookEdited != hooks+1 || h.dc.edited != edits+1 {
 		t.Fatalf("after 14 minutes: %d edits through the token, %d channel edits; want 1 and 1", h.dc.hookEdited-hooks, h.dc.edited-edits)

@@ -309,7 +309,7 @@ func (z *interactionFuzzer) drive() {
 			}
 		}
 	case t.g.Phase() == game.PhasePlay || z.pick(12) == 0:
-		h.now = t.Deadline.Add(time.Second)
+		h.clock.Set(t.Deadline.Add(time.Second))
 		h.bot.Tick()
 		h.bot.Idle()
 	default:

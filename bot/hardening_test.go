@@ -271,7 +271,7 @@ func TestUnreadableTableClearedByModerator(t *testing.T) {
 			t.Fatalf("answer on an unreadable table: %+v", r.Data)
 		}
 	}
-	h.now = h.now.Add(time.Hour)
+	h.clock.Advance(time.Hour)
 	h.bot.Tick() // a timer due on it must not act either
 	if n := strings.Count(h.logs.String(), "stored table unreadable"); n != 1 {
 		t.Fatalf("the unreadable table was logged %d times, want once:\n%s", n, h.logs.String())
