@@ -309,7 +309,7 @@ func (z *interactionFuzzer) drive() {
 			}
 		}
 	case t.g.Phase() == game.PhasePlay || z.pick(12) == 0:
-		h.clock.Set(t.Deadline.Add(time.Second))
+		h.clock.Advance(t.Deadline.Add(time.Second).Sub(h.clock.Now()))
 		h.bot.Tick()
 		h.bot.Idle()
 	default:

@@ -303,7 +303,7 @@ type harness struct {
 	dc    *fakeDiscord
 	st    *memStore
 	rd    *tinyRenderer
-	clock testClock // read by the bot's goroutines too
+	clock *discordtest.FakeClock // read by the bot's goroutines too
 	seq   int
 	perm  int64
 	logs  discordtest.Buffer // the bot's log
@@ -313,7 +313,7 @@ type harness struct {
 const testChannel = "c1"
 
 func newHarness(t *testing.T) *harness {
-	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, clock: testClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, perm: RequiredPermissions}
+	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, clock: discordtest.NewFakeClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), perm: RequiredPermissions}
 	h.bot = h.newBot()
 	return h
 }
@@ -414,27 +414,3 @@ func (h *harness) table() *Table {
 	}
 	return t
 }
-
-// testClock is the harness's clock: tests move it, the bot's goroutines
-// (refreshers, reconcilers) read it.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-// Now is the clock's time.
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Set moves the clock to t.
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
-
-// Advance moves the clock on by d.
-func (c *testClock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
