@@ -83,7 +83,8 @@ const coalesceEdits = 2 * time.Second
 const liveMaxAge = 45 * time.Minute
 
 // PastTurn is a finished turn's message and the log line it shrinks to
-// ("" only strips its buttons: a message of an earlier bot version).
+// ("" only strips its buttons: a message of an earlier bot version). A
+// turn whose message was gone when it ended (Msg "") has its line posted.
 type PastTurn struct {
 	Msg  string `json:"msg"`
 	Line string `json:"line,omitempty"`
@@ -111,7 +112,9 @@ func (t *Table) settle() bool {
 	if t.g == nil {
 		return changed
 	}
-	if t.Shown.Msg != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.turnKey()) {
+	if t.Shown.Turn != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.turnKey()) {
+		// A turn that ended while it had no message (deleted to be posted
+		// afresh, or by a moderator) gets its log line as a post of its own.
 		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: t.logLine(t.Shown.Turn)})
 		t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = "", "", "", "", ""
 		changed = true
@@ -357,7 +360,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 		p := t.Shown.Past[0]
 		err = b.shrink(channelID, p)
 		record = func(cur *Table) {
-			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && !q.Sent })
+			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
 		}
 	case opPost, opPostResults:
 		key := t.turnKey()
@@ -506,6 +509,14 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 // or picture (only strips the buttons when it has no line); a message
 // already gone (deleted by a moderator) is no error.
 func (b *Bot) shrink(channelID string, p PastTurn) error {
+	if p.Msg == "" {
+		if p.Line == "" {
+			return nil
+		}
+		_, err := b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
+			Content: p.Line, AllowedMentions: &discordgo.MessageAllowedMentions{}})
+		return err
+	}
 	edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
 	if p.Line != "" {
 		edit.Content = &p.Line

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,50 @@ func TestLongTurnPostedAfresh(t *testing.T) {
 	h.click("anna", buttons(again.Components, "Pass")[0], again)
 	if !h.table().g.Decided(0) {
 		t.Fatal("pass on the fresh message not taken")
+	}
+}
+
+// A turn that ends while its live message is gone (deleted to be posted
+// afresh after liveMaxAge, or by a moderator) still gets its log line: it
+// is posted as a message of its own, before the next turn's message.
+func TestTurnEndedWithoutItsMessageKeepsItsLogLine(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	live := h.dc.lastTable(testChannel)
+	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
+		tb, err := decodeTable(blob)
+		if err != nil {
+			return nil, false, err
+		}
+		tb.Shown.Msg, tb.Shown.Rev, tb.Shown.Pic, tb.Shown.Att = "", "", "", "" // deleted for a repost
+		for tb.g.Turn() == 1 {
+			p := tb.g.Waiting()[0]
+			if err := tb.g.Apply(tb.g.LegalMoves(p)[len(tb.g.LegalMoves(p))-1]); err != nil {
+				return nil, false, err
+			}
+		}
+		out, err := tb.encode()
+		return out, false, err
+	})
+	h.dc.mu.Lock()
+	delete(h.dc.byID, live.ID)
+	before := len(h.dc.channel[testChannel])
+	h.dc.mu.Unlock()
+	h.bot.refresh.kick(h.bot, testChannel)
+	h.bot.Idle()
+	h.dc.mu.Lock()
+	posted := slices.Clone(h.dc.channel[testChannel][before:])
+	h.dc.mu.Unlock()
+	if len(posted) != 2 || !strings.HasPrefix(posted[0].Content, "Turn 1 · ") || len(posted[0].Components) != 0 ||
+		!strings.Contains(posted[1].Content, "**Turn 2**") {
+		var got []string
+		for _, m := range posted {
+			got = append(got, m.Content)
+		}
+		t.Fatalf("after the turn ended without its message the channel got %q", got)
+	}
+	if s := h.table().Shown; s.Msg != posted[1].ID || len(s.Past) != 0 || s.Turn != h.table().turnKey() {
+		t.Fatalf("shown: %+v", s)
 	}
 }
 
