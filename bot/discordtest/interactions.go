@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -27,6 +28,7 @@ type interaction struct {
 	guildID      string
 	sourceID     string // component/modal: the message it came from
 	created      time.Time
+	sent, answer time.Time // real time: dispatched to the bot, answered
 	timer        *time.Timer
 	acked        bool
 	failed       bool
@@ -75,7 +77,15 @@ func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[
 	it.payload = p
 	s.interactions[it.id] = it
 	s.byToken[it.token] = it
+	if s.opts.Lean {
+		s.pruneInteractionsLocked()
+		s.itOrder = append(s.itOrder, it)
+	}
+	it.sent = time.Now()
 	s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)
+	if s.opts.Lean {
+		it.payload = nil
+	}
 	it.timer = time.AfterFunc(s.opts.InteractionDeadline, func() { s.expire(it) })
 	s.notifyLocked()
 	return it
@@ -103,6 +113,7 @@ func (s *Server) expire(it *interaction) {
 // ackLocked records the interaction's callback.
 func (s *Server) ackLocked(it *interaction, typ int) {
 	it.acked = true
+	it.answer = time.Now()
 	it.callbackType = typ
 	if it.timer != nil {
 		it.timer.Stop()
@@ -110,6 +121,35 @@ func (s *Server) ackLocked(it *interaction, typ int) {
 	close(it.done)
 	s.logf("bot", "answers interaction %s with type %d after %v", it.id, typ, s.clock.Now().Sub(it.created).Round(time.Millisecond))
 	s.notifyLocked()
+}
+
+// pruneInteractionsLocked forgets (Lean) the interactions whose tokens
+// expired more than a minute ago.
+func (s *Server) pruneInteractionsLocked() {
+	now := s.clock.Now()
+	n := 0
+	for _, it := range s.itOrder {
+		if now.Sub(it.created) <= TokenLifetime+time.Minute || !(it.acked || it.failed) {
+			break
+		}
+		delete(s.interactions, it.id)
+		delete(s.byToken, it.token)
+		n++
+	}
+	if n > 0 {
+		s.itOrder = slices.Delete(s.itOrder, 0, n)
+	}
+}
+
+// Latency is how long (real time) the bot took from the interaction's
+// dispatch on the gateway to its answer, and whether it answered.
+func (i *Interaction) Latency() (time.Duration, bool) {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	if !i.it.acked {
+		return 0, false
+	}
+	return i.it.answer.Sub(i.it.sent), true
 }
 
 // Interaction is a handle on an interaction a simulated user started.

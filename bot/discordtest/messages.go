@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -152,6 +153,38 @@ func (s *Server) insertLocked(m *Message) {
 	}
 	s.logf("bot", "posts %s", s.describe(m))
 	s.recordLocked(Created, m)
+	if c := s.channels[m.ChannelID]; s.opts.Lean && c != nil && len(c.messages) > 64 && len(c.messages)%32 == 0 {
+		s.pruneMessagesLocked(c)
+	}
+}
+
+// pruneMessagesLocked forgets (Lean) the channel's messages nobody will
+// touch again: ephemeral ones whose tokens have expired, public ones
+// without components after a minute (finished turns' lines), and any
+// message deleted; the newest 16 are always kept.
+func (s *Server) pruneMessagesLocked(c *channel) {
+	now := s.clock.Now()
+	gone := map[string]bool{}
+	for _, id := range c.messages[:len(c.messages)-16] {
+		m := s.messages[id]
+		if m == nil {
+			gone[id] = true
+			continue
+		}
+		age := now.Sub(m.Timestamp)
+		if m.Deleted || (m.Ephemeral() && age > TokenLifetime+time.Minute) || (!m.Ephemeral() && len(m.Components) == 0 && age > time.Minute) {
+			gone[id] = true
+			delete(s.messages, id)
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	keep := func(ids []string) []string { return slices.DeleteFunc(ids, func(id string) bool { return gone[id] }) }
+	c.messages, c.public = keep(c.messages), keep(c.public)
+	for u, ids := range c.ephemeral {
+		c.ephemeral[u] = keep(ids)
+	}
 }
 
 // replaceLocked stores an edited message and announces it.

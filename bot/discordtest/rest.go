@@ -35,6 +35,48 @@ type Request struct {
 	Payload []byte
 }
 
+// RouteStats counts the REST requests of one route (method and path
+// pattern, as in Discord's documentation).
+type RouteStats struct {
+	Route string
+	// Exempt routes (interaction answers) do not count against the global
+	// rate limit.
+	Exempt bool
+	// Requests received, bytes uploaded (bodies, files included), answers
+	// with status 400 or above, and 429s among them.
+	Requests, Bytes, Failed, Limited int64
+}
+
+func (s *Server) countRouteLocked(rt route, status int, size int64) {
+	key := rt.method + " " + rt.path
+	st := s.routeStats[key]
+	if st == nil {
+		st = &RouteStats{Route: key, Exempt: exempt(rt)}
+		s.routeStats[key] = st
+	}
+	st.Requests++
+	st.Bytes += size
+	if status >= 400 || status == 0 {
+		st.Failed++
+	}
+	if status == http.StatusTooManyRequests {
+		st.Limited++
+	}
+}
+
+// RouteStats returns the requests received so far by route, sorted by
+// route; unlike Requests it is kept in Lean mode.
+func (s *Server) RouteStats() []RouteStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]RouteStats, 0, len(s.routeStats))
+	for _, st := range s.routeStats {
+		out = append(out, *st)
+	}
+	slices.SortFunc(out, func(a, b RouteStats) int { return strings.Compare(a.Route, b.Route) })
+	return out
+}
+
 // Requests lists every REST request received so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -177,7 +219,10 @@ func (s *Server) wrap(rt route) http.Handler {
 				entry.Error += ": " + fe.summary()
 			}
 		}
-		s.requests = append(s.requests, entry)
+		s.countRouteLocked(rt, status, size)
+		if !s.opts.Lean {
+			s.requests = append(s.requests, entry)
+		}
 		s.notifyLocked()
 		s.mu.Unlock()
 		if status >= 400 {

@@ -63,6 +63,17 @@ type Options struct {
 	// messages. Off by default; see RateLimitOptions and
 	// Server.SetRateLimits.
 	RateLimits RateLimitOptions
+	// Lean keeps no history, for long load runs (cmd/qwixxbot load): no
+	// request log (Requests), token uses (TokenUses) or message events
+	// (Watch sees nothing; use OnMessage), no interaction payloads
+	// (Payload), and interactions and messages are forgotten once their
+	// tokens have expired (a finished turn's message without buttons after
+	// a minute). RouteStats and the interactions' latencies are kept.
+	Lean bool
+	// OnMessage, if set, receives every message event (public and
+	// ephemeral) as it happens. It is called with the server's lock held:
+	// it must return quickly and must not call the Server.
+	OnMessage func(MessageEvent)
 }
 
 // Server is a loopback fake of Discord's REST API and gateway.
@@ -121,6 +132,9 @@ type Server struct {
 	gwDown          bool
 	gwDownTimer     *time.Timer
 	gwRefused       int
+
+	routeStats map[string]*RouteStats
+	itOrder    []*interaction // creation order, for Lean's pruning
 }
 
 // NewServer starts a fake Discord on 127.0.0.1 with a random port.
@@ -155,6 +169,7 @@ func NewServer(opts Options) (*Server, error) {
 		byToken: map[string]*interaction{}, commands: map[string][]*command{},
 		sessions: map[string]*gwSession{}, conns: map[*gwConn]struct{}{}, buckets: map[string]*bucket{},
 		rl: opts.RateLimits.withDefaults(opts.Clock), globals: map[string]*window{}, oldEdits: map[string]*window{},
+		routeStats:      map[string]*RouteStats{},
 		rlStats:         rlCounters{limited: map[string]int{}, routes: map[string]*RouteRateStats{}},
 		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
 	}

@@ -242,7 +242,13 @@ type msgEvent struct {
 
 // recordLocked appends a message event and wakes waiters.
 func (s *Server) recordLocked(kind EventKind, m *Message) {
-	s.events = append(s.events, msgEvent{MessageEvent{kind, m.clone()}, m.ChannelID})
+	ev := MessageEvent{kind, m.clone()}
+	if !s.opts.Lean {
+		s.events = append(s.events, msgEvent{ev, m.ChannelID})
+	}
+	if s.opts.OnMessage != nil {
+		s.opts.OnMessage(ev)
+	}
 	if !m.Ephemeral() {
 		t := map[EventKind]string{Created: "MESSAGE_CREATE", Updated: "MESSAGE_UPDATE", Deleted: "MESSAGE_DELETE"}[kind]
 		d := s.messageJSON(m)

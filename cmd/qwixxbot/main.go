@@ -6,6 +6,7 @@
 //	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
 //	qwixxbot quarantine [-config FILE] [-o DIR]    list tables put aside as unreadable
 //	qwixxbot arena [--variant V] [--players L,L] [--games N]  computer players against each other
+//	qwixxbot load [--games N] [--pace MIN-MAX|0] [--duration D]  the bot under load, against the fake Discord
 //
 // See README.md.
 package main
@@ -42,6 +43,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runQuarantine(args[1:], stdout, stderr)
 		case "arena":
 			return runArena(args[1:], stdout, stderr)
+		case "load":
+			return runLoad(ctx, args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			usage(stdout)
 			return 0
@@ -104,5 +107,10 @@ func usage(w io.Writer) {
   qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…]
                  [--games N] [--seed S] [--format text|json]
                                      computer players against each other
+  qwixxbot load [--games N] [--players N] [--variants dice,cards]
+                [--pace 1s-3s|0] [--warmup D] [--duration D] [--sample D]
+                [--bot FILE] [--discord-limits] [--format text|json]
+                                     run the bot under load against the built-in
+                                     fake Discord and measure it (see README)
 `)
 }

@@ -125,6 +125,26 @@ type players struct {
 	// last made a move in: people remember that they have decided, even
 	// while the table still lists them as waiting.
 	acted map[string]string
+	// look and wait, if set, replace the channel view and the server-wide
+	// wait (the load harness follows many channels through one hook).
+	look func() (table, results *discordtest.Message)
+	wait func(ctx context.Context, seen *discordtest.Message)
+	// answered, if set, sees every interaction the players started once it
+	// was answered or failed.
+	answered func(it *discordtest.Interaction)
+	// moved, if set, is told of every move made.
+	moved func()
+}
+
+// answer waits for the response to an interaction the players started.
+func (p *players) answer(ctx context.Context) func(*discordtest.Interaction, error) (*discordtest.Message, error) {
+	return func(it *discordtest.Interaction, err error) (*discordtest.Message, error) {
+		m, err := awaitAnswer(ctx, it, err)
+		if it != nil && p.answered != nil {
+			p.answered(it)
+		}
+		return m, err
+	}
 }
 
 // answer waits for the response to an interaction: answer(ctx)(u.Click(…)).
@@ -144,7 +164,15 @@ func awaitAnswer(ctx context.Context, it *discordtest.Interaction, err error) (*
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	m, err := it.WaitResponse(wctx)
+	// The interaction's own signal first (cheap with many waiting), then
+	// the message, which a deferred answer fills in later.
+	if err := it.Wait(wctx); err != nil && !errors.Is(err, discordtest.ErrInteractionFailed) {
+		return nil, fmt.Errorf("no answer: %w", err)
+	}
+	m, ok := it.Response()
+	if !ok || m.Loading() {
+		m, err = it.WaitResponse(wctx)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("no answer: %w", err)
 	}
@@ -193,16 +221,16 @@ func tableMoves(table *discordtest.Message) []string {
 // playGame opens a table, seats everybody, starts and plays to the end.
 func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult, error) {
 	host := p.users[0]
-	lobby, err := answer(ctx)(host.Command(p.ch, "qwixx", "new", map[string]any{"variant": variant}))
+	lobby, err := p.answer(ctx)(host.Command(p.ch, "qwixx", "new", map[string]any{"variant": variant}))
 	if err != nil {
 		return nil, fmt.Errorf("/qwixx new: %w", err)
 	}
 	for _, u := range p.users[1:] {
-		if lobby, err = answer(ctx)(u.Click(lobby, idWith(lobby, "join"))); err != nil {
+		if lobby, err = p.answer(ctx)(u.Click(lobby, idWith(lobby, "join"))); err != nil {
 			return nil, fmt.Errorf("join: %w", err)
 		}
 	}
-	if _, err := answer(ctx)(host.Click(lobby, idWith(lobby, "start"))); err != nil {
+	if _, err := p.answer(ctx)(host.Click(lobby, idWith(lobby, "start"))); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	res := &sandboxResult{}
@@ -236,6 +264,9 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 			if ok {
 				moved = true
 				res.Moves++
+				if p.moved != nil {
+					p.moved()
+				}
 				break
 			}
 		}
@@ -262,6 +293,10 @@ func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 		}
 		return fmt.Sprintf("%s/%d", m.ID, m.Version)
 	}
+	if p.wait != nil {
+		p.wait(ctx, seen)
+		return
+	}
 	was := key(seen)
 	wctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
@@ -273,6 +308,9 @@ func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 
 // current returns the newest table message, or the results message.
 func (p *players) current(ctx context.Context) (table, results *discordtest.Message) {
+	if p.look != nil {
+		return p.look()
+	}
 	ms := p.view.messages()
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
@@ -322,7 +360,7 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 	// a choice for u is refused privately, and u looks at the sheet.
 	if ids := tableMoves(table); len(ids) > 0 && p.rnd.IntN(4) != 0 {
 		it, err := u.Click(table, ids[p.rnd.IntN(len(ids))])
-		m, err := awaitAnswer(ctx, it, err)
+		m, err := p.answer(ctx)(it, err)
 		if err != nil {
 			return false, err
 		}
@@ -333,21 +371,21 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 		}
 		// Refused: the answer says why and offers u's own choices.
 		if ids := m.CustomIDs(); len(ids) > 0 {
-			return confirmed(answer(ctx)(u.Click(m, ids[p.rnd.IntN(len(ids))])))
+			return confirmed(p.answer(ctx)(u.Click(m, ids[p.rnd.IntN(len(ids))])))
 		}
 	}
-	sheet, err := answer(ctx)(u.Click(table, idWith(table, "sheet")))
+	sheet, err := p.answer(ctx)(u.Click(table, idWith(table, "sheet")))
 	if err != nil {
 		return false, fmt.Errorf("%s opens the sheet: %w", u.Name, err)
 	}
 	if ids := sheet.CustomIDs(); len(ids) > 0 {
-		return confirmed(answer(ctx)(u.Click(sheet, ids[p.rnd.IntN(len(ids))])))
+		return confirmed(p.answer(ctx)(u.Click(sheet, ids[p.rnd.IntN(len(ids))])))
 	}
 	hid := idWith(table, "hand")
 	if hid == "" {
 		return false, nil
 	}
-	hand, err := answer(ctx)(u.Click(table, hid))
+	hand, err := p.answer(ctx)(u.Click(table, hid))
 	if err != nil {
 		return false, fmt.Errorf("%s opens the hand: %w", u.Name, err)
 	}
@@ -357,12 +395,12 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 	}
 	c, _ := hand.Component(pick)
 	opt := c.Options[p.rnd.IntN(len(c.Options))]
-	m, err := answer(ctx)(u.Select(hand, pick, opt.Value))
+	m, err := p.answer(ctx)(u.Select(hand, pick, opt.Value))
 	if err != nil {
 		return false, err
 	}
 	if as := idWith(m, "as"); as != "" {
-		if m, err = answer(ctx)(u.Select(m, as, "red")); err != nil {
+		if m, err = p.answer(ctx)(u.Select(m, as, "red")); err != nil {
 			return false, err
 		}
 	}
@@ -370,20 +408,20 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 		c, _ := m.Component(cr)
 		// The view now shows this choice, allowed or not (then crossing
 		// nothing below).
-		if m, err = answer(ctx)(u.Select(m, cr, c.Options[0].Value)); err != nil {
+		if m, err = p.answer(ctx)(u.Select(m, cr, c.Options[0].Value)); err != nil {
 			return false, err
 		}
 	}
 	play := idWith(m, "play")
 	if comp, ok := m.Component(play); !ok || comp.Disabled {
 		if cr := idWith(m, "cross"); cr != "" {
-			if m, err = answer(ctx)(u.Select(m, cr)); err != nil {
+			if m, err = p.answer(ctx)(u.Select(m, cr)); err != nil {
 				return false, err
 			}
 			play = idWith(m, "play")
 		}
 	}
-	return confirmed(answer(ctx)(u.Click(m, play)))
+	return confirmed(p.answer(ctx)(u.Click(m, play)))
 }
 
 // confirmed reports whether a private answer confirms a move.

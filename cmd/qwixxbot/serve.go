@@ -62,6 +62,12 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		}
 	}()
 
+	if cfg.Log.DebugAddr != "" {
+		if err := serveDebug(ctx, cfg.Log.DebugAddr, log); err != nil {
+			return err
+		}
+	}
+
 	s, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
 	if err != nil {
 		return fmt.Errorf("discord session: %w", err)

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"slices"
@@ -66,6 +67,10 @@ type Log struct {
 	Level string
 	// Format is json or console.
 	Format string
+	// DebugAddr, if set, is where the bot serves Go's /debug/pprof/ and
+	// /debug/vars (memory figures and the bot's counters) over HTTP: keep
+	// it on a loopback address. Empty (the default) serves nothing.
+	DebugAddr string
 }
 
 // Game is the [game] section: defaults for games in every guild.
@@ -176,8 +181,9 @@ type raw struct {
 		Path string `toml:"path"`
 	} `toml:"store"`
 	Log struct {
-		Level  string `toml:"level"`
-		Format string `toml:"format"`
+		Level     string `toml:"level"`
+		Format    string `toml:"format"`
+		DebugAddr string `toml:"debug_addr"`
 	} `toml:"log"`
 	Game struct {
 		TurnTimeout    string `toml:"turn_timeout"`
@@ -230,6 +236,7 @@ var keys = []keyDef{
 	{name: "store.path", field: func(r *raw) any { return &r.Store.Path }},
 	{name: "log.level", field: func(r *raw) any { return &r.Log.Level }},
 	{name: "log.format", field: func(r *raw) any { return &r.Log.Format }},
+	{name: "log.debug_addr", field: func(r *raw) any { return &r.Log.DebugAddr }},
 	{name: "game.turn_timeout", duration: true, field: func(r *raw) any { return &r.Game.TurnTimeout }},
 	{name: "game.reminder_before", duration: true, field: func(r *raw) any { return &r.Game.ReminderBefore }},
 	{name: "game.max_players", field: func(r *raw) any { return &r.Game.MaxPlayers }},
@@ -426,6 +433,13 @@ func (r *raw) config() (Config, error) {
 	// [log]
 	c.Log.Level = oneOf(bad, "log.level", r.Log.Level, logLevels)
 	c.Log.Format = oneOf(bad, "log.format", r.Log.Format, logFormats)
+	if a := strings.TrimSpace(r.Log.DebugAddr); a != "" {
+		if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
+			bad("log.debug_addr", "%q is not host:port (for example 127.0.0.1:6060)", r.Log.DebugAddr)
+		} else {
+			c.Log.DebugAddr = a
+		}
+	}
 
 	// [game]
 	if d, ok := duration(bad, "game.turn_timeout", r.Game.TurnTimeout); ok {

@@ -235,6 +235,7 @@ func TestValidation(t *testing.T) {
 		{"log.level", "[log]\nlevel = \"verbose\"", `config: log.level: "verbose" is not one of debug, info, warn, error`},
 		{"log.level case", "[log]\nlevel = \"INFO\"", `config: log.level: "INFO" is not one of debug, info, warn, error`},
 		{"log.format", "[log]\nformat = \"text\"", `config: log.format: "text" is not one of json, console`},
+		{"log.debug_addr", "[log]\ndebug_addr = \"6060\"", `config: log.debug_addr: "6060" is not host:port (for example 127.0.0.1:6060)`},
 		{"turn_timeout syntax", "[game]\nturn_timeout = \"2 minutes\"", `config: game.turn_timeout: "2 minutes" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout unitless", "[game]\nturn_timeout = \"90\"", `config: game.turn_timeout: "90" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout below", "[game]\nturn_timeout = \"5s\"", `config: game.turn_timeout: "5s" is below the minimum 15s`},
@@ -340,6 +341,7 @@ seed = 1
 		"QWIXXBOT_STORE_PATH":             "env.db",
 		"QWIXXBOT_LOG_LEVEL":              "warn",
 		"QWIXXBOT_LOG_FORMAT":             "json",
+		"QWIXXBOT_LOG_DEBUG_ADDR":         "127.0.0.1:6060",
 		"QWIXXBOT_GAME_TURN_TIMEOUT":      "3m",
 		"QWIXXBOT_GAME_REMINDER_BEFORE":   "30s",
 		"QWIXXBOT_GAME_MAX_PLAYERS":       "4",
@@ -359,7 +361,7 @@ seed = 1
 	want := Config{
 		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8},
 		Store:   Store{Path: "env.db"},
-		Log:     Log{Level: "warn", Format: "json"},
+		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
 		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99))},
 	}
