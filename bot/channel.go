@@ -291,7 +291,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 		if forced {
 			// What went out as click answers may have been lost: send it
 			// again, as the channel's own requests.
-			t.Shown.Rev, t.Shown.Unsure = "", false
+			t.Shown.Rev, t.Shown.Pic, t.Shown.Unsure = "", "", false
 			for i := range t.Shown.Past {
 				t.Shown.Past[i].Sent = false
 			}
@@ -426,15 +426,15 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 	case opEdit:
 		edit := &discordgo.MessageEdit{ID: t.Shown.Msg, Channel: channelID, Content: &content, Components: &comps,
 			AllowedMentions: &discordgo.MessageAllowedMentions{}}
-		if t.Shown.Pic != pic || t.Shown.Att == "" {
+		// An edit without attachments keeps the message's picture: it is
+		// uploaded only when it changed.
+		if t.Shown.Pic != pic {
 			png, rerr := b.rd.Table(pv, l)
 			if rerr != nil {
 				return false, fmt.Errorf("bot: render table: %w", rerr)
 			}
 			edit.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 			edit.Attachments = &[]*discordgo.MessageAttachment{}
-		} else {
-			edit.Attachments = &[]*discordgo.MessageAttachment{{ID: t.Shown.Att, Filename: "table.png"}}
 		}
 		var msg *discordgo.Message
 		msg, err = b.editMessage(edit)

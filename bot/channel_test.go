@@ -139,6 +139,39 @@ func TestTurnEndedWithoutItsMessageKeepsItsLogLine(t *testing.T) {
 	}
 }
 
+// A picture is uploaded only when it changed: an edit of the text alone
+// (who has decided) keeps the message's picture (an edit without
+// attachments keeps its files), also when the picture came with a click's
+// answer and its attachment ID is not known.
+func TestTextOnlyEditKeepsThePicture(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	tbl := h.dc.lastTable(testChannel)
+	h.dc.mu.Lock()
+	uploads, atts := h.dc.uploads, len(h.dc.byID[tbl.ID].Attachments)
+	h.dc.mu.Unlock()
+	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
+		tb, err := decodeTable(blob)
+		if err != nil {
+			return nil, false, err
+		}
+		tb.Shown.Att, tb.Shown.Rev, tb.Shown.Edited = "", "old", time.Time{} // as after a click's answer
+		out, err := tb.encode()
+		return out, false, err
+	})
+	h.bot.refresh.kick(h.bot, testChannel)
+	h.bot.Idle()
+	h.dc.mu.Lock()
+	defer h.dc.mu.Unlock()
+	m := h.dc.byID[tbl.ID]
+	if h.table().Shown.Rev == "old" || h.dc.edited == 0 {
+		t.Fatal("the text was not edited")
+	}
+	if h.dc.uploads != uploads || len(m.Attachments) != atts || atts == 0 {
+		t.Fatalf("the text-only edit uploaded %d pictures; attachments %d, were %d", h.dc.uploads-uploads, len(m.Attachments), atts)
+	}
+}
+
 // nextOp is a pure function of the stored table: what the channel should
 // be sent next, whatever happened before (a crash, a failed request).
 func TestNextOpFromStoredState(t *testing.T) {

@@ -135,6 +135,7 @@ type fakeDiscord struct {
 	byID      map[string]*discordgo.Message
 	edits     []hookEdit // edits of interaction responses, in order
 	edited    int        // channel message edits
+	uploads   int        // edits (channel or through a token) that uploaded a file
 	// hookEdited counts edits of channel messages through the token of a
 	// click on them.
 	hookEdited int
@@ -232,6 +233,9 @@ func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...d
 
 // applyEdit changes m as an edit with these fields does.
 func (f *fakeDiscord) applyEdit(m *discordgo.Message, content *string, comps *[]discordgo.MessageComponent, atts *[]*discordgo.MessageAttachment, files []*discordgo.File) *discordgo.Message {
+	if len(files) > 0 {
+		f.uploads++
+	}
 	if content != nil {
 		m.Content = *content
 	}

@@ -8,10 +8,42 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot"
 )
+
+// pictureBudget is how many bytes of PNG the bot keeps drawn: about 300
+// tables of 3–5 players, or a few minutes of pictures at a thousand games.
+const pictureBudget = 32 << 20
+
+// vars are the bot's counters under /debug/vars; expvar names are global
+// to the process, so they are published once and point at the newest bot
+// (tests run several in one process).
+var vars struct {
+	once     sync.Once
+	mu       sync.Mutex
+	pictures *bot.PictureCache
+}
+
+// publishVars shows the picture cache's counters under /debug/vars.
+func publishVars(pc *bot.PictureCache) {
+	vars.mu.Lock()
+	vars.pictures = pc
+	vars.mu.Unlock()
+	vars.once.Do(func() {
+		expvar.Publish("pictures", expvar.Func(func() any {
+			vars.mu.Lock()
+			pc := vars.pictures
+			vars.mu.Unlock()
+			hits, misses, size := pc.Stats()
+			return map[string]any{"hits": hits, "drawn": misses, "bytes": size}
+		}))
+	})
+}
 
 // serveDebug serves Go's profiler (/debug/pprof/) and expvar's /debug/vars
 // (runtime.MemStats and the bot's counters) on addr (log.debug_addr) until

@@ -85,7 +85,9 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true
 
-	b := bot.New(s, st, newRenderer(), bot.Options{
+	pictures := bot.NewPictureCache(newRenderer(), pictureBudget)
+	publishVars(pictures)
+	b := bot.New(s, st, pictures, bot.Options{
 		AppID:          cfg.Discord.ApplicationID,
 		GuildID:        cfg.Discord.GuildID,
 		TurnTimeout:    cfg.Game.TurnTimeout,

@@ -1,0 +1,112 @@
+package bot
+
+import (
+	"container/list"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"sync"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// PictureCache is a Renderer that draws and encodes each picture once: a
+// picture is a function of what it shows (the view, the seat, the match)
+// and the language, so it is kept under a fingerprint of those and shared
+// by every message that shows it (the table's live message and the click
+// answer that updates it, a player's sheet view opened again, everyone
+// looking at the same results). The least recently used pictures go first
+// once the cache holds more than its byte budget. It is safe for
+// concurrent use; two goroutines asking for the same new picture at once
+// may both draw it.
+type PictureCache struct {
+	next   Renderer
+	budget int
+
+	mu    sync.Mutex
+	size  int
+	order *list.List // of *picture, most recently used first
+	byKey map[string]*list.Element
+	// Hits and Misses count lookups, for the debug counters.
+	hits, misses int64
+}
+
+type picture struct {
+	key string
+	png []byte
+}
+
+// NewPictureCache wraps next with a cache of at most budget bytes of PNG.
+func NewPictureCache(next Renderer, budget int) *PictureCache {
+	return &PictureCache{next: next, budget: budget, order: list.New(), byKey: map[string]*list.Element{}}
+}
+
+// Stats reports the cache's lookups that found a picture and those that
+// drew one, and the bytes it holds.
+func (c *PictureCache) Stats() (hits, misses int64, bytes int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses, c.size
+}
+
+func (c *PictureCache) get(key string, draw func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	if e, ok := c.byKey[key]; ok {
+		c.order.MoveToFront(e)
+		c.hits++
+		png := e.Value.(*picture).png
+		c.mu.Unlock()
+		return png, nil
+	}
+	c.misses++
+	c.mu.Unlock()
+	png, err := draw()
+	if err != nil || len(png) > c.budget {
+		return png, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; !ok {
+		c.byKey[key] = c.order.PushFront(&picture{key, png})
+		c.size += len(png)
+	}
+	for c.size > c.budget {
+		e := c.order.Back()
+		p := e.Value.(*picture)
+		c.order.Remove(e)
+		delete(c.byKey, p.key)
+		c.size -= len(p.png)
+	}
+	return png, nil
+}
+
+// Table implements Renderer.
+func (c *PictureCache) Table(v game.PublicView, l Lang) ([]byte, error) {
+	return c.get("table "+l.Code()+" "+pictureKey(v), func() ([]byte, error) { return c.next.Table(v, l) })
+}
+
+// Sheet implements Renderer.
+func (c *PictureCache) Sheet(v game.PublicView, seat int, l Lang) ([]byte, error) {
+	return c.get("sheet "+l.Code()+" "+pictureKey(v, seat), func() ([]byte, error) { return c.next.Sheet(v, seat, l) })
+}
+
+// Hand implements Renderer.
+func (c *PictureCache) Hand(v game.PrivateView, l Lang) ([]byte, error) {
+	return c.get("hand "+l.Code()+" "+pictureKey(v), func() ([]byte, error) { return c.next.Hand(v, l) })
+}
+
+// Results implements Renderer.
+func (c *PictureCache) Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error) {
+	return c.get("results "+l.Code()+" "+pictureKey(v, m), func() ([]byte, error) { return c.next.Results(v, m, l) })
+}
+
+// pictureKey hashes what a picture shows (128-bit FNV of the JSON): a
+// collision would show one state's picture for another.
+func pictureKey(vs ...any) string {
+	h := fnv.New128a()
+	for _, v := range vs {
+		b, _ := json.Marshal(v)
+		h.Write(b)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}

@@ -1,0 +1,64 @@
+package bot
+
+import (
+	"bytes"
+	"sync/atomic"
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// countingRenderer draws a distinct picture per call and counts the calls.
+type countingRenderer struct{ n atomic.Int64 }
+
+func (r *countingRenderer) draw() ([]byte, error) {
+	n := r.n.Add(1)
+	return bytes.Repeat([]byte{byte(n)}, 1000), nil
+}
+func (r *countingRenderer) Table(game.PublicView, Lang) ([]byte, error)      { return r.draw() }
+func (r *countingRenderer) Sheet(game.PublicView, int, Lang) ([]byte, error) { return r.draw() }
+func (r *countingRenderer) Hand(game.PrivateView, Lang) ([]byte, error)      { return r.draw() }
+func (r *countingRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
+	return r.draw()
+}
+
+// A picture is drawn once per state and language and shared; a new state,
+// another seat or language is drawn anew; the least recently used go once
+// the byte budget is spent.
+func TestPictureCacheDrawsOncePerState(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben", "Chloé"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &countingRenderer{}
+	c := NewPictureCache(r, 3500) // room for three pictures
+	en, de := LangFor("en"), LangFor("de")
+	pv := g.Public()
+	a, _ := c.Table(pv, en)
+	b, _ := c.Table(g.Public(), en)
+	if r.n.Load() != 1 || !bytes.Equal(a, b) {
+		t.Fatalf("the same table drawn %d times", r.n.Load())
+	}
+	c.Table(pv, de)
+	c.Sheet(pv, 0, en)
+	c.Sheet(pv, 0, en)
+	if r.n.Load() != 3 {
+		t.Fatalf("%d drawings for table en, table de, sheet 0 twice; want 3", r.n.Load())
+	}
+	if err := g.Apply(g.LegalMoves(g.Waiting()[0])[0]); err != nil {
+		t.Fatal(err)
+	}
+	c.Table(g.Public(), en) // a new state: the fourth picture; the least recently used (table en) goes
+	if r.n.Load() != 4 {
+		t.Fatalf("a new state was not drawn: %d", r.n.Load())
+	}
+	if _, _, size := c.Stats(); size > 3500 {
+		t.Fatalf("the cache holds %d bytes over its budget", size)
+	}
+	c.Table(pv, de) // still there
+	c.Table(pv, en) // evicted: drawn again
+	hits, misses, _ := c.Stats()
+	if r.n.Load() != 5 || hits != 3 || misses != 5 {
+		t.Fatalf("drawings %d, hits %d, misses %d; want 5, 3, 5", r.n.Load(), hits, misses)
+	}
+}
