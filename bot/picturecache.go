@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"container/list"
 	"encoding/json"
 	"fmt"
@@ -64,6 +65,9 @@ func (c *PictureCache) get(key string, draw func() ([]byte, error)) ([]byte, err
 	if err != nil || len(png) > c.budget {
 		return png, err
 	}
+	// Kept at its length: a renderer may hand out a slice of a larger
+	// buffer, whose capacity the budget would not see.
+	png = bytes.Clone(png)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.byKey[key]; !ok {
