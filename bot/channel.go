@@ -653,6 +653,21 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string, stam
 	b.reposts.Store(t.ChannelID, t.Shown.At.Add(liveMaxAge))
 }
 
+// pruneTokens forgets the interactions kept for their tokens once the bot
+// no longer uses them: live messages' tokens after liveTokenLife, hand
+// views' after handRefreshWindow. Their use checks the age too; this
+// drops those never used again (a channel gone quiet, a game over), so
+// that no token stays in memory past its life.
+func (b *Bot) pruneTokens(now time.Time) {
+	b.liveTokens.Range(func(k, v any) bool {
+		if now.Sub(v.(liveToken).at) >= liveTokenLife {
+			b.liveTokens.CompareAndDelete(k, v)
+		}
+		return true
+	})
+	b.hands.prune(now)
+}
+
 // sweepDue kicks the channels whose live message is due to be posted
 // afresh (liveMaxAge) or whose coalesced edit is due (CoalesceEdits).
 func (b *Bot) sweepDue(now time.Time) {

@@ -100,6 +100,24 @@ func (w *handWatch) update(channelID, user string, seen handSub, key string) {
 	s.key = key
 }
 
+// prune forgets the views whose token is older than handRefreshWindow
+// (refreshHand would forget them too, but only on the channel's next
+// change).
+func (w *handWatch) prune(now time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for ch, users := range w.views {
+		for u, s := range users {
+			if now.Sub(s.at) > handRefreshWindow {
+				delete(users, u)
+			}
+		}
+		if len(users) == 0 {
+			delete(w.views, ch)
+		}
+	}
+}
+
 // handKey sums up what seat's hand view shows: the cards, and while the
 // view offers a move (handActs) the action it is for (the table's stamp).
 func handKey(t *Table, seat int) string {

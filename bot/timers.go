@@ -112,6 +112,7 @@ func (b *Bot) Tick() {
 	if last := b.lastSweep.Load(); now.Sub(time.Unix(0, last)) >= 5*time.Second {
 		b.lastSweep.Store(now.UnixNano())
 		b.sweep()
+		b.pruneTokens(now)
 	}
 	b.sweepDue(now)
 	expired, remind := b.timers.due(now, b.opt.ReminderBefore)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot"
@@ -38,6 +39,8 @@ type e2e struct {
 	// logs receives the bot's log lines at info level and above.
 	logs *discordtest.Buffer
 	bot  *bot.Bot // the running bot
+	// session is the running bot's discordgo session.
+	session *discordgo.Session
 	// coalesce is how long the bot coalesces edits of who has decided:
 	// short, so the tests' drivers need not wait; 0 is the bot's default.
 	coalesce time.Duration
@@ -78,7 +81,8 @@ func (e *e2e) start() {
 	cfg := config.Default()
 	cfg.Discord.Token = config.NewSecret(e.srv.Token())
 	cfg.Store.Path = e.db
-	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond, coalesce: e.coalesce}
+	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond, coalesce: e.coalesce,
+		session: func(s *discordgo.Session) { e.session = s }}
 	if e.botClock {
 		so.now = e.clock.Now
 	}

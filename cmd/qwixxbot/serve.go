@@ -41,6 +41,9 @@ type serveOptions struct {
 	newGame func(v game.Variant, players []string) (*game.Game, error)
 	// coalesce is bot.Options.CoalesceEdits (tests shorten it).
 	coalesce time.Duration
+	// session, if set, is shown the discordgo session before it connects
+	// (tests read its rate limiter).
+	session func(s *discordgo.Session)
 }
 
 // serve runs the bot until ctx ends: it opens the store, connects to
@@ -72,22 +75,20 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	if err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
-	rt := so.transport
-	if cfg.Discord.BaseURL != "" && cfg.Discord.BaseURL != "https://discord.com" {
-		if rt, err = newBaseURLTransport(cfg.Discord.BaseURL, rt); err != nil {
-			return err
-		}
-	}
-	if rt != nil {
-		s.Client = &http.Client{Transport: rt, Timeout: 20 * time.Second}
+	if s.Client, err = newHTTPClient(so.transport, cfg.Discord.BaseURL); err != nil {
+		return err
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true
 
+	if so.session != nil {
+		so.session(s)
+	}
+
 	pictures := bot.NewPictureCache(newRenderer(), pictureBudget)
 	publishVars(pictures)
-	b := bot.New(s, st, pictures, bot.Options{
+	b := bot.New(newInteractionSession(s, log), st, pictures, bot.Options{
 		AppID:          cfg.Discord.ApplicationID,
 		GuildID:        cfg.Discord.GuildID,
 		TurnTimeout:    cfg.Game.TurnTimeout,

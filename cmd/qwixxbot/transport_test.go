@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 )
 
 func TestBaseURLTransport(t *testing.T) {
@@ -33,3 +34,55 @@ func TestBaseURLTransport(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPClientTransport(t *testing.T) {
+	check := func(what string, rt http.RoundTripper) {
+		t.Helper()
+		tr, ok := rt.(*http.Transport)
+		if !ok {
+			t.Fatalf("%s: transport %T", what, rt)
+		}
+		if tr.MaxIdleConns != 256 || tr.MaxIdleConnsPerHost != 128 || tr.IdleConnTimeout != 90*time.Second ||
+			tr.TLSHandshakeTimeout != 10*time.Second || tr.ResponseHeaderTimeout != 15*time.Second ||
+			!tr.ForceAttemptHTTP2 || tr.DialContext == nil {
+			t.Errorf("%s: transport %+v", what, tr)
+		}
+	}
+	c, err := newHTTPClient(nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Timeout != 20*time.Second {
+		t.Errorf("client timeout %v", c.Timeout)
+	}
+	check("discord", c.Transport)
+	if c, err = newHTTPClient(nil, "https://discord.com"); err != nil {
+		t.Fatal(err)
+	}
+	check("discord.com as base URL", c.Transport)
+	if c, err = newHTTPClient(nil, "http://127.0.0.1:8080"); err != nil {
+		t.Fatal(err)
+	}
+	check("under the base URL", c.Transport.(*baseURLTransport).next)
+	// A transport of the caller's (the sandbox's fake) is kept.
+	own := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, io.EOF })
+	if c, err = newHTTPClient(own, "http://127.0.0.1:8080"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Transport.(*baseURLTransport).next.(roundTripFunc); !ok {
+		t.Errorf("the given transport was replaced")
+	}
+	if c, err = newHTTPClient(own, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Transport.(roundTripFunc); !ok || c.Timeout != 20*time.Second {
+		t.Errorf("the given transport was replaced (%T, timeout %v)", c.Transport, c.Timeout)
+	}
+	if _, err := newHTTPClient(nil, "ftp://x"); err == nil {
+		t.Error("a bad base URL was accepted")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+)
+
+// bucketKeys lists the keys of the buckets discordgo's rate limiter holds
+// (an unexported map, read by reflection: only its keys, under its lock).
+func bucketKeys(t *testing.T, rl *discordgo.RateLimiter) []string {
+	t.Helper()
+	rl.Lock()
+	defer rl.Unlock()
+	m := reflect.ValueOf(rl).Elem().FieldByName("buckets")
+	if !m.IsValid() || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String {
+		t.Fatal("discordgo's RateLimiter has no map buckets keyed by string any more: update bucketKeys")
+	}
+	keys := make([]string, 0, m.Len())
+	for _, k := range m.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// fakeRequest is one request the test server saw.
+type fakeRequest struct {
+	method, path, contentType, auth, agent string
+	body                                   []byte
+}
+
+// interactionServer serves answer(n, request) for the n-th request (from 0)
+// and records the requests; the session it returns sends there.
+func interactionServer(t *testing.T, answer func(n int, w http.ResponseWriter)) (*interactionSession, func() []fakeRequest, *[]time.Duration) {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []fakeRequest
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		n := len(seen)
+		seen = append(seen, fakeRequest{r.Method, r.URL.Path, r.Header.Get("Content-Type"), r.Header.Get("Authorization"), r.Header.Get("User-Agent"), body})
+		mu.Unlock()
+		answer(n, w)
+	}))
+	t.Cleanup(srv.Close)
+	s, err := discordgo.New("Bot unit-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Client, err = newHTTPClient(nil, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	is := newInteractionSession(s, zerolog.Nop())
+	var slept []time.Duration
+	is.sleep = func(ctx context.Context, d time.Duration) error {
+		slept = append(slept, d)
+		return ctx.Err()
+	}
+	return is, func() []fakeRequest { mu.Lock(); defer mu.Unlock(); return slices.Clone(seen) }, &slept
+}
+
+var unitInteraction = &discordgo.Interaction{ID: "111", AppID: "222", Token: "tok-secret-333"}
+
+func TestInteractionSessionWaitsOut429(t *testing.T) {
+	is, seen, slept := interactionServer(t, func(n int, w http.ResponseWriter) {
+		if n < 2 {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"message": "You are being rate limited.", "retry_after": 0.25, "global": false}`)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: "hello"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := seen()
+	if len(reqs) != 3 || !slices.Equal(*slept, []time.Duration{250 * time.Millisecond, 250 * time.Millisecond}) {
+		t.Fatalf("%d requests, waits %v; want 3 requests after two waits of 250ms", len(reqs), *slept)
+	}
+	for _, r := range reqs {
+		if r.method != "POST" || r.path != "/api/v"+discordgo.APIVersion+"/interactions/111/tok-secret-333/callback" || r.contentType != "application/json" ||
+			r.auth != "Bot unit-token" || r.agent != is.UserAgent || !strings.Contains(string(r.body), `"content":"hello"`) {
+			t.Fatalf("request %+v", r)
+		}
+	}
+	if keys := bucketKeys(t, is.Ratelimiter); len(keys) != 0 {
+		t.Errorf("discordgo's rate limiter got buckets %q", keys)
+	}
+
+	// Past maxInteractionRetries the 429 is returned, as a RESTError.
+	is, seen, slept = interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	err = is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage})
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response.StatusCode != 429 || len(seen()) != 1+maxInteractionRetries ||
+		!slices.Equal(*slept, []time.Duration{2 * time.Second, 2 * time.Second, 2 * time.Second}) {
+		t.Fatalf("err %v after %d requests and waits %v", err, len(seen()), *slept)
+	}
+
+	// A context that ends during the wait ends the request.
+	is, seen, _ = interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "30")
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	is.sleep = sleepCtx
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage}, discordgo.WithContext(ctx))
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second || len(seen()) != 1 {
+		t.Fatalf("err %v after %v and %d requests", err, time.Since(start), len(seen()))
+	}
+}
+
+func TestInteractionSessionErrorsAreRESTErrors(t *testing.T) {
+	is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"message": "Unknown interaction", "code": 10062}`)
+	})
+	check := func(what string, err error) {
+		t.Helper()
+		var re *discordgo.RESTError
+		if !errors.As(err, &re) || re.Response == nil || re.Response.StatusCode != 404 || re.Request == nil ||
+			re.Message == nil || re.Message.Code != discordgo.ErrCodeUnknownInteraction || !strings.Contains(string(re.ResponseBody), "Unknown interaction") {
+			t.Fatalf("%s: err %#v", what, err)
+		}
+	}
+	check("respond", is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage}))
+	content := "x"
+	m, err := is.InteractionResponseEdit(unitInteraction, &discordgo.WebhookEdit{Content: &content})
+	if m != nil {
+		t.Errorf("a message with the error: %+v", m)
+	}
+	check("edit", err)
+	if n := len(seen()); n != 2 {
+		t.Errorf("%d requests, want 2 (no retry of a 404)", n)
+	}
+
+	// A 502 is sent again MaxRestRetries times, as discordgo does.
+	is, seen, _ = interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) })
+	err = is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage})
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response.StatusCode != 502 || len(seen()) != 1+is.MaxRestRetries {
+		t.Fatalf("err %v after %d requests", err, len(seen()))
+	}
+}
+
+// multipartParts reads a multipart body: each part's name and content.
+func multipartParts(t *testing.T, r fakeRequest) map[string]string {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(r.contentType)
+	if err != nil || mt != "multipart/form-data" {
+		t.Fatalf("content type %q", r.contentType)
+	}
+	parts := map[string]string{}
+	mr := multipart.NewReader(strings.NewReader(string(r.body)), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return parts
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(p)
+		name := p.FormName()
+		if p.FileName() != "" {
+			name += " " + p.FileName() + " " + p.Header.Get("Content-Type")
+		}
+		parts[name] = string(b)
+	}
+}
+
+func TestInteractionSessionSendsFilesAsMultipart(t *testing.T) {
+	is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) {
+		if n == 0 {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id": "444", "channel_id": "555", "content": "edited"}`)
+	})
+	err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "sheet", Files: []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: strings.NewReader("PNG1")}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := "edited"
+	m, err := is.InteractionResponseEdit(unitInteraction, &discordgo.WebhookEdit{Content: &content,
+		Files: []*discordgo.File{{Name: "a.png", Reader: strings.NewReader("PNG2")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m == nil || m.ID != "444" || m.ChannelID != "555" || m.Content != "edited" {
+		t.Fatalf("edited message %+v", m)
+	}
+	reqs := seen()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if r := reqs[0]; r.method != "POST" || r.path != "/api/v"+discordgo.APIVersion+"/interactions/111/tok-secret-333/callback" {
+		t.Errorf("respond went to %s %s", r.method, r.path)
+	}
+	if r := reqs[1]; r.method != "PATCH" || r.path != "/api/v"+discordgo.APIVersion+"/webhooks/222/tok-secret-333/messages/@original" {
+		t.Errorf("edit went to %s %s", r.method, r.path)
+	}
+	p := multipartParts(t, reqs[0])
+	if !strings.Contains(p["payload_json"], `"type":4`) || !strings.Contains(p["payload_json"], `"content":"sheet"`) ||
+		p["files[0] sheet.png image/png"] != "PNG1" || len(p) != 2 {
+		t.Errorf("respond's parts: %q", p)
+	}
+	p = multipartParts(t, reqs[1])
+	if !strings.Contains(p["payload_json"], `"content":"edited"`) || p["files[0] a.png application/octet-stream"] != "PNG2" || len(p) != 2 {
+		t.Errorf("edit's parts: %q", p)
+	}
+	if keys := bucketKeys(t, is.Ratelimiter); len(keys) != 0 {
+		t.Errorf("discordgo's rate limiter got buckets %q", keys)
+	}
+}
+
+// TestDiscordgoKeepsABucketPerInteraction is the leak the wrapper avoids
+// (discordgo issue #1333): discordgo's own InteractionRespond leaves a
+// bucket keyed by the interaction's token. When this fails, discordgo no
+// longer does that, and interactionSession may not be needed any more.
+func TestDiscordgoKeepsABucketPerInteraction(t *testing.T) {
+	is, _, _ := interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) })
+	for i := range 3 {
+		it := &discordgo.Interaction{ID: fmt.Sprint(i), AppID: "222", Token: fmt.Sprintf("leaky-%d", i)}
+		if err := is.Session.InteractionRespond(it, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys := bucketKeys(t, is.Ratelimiter)
+	n := 0
+	for _, k := range keys {
+		if strings.Contains(k, "leaky-") {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("discordgo kept %d buckets with a token (keys %q); it kept one per interaction", n, keys)
+	}
+}
