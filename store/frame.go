@@ -103,11 +103,54 @@ func (s *Store) view(fn func(tx *bbolt.Tx) error) (err error) {
 	return s.db.View(fn)
 }
 
-// update runs fn in a write transaction, like view: a panic of bbolt's
-// becomes an error wrapping ErrCorrupt and the transaction rolls back. fn
-// receives a guard to call caller-supplied code with: a panic in that code
-// is not recovered but propagates unchanged, as if update were not there.
-func (s *Store) update(fn func(tx *bbolt.Tx, guard func(func())) error) (err error) {
+// update runs fn in a write transaction and returns once that transaction
+// is committed and fsync'd (or has failed). Concurrent calls are grouped:
+// see group.go. Like view, a panic of bbolt's becomes an error wrapping
+// ErrCorrupt and fn's writes are rolled back. fn receives a guard to call
+// caller-supplied code with: a panic in that code is not recovered but
+// propagates unchanged to the goroutine that called update, as if update
+// were not there.
+//
+// fn must do all its reads and writes through tx and must be safe to call
+// more than once: when another member of its group fails, the group's
+// transaction is rolled back and fn runs again in a new one. It may run on
+// another goroutine than update's caller, which waits meanwhile. fn
+// returning errNoChange has written nothing; update then returns
+// errNoChange, and a group whose members all wrote nothing commits nothing.
+func (s *Store) update(fn func(tx *bbolt.Tx, guard func(func())) error) error {
+	if s.solo {
+		return s.updateSolo(fn)
+	}
+	c := &writeCall{fn: fn}
+	s.mu.Lock()
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return bbolt.ErrDatabaseNotOpen
+	case s.leading:
+		// A commit is in flight: wait for the next group.
+		c.ready = make(chan struct{})
+		s.queue = append(s.queue, c)
+		s.mu.Unlock()
+		<-c.ready
+		if c.group != nil {
+			s.lead(c.group)
+		}
+	default:
+		// Nothing in flight: commit at once.
+		s.leading = true
+		s.mu.Unlock()
+		s.lead([]*writeCall{c})
+	}
+	if c.panicked {
+		panic(c.panicVal)
+	}
+	return c.err
+}
+
+// updateSolo is update without grouping: one bbolt transaction and one
+// fsync per call, as before group commit. Benchmarks compare the two.
+func (s *Store) updateSolo(fn func(tx *bbolt.Tx, guard func(func())) error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	inCaller := false
 	defer func() {
@@ -125,5 +168,11 @@ func (s *Store) update(fn func(tx *bbolt.Tx, guard func(func())) error) (err err
 		debug.SetPanicOnFault(prev)
 		inCaller = false
 	}
-	return s.db.Update(func(tx *bbolt.Tx) error { return fn(tx, guard) })
+	err = s.db.Update(func(tx *bbolt.Tx) error { return fn(tx, guard) })
+	if err == nil {
+		s.stats.commits.Add(1)
+		s.stats.writes.Add(1)
+		s.stats.groupSize(1)
+	}
+	return err
 }

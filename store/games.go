@@ -92,9 +92,12 @@ func (s *Store) Delete(channelID string) error {
 		if err != nil {
 			return err
 		}
+		if _, exists := rawValue(b, []byte(channelID)); !exists {
+			return errNoChange // nothing to delete: no commit
+		}
 		return b.Delete([]byte(channelID))
 	})
-	if err != nil {
+	if err != nil && err != errNoChange {
 		return fmt.Errorf("store: delete game %s: %w", channelID, err)
 	}
 	return nil
@@ -117,7 +120,17 @@ func (s *Store) Delete(channelID string) error {
 //
 // fn runs while the database's write lock is held: it must be quick and must
 // not call the Store, or it deadlocks. A panic in fn rolls back and
-// propagates to the caller.
+// propagates, with its value unchanged, to the caller of Update; the other
+// writes of its group are committed without it.
+//
+// Concurrent writes share one transaction and one fsync (group commit), and
+// fn runs inside that shared transaction, possibly on another goroutine
+// than the caller's (the caller waits meanwhile). fn may be called more
+// than once for one Update: when another write of its group fails, the
+// group is rolled back and run again without it, and fn is called again
+// with a fresh copy of the stored blob. fn must therefore be a function of
+// old and exists only, without side effects; only the result of its last
+// call counts. Update returns only once its write is durably committed.
 func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error {
 	if channelID == "" {
 		return fmt.Errorf("store: update game: channel ID: %w", ErrEmptyKey)

@@ -53,6 +53,7 @@ func (s *Store) Quarantine(channelID, reason string) (moved bool, err error) {
 	key := []byte(channelID)
 	now := s.now().UTC()
 	err = s.update(func(tx *bbolt.Tx, _ func(func())) error {
+		moved = false // this may run again if another write of its group fails
 		games, err := bucket(tx, bucketGames)
 		if err != nil {
 			return err

@@ -33,13 +33,25 @@ var (
 	ErrEmptyKey = errors.New("empty key")
 )
 
-// Store is a qwixxbot database. It is safe for concurrent use; writes are
-// serialised by bbolt and each is fsync'd when it commits.
+// Store is a qwixxbot database. It is safe for concurrent use. Every write
+// returns only once it is committed and fsync'd; concurrent writes share a
+// transaction and its fsync (group commit, see update), and a write that
+// finds nothing to change costs no fsync.
 type Store struct {
 	db   *bbolt.DB
 	path string
 	log  zerolog.Logger
 	now  func() time.Time // the clock of Quarantine; tests replace it
+
+	// Group commit (group.go). mu guards leading, closed and queue;
+	// idle is signalled when leading becomes false.
+	mu      sync.Mutex
+	idle    sync.Cond
+	leading bool         // a goroutine is running a group of writes
+	closed  bool         // Close was called: no new writes
+	queue   []*writeCall // writes waiting for the next group
+	solo    bool         // one transaction per write, no grouping (benchmarks)
+	stats   stats
 
 	closeOnce sync.Once
 	closeErr  error
@@ -126,6 +138,7 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 		}
 	}
 	s := &Store{db: db, path: path, log: o.log, now: time.Now}
+	s.idle.L = &s.mu
 	if err := safeMigrate(db, migs, o.log); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -142,10 +155,17 @@ func safeMigrate(db *bbolt.DB, migs []Migration, log zerolog.Logger) (err error)
 	return migrate(db, migs, log)
 }
 
-// Close closes the database, waiting for running transactions. Calling it
-// again returns the first call's result.
+// Close closes the database, waiting for running transactions and for
+// every write already waiting for its group to be committed; writes that
+// come after it fail. Calling it again returns the first call's result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		for s.leading {
+			s.idle.Wait()
+		}
+		s.mu.Unlock()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("store: close %s: %w", s.path, err)
 		}

@@ -72,7 +72,7 @@ func (s *Store) PutTimer(key string, due time.Time, payload []byte) error {
 	}
 	k := []byte(key)
 	d := dueBytes(due)
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
 		dueB, keysB, err := timerBuckets(tx)
 		if err != nil {
 			return err
@@ -97,14 +97,17 @@ func (s *Store) DeleteTimer(key string) error {
 	if key == "" {
 		return fmt.Errorf("store: delete timer: key: %w", ErrEmptyKey)
 	}
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
 		dueB, keysB, err := timerBuckets(tx)
 		if err != nil {
 			return err
 		}
+		if keysB.Get([]byte(key)) == nil {
+			return errNoChange // no timer: no commit
+		}
 		return deleteTimer(dueB, keysB, []byte(key))
 	})
-	if err != nil {
+	if err != nil && err != errNoChange {
 		return fmt.Errorf("store: delete timer %s: %w", key, err)
 	}
 	return nil

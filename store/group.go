@@ -1,0 +1,288 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+
+	"go.etcd.io/bbolt"
+)
+
+// Group commit.
+//
+// Every write of the Store goes through update. When no write transaction
+// is in flight, the calling goroutine becomes the leader and commits its
+// write at once, alone. Calls that arrive while a leader is committing
+// queue up; when the leader is done it hands the lead to the first queued
+// call, which runs up to maxGroup queued calls in one bbolt transaction and
+// commits them with one fsync. A leader returns as soon as its own group is
+// committed; it never waits for later groups, and nothing waits on a timer.
+//
+// Members of a group run one after the other, each seeing the writes of
+// the ones before it, as if they had been committed one by one in queue
+// order. A member whose fn fails (an error, a panic in bbolt or in caller
+// code) may already have written part of its changes, and bbolt has no
+// savepoints: the whole transaction is rolled back and the other members
+// run again, in order, in a new one. The failed member gets its error (or
+// its panic, re-raised in its own goroutine) and none of its writes.
+
+// maxGroup is the most calls committed together in one transaction.
+const maxGroup = 256
+
+// errGoexit is returned to a write whose fn called runtime.Goexit (as
+// testing.T.FailNow does) while another goroutine was running its group.
+var errGoexit = errors.New("write function called runtime.Goexit")
+
+// writeCall is one call of update.
+type writeCall struct {
+	fn func(tx *bbolt.Tx, guard func(func())) error
+
+	// ready is closed when the call is done, or, if group is set, when
+	// the call is to lead group (of which it is the first member). The
+	// first call of an idle Store has none.
+	ready chan struct{}
+	group []*writeCall
+
+	// Set by the leader. txErr is what fn returned in the current
+	// transaction; err is the call's result once final is true.
+	txErr    error
+	err      error
+	final    bool
+	panicked bool // fn's caller code panicked with panicVal
+	panicVal any
+	goexited bool // fn called runtime.Goexit
+}
+
+func (c *writeCall) finish(err error) {
+	c.err, c.final = err, true
+}
+
+// Stats counts the Store's writes since Open.
+type Stats struct {
+	// Commits is the number of write transactions committed: one fsync
+	// each.
+	Commits uint64
+	// Writes is the number of write calls whose change was committed.
+	// Writes that changed nothing, or failed, are not counted.
+	Writes uint64
+	// NoChange is the number of write calls that had nothing to write.
+	NoChange uint64
+	// Retries is the number of group transactions rolled back and run
+	// again without the member that failed.
+	Retries uint64
+	// MaxGroup is the most write calls that shared one committed
+	// transaction.
+	MaxGroup int
+}
+
+type stats struct {
+	commits, writes, noChange, retries atomic.Uint64
+	maxGroup                           atomic.Int64
+}
+
+func (st *stats) groupSize(n int) {
+	for {
+		m := st.maxGroup.Load()
+		if int64(n) <= m || st.maxGroup.CompareAndSwap(m, int64(n)) {
+			return
+		}
+	}
+}
+
+// Stats returns the write counters. It is safe for concurrent use.
+func (s *Store) Stats() Stats {
+	return Stats{
+		Commits:  s.stats.commits.Load(),
+		Writes:   s.stats.writes.Load(),
+		NoChange: s.stats.noChange.Load(),
+		Retries:  s.stats.retries.Load(),
+		MaxGroup: int(s.stats.maxGroup.Load()),
+	}
+}
+
+// lead commits group, whose first member is the calling goroutine's own
+// call, then hands the lead on to the next queued call (or marks the Store
+// idle) and wakes the other members.
+func (s *Store) lead(group []*writeCall) {
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		// This goroutine is going away in the middle of the group: an
+		// fn called runtime.Goexit (or bbolt panicked outside any fn).
+		// The transaction was rolled back. Members without a result go
+		// back to the head of the queue for the next leader; the
+		// leader's own call is abandoned with its goroutine.
+		var requeue []*writeCall
+		for _, c := range group[1:] {
+			switch {
+			case c.goexited:
+				c.finish(errGoexit)
+			case !c.final:
+				requeue = append(requeue, c)
+			}
+		}
+		s.handOff(requeue)
+		for _, c := range group[1:] {
+			if c.final {
+				close(c.ready)
+			}
+		}
+	}()
+	s.runGroup(group)
+	finished = true
+	s.handOff(nil)
+	for _, c := range group[1:] {
+		close(c.ready)
+	}
+}
+
+// handOff puts requeue at the head of the queue and passes the lead to the
+// first queued call, with up to maxGroup calls as its group; with nothing
+// queued the Store is idle.
+func (s *Store) handOff(requeue []*writeCall) {
+	s.mu.Lock()
+	if len(requeue) > 0 {
+		s.queue = append(requeue, s.queue...)
+	}
+	if len(s.queue) == 0 {
+		s.leading = false
+		s.queue = nil
+		s.idle.Broadcast()
+		s.mu.Unlock()
+		return
+	}
+	n := min(len(s.queue), maxGroup)
+	next := s.queue[:n:n]
+	s.queue = s.queue[n:]
+	s.mu.Unlock()
+	next[0].group = next
+	close(next[0].ready)
+}
+
+// runGroup gives every member of group its result.
+func (s *Store) runGroup(group []*writeCall) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	for pending := group; len(pending) > 0; {
+		pending = s.tryGroup(pending)
+	}
+}
+
+// tryGroup runs the members of pending in one transaction and commits it.
+// If a member fails, it gets its error, the transaction is rolled back and
+// tryGroup returns the other members, to be run again; otherwise every
+// member gets its result and tryGroup returns nil.
+func (s *Store) tryGroup(pending []*writeCall) []*writeCall {
+	tx, err := s.begin()
+	if err != nil {
+		for _, c := range pending {
+			c.finish(err)
+		}
+		return nil
+	}
+	open := true
+	defer func() {
+		if open { // runtime.Goexit in an fn
+			_ = tx.Rollback()
+		}
+	}()
+	changed := 0
+	for i, c := range pending {
+		c.txErr = s.runMember(tx, c)
+		switch {
+		case c.txErr == nil:
+			changed++
+		case c.txErr == errNoChange:
+		default:
+			open = false
+			_ = tx.Rollback()
+			c.finish(c.txErr)
+			if len(pending) == 1 {
+				return nil
+			}
+			s.stats.retries.Add(1)
+			again := make([]*writeCall, 0, len(pending)-1)
+			again = append(again, pending[:i]...)
+			return append(again, pending[i+1:]...)
+		}
+	}
+	open = false
+	if changed == 0 {
+		// Nothing to write: no commit, no fsync.
+		_ = tx.Rollback()
+		s.stats.noChange.Add(uint64(len(pending)))
+		for _, c := range pending {
+			c.finish(errNoChange)
+		}
+		return nil
+	}
+	if err := commit(tx); err != nil {
+		for _, c := range pending {
+			c.finish(err)
+		}
+		return nil
+	}
+	s.stats.commits.Add(1)
+	s.stats.writes.Add(uint64(changed))
+	s.stats.noChange.Add(uint64(len(pending) - changed))
+	s.stats.groupSize(len(pending))
+	for _, c := range pending {
+		c.finish(c.txErr)
+	}
+	return nil
+}
+
+// begin starts a write transaction; a panic of bbolt's becomes an error
+// wrapping ErrCorrupt.
+func (s *Store) begin() (tx *bbolt.Tx, err error) {
+	defer recoverCorrupt(&err, "write transaction")
+	return s.db.Begin(true)
+}
+
+// commit commits tx; a panic of bbolt's becomes an error wrapping
+// ErrCorrupt and rolls tx back.
+func commit(tx *bbolt.Tx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			_ = tx.Rollback()
+			err = fmt.Errorf("write transaction: %w: bbolt failed: %v", ErrCorrupt, r)
+		}
+	}()
+	return tx.Commit()
+}
+
+// runMember runs c.fn in tx. A panic of bbolt's becomes an error wrapping
+// ErrCorrupt; a panic in caller code (inside guard) is kept in c, to be
+// re-raised in c's goroutine, and reported as an error here.
+func (s *Store) runMember(tx *bbolt.Tx, c *writeCall) (err error) {
+	debug.SetPanicOnFault(true)
+	inCaller, returned := false, false
+	defer func() {
+		if returned {
+			return
+		}
+		r := recover()
+		switch {
+		case r == nil:
+			// runtime.Goexit, which cannot be stopped; lead cleans up.
+			c.goexited = true
+		case inCaller:
+			c.panicked, c.panicVal = true, r
+			err = fmt.Errorf("write function panicked: %v", r)
+		default:
+			err = fmt.Errorf("write transaction: %w: bbolt failed: %v", ErrCorrupt, r)
+		}
+	}()
+	guard := func(call func()) {
+		inCaller = true
+		prev := debug.SetPanicOnFault(false)
+		call()
+		debug.SetPanicOnFault(prev)
+		inCaller = false
+	}
+	err = c.fn(tx, guard)
+	returned = true
+	return err
+}
