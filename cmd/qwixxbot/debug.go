@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // pictureBudget is how many bytes of PNG the bot keeps drawn: about 300
@@ -27,12 +28,14 @@ var vars struct {
 	once     sync.Once
 	mu       sync.Mutex
 	pictures *bot.PictureCache
+	store    *store.Store
 }
 
-// publishVars shows the picture cache's counters under /debug/vars.
-func publishVars(pc *bot.PictureCache) {
+// publishVars shows the picture cache's and the store's counters under
+// /debug/vars.
+func publishVars(pc *bot.PictureCache, st *store.Store) {
 	vars.mu.Lock()
-	vars.pictures = pc
+	vars.pictures, vars.store = pc, st
 	vars.mu.Unlock()
 	vars.once.Do(func() {
 		expvar.Publish("pictures", expvar.Func(func() any {
@@ -41,6 +44,13 @@ func publishVars(pc *bot.PictureCache) {
 			vars.mu.Unlock()
 			hits, misses, size := pc.Stats()
 			return map[string]any{"hits": hits, "drawn": misses, "bytes": size}
+		}))
+		expvar.Publish("store", expvar.Func(func() any {
+			vars.mu.Lock()
+			st := vars.store
+			vars.mu.Unlock()
+			s := st.Stats()
+			return map[string]any{"commits": s.Commits, "writes": s.Writes, "no_change": s.NoChange, "retries": s.Retries, "max_group": s.MaxGroup}
 		}))
 	})
 }

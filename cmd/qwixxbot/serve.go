@@ -87,7 +87,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	}
 
 	pictures := bot.NewPictureCache(newRenderer(), pictureBudget)
-	publishVars(pictures)
+	publishVars(pictures, st)
 	b := bot.New(newInteractionSession(s, log), st, pictures, bot.Options{
 		AppID:          cfg.Discord.ApplicationID,
 		GuildID:        cfg.Discord.GuildID,
