@@ -50,6 +50,17 @@
 // Damage to bbolt's own structures that bbolt does not notice may still
 // make a key look missing.
 //
+// # Group commit
+//
+// Every write returns only once it is committed and fsync'd. Writes from
+// many goroutines share transactions: a write to an idle Store commits at
+// once, alone; writes that arrive while a commit is in flight queue up and
+// the first of them then commits up to 256 together, with one fsync. A
+// write whose function fails (an error, or a panic) is left out: the
+// group's transaction is rolled back and the others run again, so a
+// write's function may be called more than once (see Update). A write that
+// changes nothing costs no fsync. Stats counts commits and writes.
+//
 // Quarantine moves a game's stored value, exactly as it is on disk, out of
 // games into quarantine and deletes the game, in one transaction. The key
 // is the channel ID, a slash and the time in RFC 3339 UTC with all nine

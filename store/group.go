@@ -115,20 +115,21 @@ func (s *Store) lead(group []*writeCall) {
 		// The transaction was rolled back. Members without a result go
 		// back to the head of the queue for the next leader; the
 		// leader's own call is abandoned with its goroutine.
-		var requeue []*writeCall
+		var requeue, done []*writeCall
 		for _, c := range group[1:] {
-			switch {
-			case c.goexited:
+			if c.goexited {
 				c.finish(errGoexit)
-			case !c.final:
+			}
+			if c.final {
+				done = append(done, c)
+			} else {
 				requeue = append(requeue, c)
 			}
 		}
+		// From here the requeued calls belong to the next leader.
 		s.handOff(requeue)
-		for _, c := range group[1:] {
-			if c.final {
-				close(c.ready)
-			}
+		for _, c := range done {
+			close(c.ready)
 		}
 	}()
 	s.runGroup(group)
