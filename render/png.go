@@ -20,7 +20,7 @@ import (
 // about 1.25 × its time; level 1 is faster than that compressor and still
 // 17 % smaller. Pictures are drawn once per state that shows them, so size
 // (what players download, what the channel uploads) comes first.
-const pngLevel = 5
+const pngLevel = 1
 
 var zlibPool = sync.Pool{New: func() any {
 	w, err := zlib.NewWriterLevel(io.Discard, pngLevel)

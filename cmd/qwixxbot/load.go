@@ -156,6 +156,7 @@ type loadReport struct {
 	Limited            int64   `json:"limited_429"`
 	FailedRequests     int64   `json:"failed_requests"`
 	StoreCommitsPerClk float64 `json:"store_commits_per_click,omitempty"`
+	DrawnPerClick      float64 `json:"pictures_drawn_per_click,omitempty"`
 	// The bot process: CPU (percent of one core), resident memory and Go
 	// heap (after a collection) at the end, in MiB, and its goroutines.
 	BotCPU     float64 `json:"bot_cpu_percent"`
@@ -191,8 +192,8 @@ func (r *loadReport) write(w io.Writer) {
 	fmt.Fprintf(w, "moves %d, games finished %d, restarted after a problem %d\n", r.Moves, r.Finished, r.Restarted)
 	fmt.Fprintf(w, "REST per click   %.2f requests (%.2f counted by the global limit: %.1f/s), %.1f KiB up; 429s %d, failed %d\n",
 		r.RequestsPerClick, r.CountedPerClick, r.CountedPerSec, r.KiBPerClick, r.Limited, r.FailedRequests)
-	if r.StoreCommitsPerClk > 0 {
-		fmt.Fprintf(w, "store commits    %.2f per click\n", r.StoreCommitsPerClk)
+	if r.StoreCommitsPerClk > 0 || r.DrawnPerClick > 0 {
+		fmt.Fprintf(w, "per click        %.2f store commits (fsyncs), %.2f pictures drawn\n", r.StoreCommitsPerClk, r.DrawnPerClick)
 	}
 	fmt.Fprintf(w, "bot process      CPU %.0f %% of a core, RSS %.0f MiB (max %.0f), heap %.1f MiB, %d goroutines, %d error lines logged\n",
 		r.BotCPU, r.BotRSS, r.BotMaxRSS, r.BotHeap, r.Goroutines, r.BotErrors)
@@ -429,7 +430,7 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	}
 	pid := cmd.Process.Pid
 	routes0 := srv.RouteStats()
-	commits0 := storeCommits(debugAddr)
+	commits0, drawn0 := botCounters(debugAddr)
 	cpu0, self0, t0 := procCPU(pid), procCPU(os.Getpid()), time.Now()
 	stats.moves.Store(0)
 	stats.finished.Store(0)
@@ -493,8 +494,13 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-cpu0)/secs, 100*(self1-self0)/secs
 	rep.BotRSS, rep.BotMaxRSS = procRSS(pid)
 	rep.BotHeap, rep.Goroutines = botHeap(debugAddr)
-	if c1 := storeCommits(debugAddr); c1 >= 0 && commits0 >= 0 && len(all) > 0 {
-		rep.StoreCommitsPerClk = float64(c1-commits0) / float64(len(all))
+	if c1, d1 := botCounters(debugAddr); len(all) > 0 {
+		if c1 >= 0 && commits0 >= 0 {
+			rep.StoreCommitsPerClk = float64(c1-commits0) / float64(len(all))
+		}
+		if d1 >= 0 && drawn0 >= 0 {
+			rep.DrawnPerClick = float64(d1-drawn0) / float64(len(all))
+		}
 	}
 	before := map[string]discordtest.RouteStats{}
 	for _, r := range routes0 {
@@ -630,17 +636,28 @@ func botHeap(addr string) (heap float64, goroutines int) {
 	return heap, goroutines
 }
 
-// storeCommits reads the bot's store commit count from /debug/vars, or -1.
-func storeCommits(addr string) int64 {
+// botCounters reads the bot's store commits and pictures drawn from
+// /debug/vars, or -1s.
+func botCounters(addr string) (commits, drawn int64) {
 	var vars struct {
 		Store *struct {
 			Commits int64 `json:"commits"`
 		} `json:"store"`
+		Pictures *struct {
+			Drawn int64 `json:"drawn"`
+		} `json:"pictures"`
 	}
-	if err := json.Unmarshal([]byte(httpGet("http://"+addr+"/debug/vars")), &vars); err != nil || vars.Store == nil {
-		return -1
+	commits, drawn = -1, -1
+	if err := json.Unmarshal([]byte(httpGet("http://"+addr+"/debug/vars")), &vars); err != nil {
+		return
 	}
-	return vars.Store.Commits
+	if vars.Store != nil {
+		commits = vars.Store.Commits
+	}
+	if vars.Pictures != nil {
+		drawn = vars.Pictures.Drawn
+	}
+	return
 }
 
 func httpGet(url string) string {

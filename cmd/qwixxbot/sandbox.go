@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -370,7 +371,7 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 			return true, nil
 		}
 		// Refused: the answer says why and offers u's own choices.
-		if ids := m.CustomIDs(); len(ids) > 0 {
+		if ids := withoutHints(m.CustomIDs()); len(ids) > 0 {
 			return confirmed(p.answer(ctx)(u.Click(m, ids[p.rnd.IntN(len(ids))])))
 		}
 	}
@@ -378,7 +379,7 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 	if err != nil {
 		return false, fmt.Errorf("%s opens the sheet: %w", u.Name, err)
 	}
-	if ids := sheet.CustomIDs(); len(ids) > 0 {
+	if ids := withoutHints(sheet.CustomIDs()); len(ids) > 0 {
 		return confirmed(p.answer(ctx)(u.Click(sheet, ids[p.rnd.IntN(len(ids))])))
 	}
 	hid := idWith(table, "hand")
@@ -422,6 +423,12 @@ func (p *players) move(ctx context.Context, u *discordtest.User, table *discordt
 		}
 	}
 	return confirmed(p.answer(ctx)(u.Click(m, play)))
+}
+
+// withoutHints leaves out the hint buttons: the simulated players choose
+// for themselves.
+func withoutHints(ids []string) []string {
+	return slices.DeleteFunc(ids, func(id string) bool { return strings.Contains(id, ":hint") })
 }
 
 // confirmed reports whether a private answer confirms a move.
