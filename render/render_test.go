@@ -2,9 +2,12 @@ package render
 
 import (
 	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"flag"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -173,11 +176,23 @@ func TestEncodePNGRoundTrip(t *testing.T) {
 	imgs["flat"] = flat
 	imgs["sub"] = flat.SubImage(image.Rect(3, 5, 200, 90)).(*image.Paletted)
 	imgs["onepixel"] = image.NewPaletted(image.Rect(0, 0, 1, 1), palette)
+	// A changed pixel in one band of an image whose other bands are
+	// cached: the new picture reuses them and shows the change.
+	changed := image.NewPaletted(flat.Rect, palette)
+	copy(changed.Pix, flat.Pix)
+	changed.Pix[1000*150+500] = 7
+	imgs["flat, one pixel changed"] = changed
 	for name, img := range imgs {
 		var b bytes.Buffer
 		if err := encodePNG(&b, img); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		var again bytes.Buffer
+		encodePNG(&again, img)
+		if !bytes.Equal(b.Bytes(), again.Bytes()) {
+			t.Errorf("%s: encoded twice (the second time from cached bands), the bytes differ", name)
+		}
+		checkZlib(t, name, b.Bytes())
 		got, err := png.Decode(&b)
 		if err != nil {
 			t.Fatalf("%s: decode: %v", name, err)
@@ -191,5 +206,26 @@ func TestEncodePNGRoundTrip(t *testing.T) {
 		if d := diffPixels(got, want); d != "" {
 			t.Errorf("%s: %s", name, d)
 		}
+	}
+}
+
+// checkZlib inflates the IDAT stream of a PNG with compress/zlib to its
+// end, which verifies the Adler-32 checksum image/png does not read.
+func checkZlib(t *testing.T, name string, b []byte) {
+	t.Helper()
+	var idat []byte
+	for p := 8; p+8 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[p:]))
+		if string(b[p+4:p+8]) == "IDAT" {
+			idat = append(idat, b[p+8:p+8+n]...)
+		}
+		p += 12 + n
+	}
+	zr, err := zlib.NewReader(bytes.NewReader(idat))
+	if err == nil {
+		_, err = io.ReadAll(zr)
+	}
+	if err != nil {
+		t.Errorf("%s: the zlib stream: %v", name, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,8 @@ type loadOptions struct {
 	seed     uint64
 	format   string
 	profile  string
+	// selfProfile profiles the harness itself.
+	selfProfile string
 }
 
 func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -69,6 +72,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the players' choices")
 	fs.StringVar(&o.format, "format", "text", "text or json")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write the bot's CPU profile over the measuring time to this file")
+	fs.StringVar(&o.selfProfile, "harness-cpuprofile", "", "write this process's CPU profile (fake Discord and players) over the measuring time to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -436,6 +440,13 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	stats.finished.Store(0)
 	stats.restarted.Store(0)
 	stats.measuring.Store(true)
+	if o.selfProfile != "" {
+		if f, err := os.Create(o.selfProfile); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
+	}
 	if o.profile != "" {
 		go func() {
 			resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", debugAddr, int(o.duration.Seconds())))
