@@ -51,23 +51,36 @@ type bandCache struct {
 	mu    sync.Mutex
 	size  int
 	order *list.List // of *band, most recent first
-	byKey map[[2]uint64]*list.Element
+	byKey map[bandKey]*list.Element
+}
+
+// bandKey names a band's pixels: a randomly seeded 64-bit hash and the
+// CRC-32 of its raw bytes and their length, two independent hashes, so a
+// mix-up of two bands is practically impossible.
+type bandKey struct {
+	h   uint64
+	crc uint32
+	n   int
 }
 
 type band struct {
-	key [2]uint64
-	z   []byte
+	key   bandKey
+	z     []byte // deflate blocks ending in a sync flush
+	adler uint32 // Adler-32 of the raw bytes
 }
 
-// bandBudget bounds the band cache: about 40 tables' worth of bands.
-const bandBudget = 4 << 20
+// bandBudget bounds the band cache. A table's bands take about its PNG's
+// size (about 100 KiB at 3–5 players); 48 MiB keeps the last picture of
+// about 500 tables, and a table that falls out only costs one picture
+// compressed whole.
+const bandBudget = 48 << 20
 
 var (
-	bands    = bandCache{order: list.New(), byKey: map[[2]uint64]*list.Element{}}
-	bandSeed = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	bands    = bandCache{order: list.New(), byKey: map[bandKey]*list.Element{}}
+	bandSeed = maphash.MakeSeed()
 )
 
-func (c *bandCache) get(k [2]uint64) ([]byte, bool) {
+func (c *bandCache) get(k bandKey) (*band, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[k]
@@ -75,16 +88,17 @@ func (c *bandCache) get(k [2]uint64) ([]byte, bool) {
 		return nil, false
 	}
 	c.order.MoveToFront(e)
-	return e.Value.(*band).z, true
+	return e.Value.(*band), true
 }
 
-func (c *bandCache) put(k [2]uint64, z []byte) {
+func (c *bandCache) put(b *band) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	k, z := b.key, b.z
 	if _, ok := c.byKey[k]; ok {
 		return
 	}
-	c.byKey[k] = c.order.PushFront(&band{k, z})
+	c.byKey[k] = c.order.PushFront(b)
 	c.size += len(z)
 	for c.size > bandBudget {
 		e := c.order.Back()
@@ -95,13 +109,12 @@ func (c *bandCache) put(k [2]uint64, z []byte) {
 	}
 }
 
-// compressBand returns raw's deflate blocks ending in a sync flush, from
-// the cache or freshly compressed. The 128-bit key (two independently
-// seeded hashes) makes a mix-up of two bands practically impossible.
-func compressBand(raw []byte) ([]byte, error) {
-	k := [2]uint64{maphash.Bytes(bandSeed[0], raw), maphash.Bytes(bandSeed[1], raw)}
-	if z, ok := bands.get(k); ok {
-		return z, nil
+// compressBand returns raw's deflate blocks ending in a sync flush, and
+// its Adler-32, from the cache or freshly computed.
+func compressBand(raw []byte) (*band, error) {
+	k := bandKey{maphash.Bytes(bandSeed, raw), crc32.ChecksumIEEE(raw), len(raw)}
+	if b, ok := bands.get(k); ok {
+		return b, nil
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(raw) / 8)
@@ -115,9 +128,23 @@ func compressBand(raw []byte) ([]byte, error) {
 		return nil, err
 	}
 	fw.Reset(io.Discard) // keeps no reference to buf
-	z := bytes.Clone(buf.Bytes())
-	bands.put(k, z)
-	return z, nil
+	b := &band{key: k, z: bytes.Clone(buf.Bytes()), adler: adler32.Checksum(raw)}
+	bands.put(b)
+	return b, nil
+}
+
+// adler32Combine is the Adler-32 of two byte strings one after the other,
+// from their checksums and the second's length (zlib's adler32_combine).
+func adler32Combine(a1, a2 uint32, len2 int) uint32 {
+	const base = 65521
+	rem := uint64(len2 % base)
+	s1 := uint64(a1 & 0xffff)
+	s2 := rem * s1 % base
+	s1 += uint64(a2&0xffff) + base - 1
+	s2 += uint64(a1>>16) + uint64(a2>>16) + base - rem
+	s1 %= base
+	s2 %= base
+	return uint32(s1 | s2<<16)
 }
 
 // encodePNG writes img as an 8-bit paletted PNG.
@@ -172,15 +199,18 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 	// the chunk's header.
 	start := len(out)
 	out = append(out, 0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x78, 0x01)
+	adler := uint32(1) // of nothing
 	for y := 0; y < ht; y += bandRows {
-		z, err := compressBand(raw[y*stride : min(y+bandRows, ht)*stride])
+		part := raw[y*stride : min(y+bandRows, ht)*stride]
+		b, err := compressBand(part)
 		if err != nil {
 			return nil, fmt.Errorf("render: compress png: %w", err)
 		}
-		out = append(out, z...)
+		out = append(out, b.z...)
+		adler = adler32Combine(adler, b.adler, len(part))
 	}
 	out = append(out, 0x03, 0x00) // a final fixed-Huffman block with no data
-	out = binary.BigEndian.AppendUint32(out, adler32.Checksum(raw))
+	out = binary.BigEndian.AppendUint32(out, adler)
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-8))
 	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
 	return chunk(out, "IEND", nil), nil

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"flag"
+	"hash/adler32"
 	"image"
 	"image/png"
 	"io"
@@ -227,5 +228,23 @@ func checkZlib(t *testing.T, name string, b []byte) {
 	}
 	if err != nil {
 		t.Errorf("%s: the zlib stream: %v", name, err)
+	}
+}
+
+// adler32Combine agrees with Adler-32 over the joined bytes, for splits
+// of every kind (empty parts, parts longer than the modulus).
+func TestAdler32Combine(t *testing.T) {
+	data := make([]byte, 200000)
+	x := uint32(7)
+	for i := range data {
+		x = x*1664525 + 1013904223
+		data[i] = byte(x >> 24)
+	}
+	for _, cut := range []int{0, 1, 100, 65520, 65521, 65522, 131042, 199999, 200000} {
+		a, b := data[:cut], data[cut:]
+		got := adler32Combine(adler32.Checksum(a), adler32.Checksum(b), len(b))
+		if want := adler32.Checksum(data); got != want {
+			t.Errorf("split at %d: %08x, want %08x", cut, got, want)
+		}
 	}
 }
