@@ -5,6 +5,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -389,18 +390,50 @@ func (r *request) sameGuild(t *Table) bool {
 // saveTable writes the table (nil deletes the channel's table) in one
 // durable transaction, and keeps the timer index in step.
 func (b *Bot) saveTable(channelID string, t *Table) error {
+	_, err := b.saveTableBlob(channelID, t)
+	return err
+}
+
+// saveTableBlob is saveTable that also returns the bytes stored.
+func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
+	var stored []byte
 	err := b.st.Update(channelID, func(_ []byte, exists bool) ([]byte, bool, error) {
 		if t == nil {
 			return nil, exists, nil
 		}
 		blob, err := t.encode()
+		stored = blob
 		return blob, false, err
 	})
 	if err != nil {
-		return fmt.Errorf("bot: save table: %w", err)
+		return nil, fmt.Errorf("bot: save table: %w", err)
 	}
 	b.timers.set(channelID, t)
-	return nil
+	return stored, nil
+}
+
+// keptTable is a table a goroutine saved and still owns, with the bytes
+// it saved: while the store holds the same bytes, the table need not be
+// decoded again (the reconciler reads the table it just saved).
+type keptTable struct {
+	blob []byte
+	t    *Table
+}
+
+// loadTableKept is loadTable that hands out the kept table instead of
+// decoding the stored bytes when they are the ones it was saved as. The
+// kept table is handed out once.
+func (b *Bot) loadTableKept(channelID string, keep *keptTable) (*Table, error) {
+	if keep == nil || keep.t == nil {
+		return b.loadTable(channelID)
+	}
+	kt, kb := keep.t, keep.blob
+	keep.t, keep.blob = nil, nil
+	data, ok, err := b.st.Get(channelID)
+	if err == nil && ok && bytes.Equal(data, kb) {
+		return kt, nil
+	}
+	return b.decodeStored(channelID, data, ok, err)
 }
 
 // keyedMutex serialises work per key (channel).
@@ -444,6 +477,11 @@ func variantName(l Lang, v game.Variant) string { return l.T("variant." + v.Stri
 // loadTable reads the channel's table, or nil when it has none.
 func (b *Bot) loadTable(channelID string) (*Table, error) {
 	data, ok, err := b.st.Get(channelID)
+	return b.decodeStored(channelID, data, ok, err)
+}
+
+// decodeStored decodes what the store's Get returned for the channel.
+func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*Table, error) {
 	if err != nil {
 		if isCorrupt(err) {
 			return nil, b.unreadable(channelID, nil, err)

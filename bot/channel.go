@@ -236,8 +236,9 @@ func fingerprint(vs ...any) string {
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
 	failures := 0
+	var keep keptTable
 	for steps := 0; steps < 64; steps++ {
-		done, err := b.reconcileStep(log, channelID)
+		done, err := b.reconcileStep(log, channelID, &keep)
 		if done {
 			b.unsettled.Delete(channelID)
 			return
@@ -282,10 +283,11 @@ func (b *Bot) sweep() {
 }
 
 // reconcileStep does one request; done is true when there was none to do.
-func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, err error) {
+// keep carries the table the previous step saved to this one.
+func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable) (done bool, err error) {
 	_, forced := b.force.LoadAndDelete(channelID)
 	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTable(channelID)
+	t, err := b.loadTableKept(channelID, keep)
 	if err == nil && t != nil {
 		changed := t.settle()
 		if forced {
@@ -502,7 +504,11 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string) (done bool, er
 		}
 	}
 	cur.Shown.Past = kept
-	return false, b.saveTable(channelID, cur)
+	blob, err := b.saveTableBlob(channelID, cur)
+	if err == nil {
+		keep.t, keep.blob = cur, blob
+	}
+	return false, err
 }
 
 // shrink edits a finished turn's message to its log line, without buttons

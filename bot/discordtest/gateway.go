@@ -345,18 +345,33 @@ var eventIntents = map[string]int64{
 // ("" = DMs, shard 0) and asked for the event's intent.
 func (s *Server) dispatchLocked(t string, d any, guildID string) {
 	for _, sess := range s.sessions {
-		if !sess.hasGuild(guildID) {
-			continue
+		if sess.wants(t, guildID) {
+			s.sendLocked(sess, t, d)
 		}
-		need := eventIntents[t]
-		if guildID == "" && need == intentGuildMessages {
-			need = intentDirectMessages
-		}
-		if need != 0 && sess.intents&need == 0 {
-			continue
-		}
-		s.sendLocked(sess, t, d)
 	}
+}
+
+// wantsLocked reports whether any session receives event t of guildID, so
+// that an event nobody receives need not be built.
+func (s *Server) wantsLocked(t, guildID string) bool {
+	for _, sess := range s.sessions {
+		if sess.wants(t, guildID) {
+			return true
+		}
+	}
+	return false
+}
+
+// wants reports whether the session receives event t of guildID.
+func (g *gwSession) wants(t, guildID string) bool {
+	if !g.hasGuild(guildID) {
+		return false
+	}
+	need := eventIntents[t]
+	if guildID == "" && need == intentGuildMessages {
+		need = intentDirectMessages
+	}
+	return need == 0 || g.intents&need != 0
 }
 
 // DropGateway abruptly closes every gateway connection (as a network failure

@@ -249,8 +249,7 @@ func (s *Server) recordLocked(kind EventKind, m *Message) {
 	if s.opts.OnMessage != nil {
 		s.opts.OnMessage(ev)
 	}
-	if !m.Ephemeral() {
-		t := map[EventKind]string{Created: "MESSAGE_CREATE", Updated: "MESSAGE_UPDATE", Deleted: "MESSAGE_DELETE"}[kind]
+	if t := map[EventKind]string{Created: "MESSAGE_CREATE", Updated: "MESSAGE_UPDATE", Deleted: "MESSAGE_DELETE"}[kind]; !m.Ephemeral() && s.wantsLocked(t, m.GuildID) {
 		d := s.messageJSON(m)
 		if kind == Deleted {
 			d = map[string]any{"id": m.ID, "channel_id": m.ChannelID}

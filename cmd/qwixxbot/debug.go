@@ -19,7 +19,7 @@ import (
 
 // pictureBudget is how many bytes of PNG the bot keeps drawn: about 300
 // tables of 3–5 players, or a few minutes of pictures at a thousand games.
-const pictureBudget = 32 << 20
+const pictureBudget = 16 << 20
 
 // vars are the bot's counters under /debug/vars; expvar names are global
 // to the process, so they are published once and point at the newest bot

@@ -51,8 +51,9 @@ type loadOptions struct {
 	seed     uint64
 	format   string
 	profile  string
-	// selfProfile profiles the harness itself.
-	selfProfile string
+	// selfProfile profiles the harness itself; heapProfile is the bot's
+	// heap at the end.
+	selfProfile, heapProfile string
 }
 
 func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -72,6 +73,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the players' choices")
 	fs.StringVar(&o.format, "format", "text", "text or json")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write the bot's CPU profile over the measuring time to this file")
+	fs.StringVar(&o.heapProfile, "heapprofile", "", "write the bot's heap profile at the end to this file")
 	fs.StringVar(&o.selfProfile, "harness-cpuprofile", "", "write this process's CPU profile (fake Discord and players) over the measuring time to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -505,6 +507,11 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-cpu0)/secs, 100*(self1-self0)/secs
 	rep.BotRSS, rep.BotMaxRSS = procRSS(pid)
 	rep.BotHeap, rep.Goroutines = botHeap(debugAddr)
+	if o.heapProfile != "" {
+		if err := os.WriteFile(o.heapProfile, []byte(httpGet("http://"+debugAddr+"/debug/pprof/heap?gc=1")), 0o644); err != nil {
+			return nil, err
+		}
+	}
 	if c1, d1 := botCounters(debugAddr); len(all) > 0 {
 		if c1 >= 0 && commits0 >= 0 {
 			rep.StoreCommitsPerClk = float64(c1-commits0) / float64(len(all))
