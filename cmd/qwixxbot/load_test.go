@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The load harness runs the real bot binary against the fake Discord and
+// measures it: a short flat-out run of dice and card games. Its figures
+// must describe what happened: clicks answered with latencies, moves made,
+// REST requests split by route, counted ones among them, and the bot
+// process's counters read through its debug server.
+func TestLoadHarnessMeasuresTheBot(t *testing.T) {
+	t.Parallel()
+	bin := botBinary(t)
+	var out, errs bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code := runLoad(ctx, []string{"--bot", bin, "--games", "4", "--pace", "0", "--warmup", "1s", "--duration", "3s",
+		"--sample", "1s", "--format", "json"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var rep loadReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if rep.Clicks < 20 || rep.Failed != 0 || rep.Moves == 0 || rep.Moves > rep.Clicks {
+		t.Fatalf("4 games flat out for 3 s: %d clicks, %d failed, %d moves", rep.Clicks, rep.Failed, rep.Moves)
+	}
+	if !(rep.P50 > 0 && rep.P50 <= rep.P95 && rep.P95 <= rep.P99 && rep.P99 <= rep.Max && rep.Max < 3000) {
+		t.Errorf("latencies p50 %v p95 %v p99 %v max %v ms", rep.P50, rep.P95, rep.P99, rep.Max)
+	}
+	callbacks := int64(0)
+	for _, r := range rep.Routes {
+		if strings.HasSuffix(r.Route, "/callback") {
+			callbacks = r.Requests
+			if !r.Exempt {
+				t.Error("interaction callbacks counted against the global limit")
+			}
+		}
+	}
+	// Every click is answered by one callback (some are in flight at
+	// either end of the measuring time).
+	if d := callbacks - int64(rep.Clicks); d < -int64(rep.Clicks)/20-8 || d > int64(rep.Clicks)/20+8 {
+		t.Errorf("%d callbacks for %d clicks", callbacks, rep.Clicks)
+	}
+	if rep.RequestsPerClick < 1 || rep.CountedPerClick <= 0 || rep.CountedPerClick >= rep.RequestsPerClick || rep.KiBPerClick <= 0 {
+		t.Errorf("per click: %.2f requests, %.2f counted, %.1f KiB", rep.RequestsPerClick, rep.CountedPerClick, rep.KiBPerClick)
+	}
+	if rep.StoreCommitsPerClk <= 0 || rep.DrawnPerClick <= 0 || rep.BotHeap <= 0 || rep.BotRSS <= 0 || rep.Goroutines <= 0 {
+		t.Errorf("the bot's own figures: commits %.2f, drawn %.2f per click, heap %.1f MiB, RSS %.1f MiB, %d goroutines",
+			rep.StoreCommitsPerClk, rep.DrawnPerClick, rep.BotHeap, rep.BotRSS, rep.Goroutines)
+	}
+	if len(rep.Samples) < 2 || rep.BotErrors != 0 {
+		t.Errorf("%d samples, %d error lines in the bot's log", len(rep.Samples), rep.BotErrors)
+	}
+}
+
+// Bad flags are refused with a reason, before anything starts.
+func TestLoadHarnessFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--games", "0"}, {"--players", "6"}, {"--variants", "chess"}, {"--pace", "3s-1s"}, {"--format", "xml"}, {"extra"},
+	} {
+		var out, errs bytes.Buffer
+		if code := runLoad(context.Background(), args, &out, &errs); code != 2 || errs.Len() == 0 {
+			t.Errorf("%v: exit %d, %q", args, code, errs.String())
+		}
+	}
+}
