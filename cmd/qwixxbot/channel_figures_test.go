@@ -315,13 +315,6 @@ func routeOf(r discordtest.Request) string {
 // apiPrefix is the versioned API path prefix of the bot's requests.
 var apiPrefix = regexp.MustCompile(`^/api/v\d+`)
 
-// exemptPath reports whether Discord's global rate limit skips a request:
-// interaction callbacks and requests with an interaction token.
-func exemptPath(path string) bool {
-	p := apiPrefix.ReplaceAllString(path, "")
-	return strings.HasPrefix(p, "/interactions/") || strings.HasPrefix(p, "/webhooks/")
-}
-
 var userMention = regexp.MustCompile(`<@!?(\d+)>`)
 
 // pings counts the users a request pings: it creates a public message

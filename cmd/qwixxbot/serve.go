@@ -78,6 +78,8 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	if s.Client, err = newHTTPClient(so.transport, cfg.Discord.BaseURL); err != nil {
 		return err
 	}
+	// One token's processes share its global limit: each takes its share.
+	s.Client.Transport = newGlobalLimit(s.Client.Transport, globalRate/float64(max(cfg.Discord.ShardCount, 1)))
 	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true

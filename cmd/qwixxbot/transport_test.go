@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 )
@@ -80,6 +82,54 @@ func TestHTTPClientTransport(t *testing.T) {
 	}
 	if _, err := newHTTPClient(nil, "ftp://x"); err == nil {
 		t.Error("a bad base URL was accepted")
+	}
+}
+
+// The global limit paces the requests Discord counts and lets interaction
+// answers through at once.
+func TestGlobalLimitPacesCountedRequestsOnly(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		got = append(got, r.URL.Path)
+		mu.Unlock()
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
+	})
+	g := newGlobalLimit(next, 20) // burst 10, then one per 50 ms
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	send := func(path string) error {
+		req, _ := http.NewRequestWithContext(ctx, "POST", "https://discord.com"+path, nil)
+		_, err := g.RoundTrip(req)
+		return err
+	}
+	counted := 0
+	for range 40 {
+		if send("/api/v9/channels/1/messages") != nil {
+			break
+		}
+		counted++
+	}
+	// The context ends after 300 ms: the burst and about 6 more got out.
+	if counted < 10 || counted > 20 {
+		t.Errorf("%d counted requests within 300 ms at 20/s with a burst of 10", counted)
+	}
+	for range 50 {
+		if err := send("/api/v9/interactions/2/tok/callback"); err != nil {
+			t.Fatalf("an interaction answer waited: %v", err)
+		}
+	}
+	if err := send("/api/v9/webhooks/3/tok/messages/@original"); err != nil {
+		t.Fatalf("an edit through an interaction token waited: %v", err)
+	}
+	for _, p := range []string{"/api/v10/interactions/1/x/callback", "/webhooks/1/x"} {
+		if !exemptPath(p) {
+			t.Errorf("%s not exempt", p)
+		}
+	}
+	if exemptPath("/api/v9/channels/1/messages/2") {
+		t.Error("a channel edit counted as exempt")
 	}
 }
 
