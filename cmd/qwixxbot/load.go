@@ -69,7 +69,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.sample, "sample", 0, "print a line of figures this often while measuring (0: only at the end)")
 	fs.StringVar(&o.botPath, "bot", "", "the bot binary to measure (default: this program)")
 	fs.StringVar(&o.dir, "dir", "", "where the database and the bot's log go (default: a temporary directory, removed)")
-	fs.BoolVar(&o.limits, "discord-limits", false, "enforce Discord's rate limits (50 requests/s per token, 5 posts and edits per 5 s per channel)")
+	fs.BoolVar(&o.limits, "discord-limits", false, "enforce Discord's rate limits (50 requests/s per token, 5 posts and edits per 5 s per channel) and let the bot pace itself for them; without it neither limits, and the run measures the machine")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the players' choices")
 	fs.StringVar(&o.format, "format", "text", "text or json")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write the bot's CPU profile over the measuring time to this file")
@@ -391,6 +391,11 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	cmd.Env = append(cmd.Env, "QWIXXBOT_TOKEN="+srv.Token(), "QWIXXBOT_DISCORD_BASE_URL="+srv.URL,
 		"QWIXXBOT_STORE_PATH="+filepath.Join(dir, "load.db"), "QWIXXBOT_LOG_LEVEL=warn",
 		"QWIXXBOT_LOG_FORMAT=json", "QWIXXBOT_LOG_DEBUG_ADDR="+debugAddr)
+	if !o.limits {
+		// The fake enforces no rate limit: the bot need not pace itself
+		// either, and the run measures the machine, not the token.
+		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_RATE_LIMIT=1000000")
+	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start the bot %s: %w", o.botPath, err)

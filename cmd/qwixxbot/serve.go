@@ -79,7 +79,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		return err
 	}
 	// One token's processes share its global limit: each takes its share.
-	s.Client.Transport = newGlobalLimit(s.Client.Transport, globalRate/float64(max(cfg.Discord.ShardCount, 1)))
+	s.Client.Transport = newGlobalLimit(s.Client.Transport, globalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
 	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true

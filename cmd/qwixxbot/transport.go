@@ -113,14 +113,14 @@ func (t *baseURLTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	return t.next.RoundTrip(r)
 }
 
-// globalRate is the requests per second this process sends on routes that
-// count against Discord's global limit of 50 per second per bot token
-// (everything but interaction answers), shared by every process of the
-// token: below the limit, so that a busy bot waits here instead of
-// collecting 429s (Discord bans an address that sends 10,000 refused
-// requests in 10 minutes). Edits and posts of the channel wait; click
-// answers never do.
-const globalRate = 45
+// globalShare is the part of the token's global rate limit
+// (discord.rate_limit, 50 per second by default, shared by every process
+// of the token) that the bot uses on the routes the limit counts
+// (everything but interaction answers): below the limit, so that a busy
+// bot waits here instead of collecting 429s (Discord bans an address that
+// sends 10,000 refused requests in 10 minutes). Edits and posts of the
+// channel wait; click answers never do.
+const globalShare = 0.9
 
 // globalLimit is a RoundTripper that paces the requests counted against
 // the global rate limit (rate.Limiter, golang.org/x/time) and lets

@@ -53,6 +53,10 @@ type Discord struct {
 	// 0 <= ShardID < ShardCount.
 	ShardID    int
 	ShardCount int
+	// RateLimit is the bot token's global rate limit in requests per
+	// second (Discord's default 50; Discord raises it for large bots on
+	// request). The processes of the token share it.
+	RateLimit int
 }
 
 // Store is the [store] section.
@@ -176,6 +180,7 @@ type raw struct {
 		GuildID       string `toml:"guild_id"`
 		ShardID       int64  `toml:"shard_id"`
 		ShardCount    int64  `toml:"shard_count"`
+		RateLimit     int64  `toml:"rate_limit"`
 	} `toml:"discord"`
 	Store struct {
 		Path string `toml:"path"`
@@ -204,6 +209,7 @@ func defaultRaw() *raw {
 	r.Discord.BaseURL = "https://discord.com"
 	r.Discord.ShardID = 0
 	r.Discord.ShardCount = 1
+	r.Discord.RateLimit = 50
 	r.Store.Path = "qwixxbot.db"
 	r.Log.Level = "info"
 	r.Log.Format = "json"
@@ -233,6 +239,7 @@ var keys = []keyDef{
 	{name: "discord.guild_id", field: func(r *raw) any { return &r.Discord.GuildID }},
 	{name: "discord.shard_id", field: func(r *raw) any { return &r.Discord.ShardID }},
 	{name: "discord.shard_count", field: func(r *raw) any { return &r.Discord.ShardCount }},
+	{name: "discord.rate_limit", field: func(r *raw) any { return &r.Discord.RateLimit }},
 	{name: "store.path", field: func(r *raw) any { return &r.Store.Path }},
 	{name: "log.level", field: func(r *raw) any { return &r.Log.Level }},
 	{name: "log.format", field: func(r *raw) any { return &r.Log.Format }},
@@ -417,6 +424,11 @@ func (r *raw) config() (Config, error) {
 		bad("discord.base_url", "%q is not an http or https URL such as https://discord.com", r.Discord.BaseURL)
 	}
 	c.Discord.ShardCount = int(r.Discord.ShardCount)
+	if r.Discord.RateLimit < 1 || r.Discord.RateLimit > 1_000_000 {
+		bad("discord.rate_limit", "%d is not in 1..1000000 requests per second", r.Discord.RateLimit)
+	} else {
+		c.Discord.RateLimit = int(r.Discord.RateLimit)
+	}
 	c.Discord.ShardID = int(r.Discord.ShardID)
 	if r.Discord.ShardCount < 1 || r.Discord.ShardCount > 1<<16 {
 		bad("discord.shard_count", "%d is not in 1..%d", r.Discord.ShardCount, 1<<16)
@@ -546,11 +558,11 @@ func (c Config) String() string {
 		seed = strconv.FormatInt(*c.Sandbox.Seed, 10)
 	}
 	return fmt.Sprintf("discord.token=%s discord.application_id=%q discord.base_url=%q discord.guild_id=%q "+
-		"discord.shard_id=%d discord.shard_count=%d store.path=%q log.level=%s log.format=%s "+
+		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d store.path=%q log.level=%s log.format=%s log.debug_addr=%q "+
 		"game.turn_timeout=%s game.reminder_before=%s game.max_players=%d game.language=%s "+
 		"sandbox.out_dir=%q sandbox.players=%d sandbox.variant=%s sandbox.seed=%s",
 		c.Discord.Token, c.Discord.ApplicationID, c.Discord.BaseURL, c.Discord.GuildID,
-		c.Discord.ShardID, c.Discord.ShardCount, c.Store.Path, c.Log.Level, c.Log.Format,
+		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Store.Path, c.Log.Level, c.Log.Format, c.Log.DebugAddr,
 		fmtDuration(c.Game.TurnTimeout), fmtDuration(c.Game.ReminderBefore), c.Game.MaxPlayers, c.Game.Language,
 		c.Sandbox.OutDir, c.Sandbox.Players, c.Sandbox.Variant, seed)
 }
@@ -564,9 +576,10 @@ func (c Config) MarshalZerologObject(e *zerolog.Event) {
 		Str("base_url", c.Discord.BaseURL).
 		Str("guild_id", c.Discord.GuildID).
 		Int("shard_id", c.Discord.ShardID).
-		Int("shard_count", c.Discord.ShardCount))
+		Int("shard_count", c.Discord.ShardCount).
+		Int("rate_limit", c.Discord.RateLimit))
 	e.Dict("store", zerolog.Dict().Str("path", c.Store.Path))
-	e.Dict("log", zerolog.Dict().Str("level", c.Log.Level).Str("format", c.Log.Format))
+	e.Dict("log", zerolog.Dict().Str("level", c.Log.Level).Str("format", c.Log.Format).Str("debug_addr", c.Log.DebugAddr))
 	e.Dict("game", zerolog.Dict().
 		Str("turn_timeout", fmtDuration(c.Game.TurnTimeout)).
 		Str("reminder_before", fmtDuration(c.Game.ReminderBefore)).

@@ -44,7 +44,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("Load(\"\", nil): %v", err)
 	}
 	want := Config{
-		Discord: Discord{BaseURL: "https://discord.com", ShardID: 0, ShardCount: 1},
+		Discord: Discord{BaseURL: "https://discord.com", ShardID: 0, ShardCount: 1, RateLimit: 50},
 		Store:   Store{Path: "qwixxbot.db"},
 		Log:     Log{Level: "info", Format: "json"},
 		Game:    Game{TurnTimeout: 2 * time.Minute, ReminderBefore: 20 * time.Second, MaxPlayers: 5, Language: "en"},
@@ -108,6 +108,7 @@ base_url = "http://127.0.0.1:8080/api-prefix"
 guild_id = "876543210987654321"
 shard_id = 2
 shard_count = 4
+rate_limit = 500
 
 [store]
 path = "/var/lib/qwixxbot/shard2.db"
@@ -140,6 +141,7 @@ seed = -42
 			GuildID:       "876543210987654321",
 			ShardID:       2,
 			ShardCount:    4,
+			RateLimit:     500,
 		},
 		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db"},
 		Log:     Log{Level: "debug", Format: "console"},
@@ -235,6 +237,7 @@ func TestValidation(t *testing.T) {
 		{"log.level", "[log]\nlevel = \"verbose\"", `config: log.level: "verbose" is not one of debug, info, warn, error`},
 		{"log.level case", "[log]\nlevel = \"INFO\"", `config: log.level: "INFO" is not one of debug, info, warn, error`},
 		{"log.format", "[log]\nformat = \"text\"", `config: log.format: "text" is not one of json, console`},
+		{"discord.rate_limit", "[discord]\nrate_limit = 0", `config: discord.rate_limit: 0 is not in 1..1000000 requests per second`},
 		{"log.debug_addr", "[log]\ndebug_addr = \"6060\"", `config: log.debug_addr: "6060" is not host:port (for example 127.0.0.1:6060)`},
 		{"turn_timeout syntax", "[game]\nturn_timeout = \"2 minutes\"", `config: game.turn_timeout: "2 minutes" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout unitless", "[game]\nturn_timeout = \"90\"", `config: game.turn_timeout: "90" is not a duration such as "90s" or "2m"`},
@@ -338,6 +341,7 @@ seed = 1
 		"QWIXXBOT_DISCORD_GUILD_ID":       "20",
 		"QWIXXBOT_DISCORD_SHARD_ID":       "3",
 		"QWIXXBOT_DISCORD_SHARD_COUNT":    "8",
+		"QWIXXBOT_DISCORD_RATE_LIMIT":     "70",
 		"QWIXXBOT_STORE_PATH":             "env.db",
 		"QWIXXBOT_LOG_LEVEL":              "warn",
 		"QWIXXBOT_LOG_FORMAT":             "json",
@@ -359,7 +363,7 @@ seed = 1
 		t.Fatal(err)
 	}
 	want := Config{
-		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8},
+		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8, RateLimit: 70},
 		Store:   Store{Path: "env.db"},
 		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
@@ -539,7 +543,7 @@ func TestString(t *testing.T) {
 	c := Default()
 	c.Sandbox.Seed = ptr(int64(7))
 	want := `discord.token=unset discord.application_id="" discord.base_url="https://discord.com" discord.guild_id="" ` +
-		`discord.shard_id=0 discord.shard_count=1 store.path="qwixxbot.db" log.level=info log.format=json ` +
+		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" log.level=info log.format=json log.debug_addr="" ` +
 		`game.turn_timeout=2m game.reminder_before=20s game.max_players=5 game.language=en ` +
 		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7`
 	if got := c.String(); got != want {
