@@ -161,18 +161,24 @@ func (s *Store) updateSolo(fn func(tx *bbolt.Tx, guard func(func())) error) (err
 			err = fmt.Errorf("write transaction: %w: bbolt failed: %v", ErrCorrupt, r)
 		}
 	}()
-	guard := func(call func()) {
-		inCaller = true
-		prev := debug.SetPanicOnFault(false)
-		call()
-		debug.SetPanicOnFault(prev)
-		inCaller = false
-	}
-	err = s.db.Update(func(tx *bbolt.Tx) error { return fn(tx, guard) })
+	err = s.db.Update(func(tx *bbolt.Tx) error { return fn(tx, callerGuard(&inCaller)) })
 	if err == nil {
 		s.stats.commits.Add(1)
 		s.stats.writes.Add(1)
 		s.stats.groupSize(1)
 	}
 	return err
+}
+
+// callerGuard makes the guard a write function gets: it runs caller code
+// with faults not turned into panics, and with *inCaller set, so that a
+// panic there is told from one of bbolt's.
+func callerGuard(inCaller *bool) func(func()) {
+	return func(call func()) {
+		*inCaller = true
+		prev := debug.SetPanicOnFault(false)
+		call()
+		debug.SetPanicOnFault(prev)
+		*inCaller = false
+	}
 }

@@ -276,14 +276,7 @@ func (s *Store) runMember(tx *bbolt.Tx, c *writeCall) (err error) {
 			err = fmt.Errorf("write transaction: %w: bbolt failed: %v", ErrCorrupt, r)
 		}
 	}()
-	guard := func(call func()) {
-		inCaller = true
-		prev := debug.SetPanicOnFault(false)
-		call()
-		debug.SetPanicOnFault(prev)
-		inCaller = false
-	}
-	err = c.fn(tx, guard)
+	err = c.fn(tx, callerGuard(&inCaller))
 	returned = true
 	return err
 }

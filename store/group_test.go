@@ -150,11 +150,7 @@ func TestGroupConcurrentWritersPersist(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			s, err = Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s = reopen(t, path)
 			for i := range goroutines {
 				w.check(t, s, i)
 			}
@@ -213,22 +209,8 @@ func TestGroupCommitsFewerThanWrites(t *testing.T) {
 // are committed together, in one transaction.
 func TestGroupOneGroup(t *testing.T) {
 	s := newStore(t)
-	release, wait := holdLeader(t, s)
 	const n = 63
-	errs := make(chan error, n)
-	for i := range n {
-		go func() { errs <- s.Put("k"+strconv.Itoa(i), []byte{byte(i)}) }()
-	}
-	waitQueued(t, s, n)
-	release()
-	if err := wait(); err != nil {
-		t.Fatal(err)
-	}
-	for range n {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
+	putQueued(t, s, n, func(i int) []byte { return []byte{byte(i)} })
 	if st := s.Stats(); st.Commits != 2 || st.Writes != n+1 || st.MaxGroup != n {
 		t.Errorf("Stats = %+v, want 2 commits, %d writes, MaxGroup %d", st, n+1, n)
 	}
@@ -238,22 +220,8 @@ func TestGroupOneGroup(t *testing.T) {
 func TestGroupCap(t *testing.T) {
 	s := newStore(t)
 	s.db.NoSync = true
-	release, wait := holdLeader(t, s)
 	const n = maxGroup + 10
-	errs := make(chan error, n)
-	for i := range n {
-		go func() { errs <- s.Put("k"+strconv.Itoa(i), nil) }()
-	}
-	waitQueued(t, s, n)
-	release()
-	if err := wait(); err != nil {
-		t.Fatal(err)
-	}
-	for range n {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
+	putQueued(t, s, n, func(int) []byte { return nil })
 	if st := s.Stats(); st.Commits != 3 || st.MaxGroup != maxGroup {
 		t.Errorf("Stats = %+v, want 3 commits, MaxGroup %d", st, maxGroup)
 	}
@@ -556,11 +524,7 @@ func TestGroupCloseWaits(t *testing.T) {
 	if err := <-closed; err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = reopen(t, path)
 	for i := range n {
 		if _, ok := mustGet(t, s, "k"+strconv.Itoa(i)); !ok {
 			t.Errorf("k%d lost", i)
@@ -642,4 +606,36 @@ func TestGroupGoexit(t *testing.T) {
 			t.Errorf("Put after the Goexit: %v", err)
 		}
 	})
+}
+
+// reopen opens the database at path again, closed when the test ends.
+func reopen(t *testing.T, path string) *Store {
+	t.Helper()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// putQueued holds a commit open while n writes (k0, k1, … with value(i))
+// queue behind it, then lets them all commit and checks they succeeded.
+func putQueued(t *testing.T, s *Store, n int, value func(i int) []byte) {
+	t.Helper()
+	release, wait := holdLeader(t, s)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- s.Put("k"+strconv.Itoa(i), value(i)) }()
+	}
+	waitQueued(t, s, n)
+	release()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
