@@ -102,6 +102,9 @@ type Bot struct {
 	// reposts holds, by channel, when its live message is due to be posted
 	// afresh (liveMaxAge).
 	reposts sync.Map
+	// snapshots holds, by channel, the game last saved or restored there
+	// (gameSnapshot), so that reading a table does not restore it again.
+	snapshots sync.Map
 	// later holds, by channel, when its coalesced edit is due.
 	later sync.Map
 	// liveTokens holds, by channel, the liveToken that may edit its live
@@ -409,6 +412,7 @@ func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
 		return nil, fmt.Errorf("bot: save table: %w", err)
 	}
 	b.timers.set(channelID, t)
+	b.keepSnapshot(channelID, t)
 	return stored, nil
 }
 
@@ -491,9 +495,43 @@ func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*
 	if !ok {
 		return nil, nil
 	}
-	t, err := decodeTable(data)
+	t, err := decodeTableWith(data, func(raw []byte) (*game.Game, error) { return b.restoreGame(channelID, raw) })
 	if err != nil {
 		return nil, b.unreadable(channelID, data, err)
 	}
 	return t, nil
+}
+
+// gameSnapshot is a channel's game as last saved or restored: its
+// snapshot's bytes and the game they restore to, never handed out itself.
+type gameSnapshot struct {
+	raw []byte
+	g   *game.Game
+}
+
+// restoreGame restores a channel's game from its snapshot: a clone of the
+// game last saved or restored there when the bytes are the same (decoding
+// and checking the snapshot is most of the cost of reading a table),
+// game.Restore otherwise.
+func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
+	if v, ok := b.snapshots.Load(channelID); ok {
+		if s := v.(*gameSnapshot); bytes.Equal(s.raw, raw) {
+			return s.g.Clone(), nil
+		}
+	}
+	g, err := game.Restore(raw)
+	if err != nil {
+		return nil, err
+	}
+	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(raw), g: g.Clone()})
+	return g, nil
+}
+
+// keepSnapshot remembers the game t was just saved with (nil: none).
+func (b *Bot) keepSnapshot(channelID string, t *Table) {
+	if t == nil || t.g == nil || len(t.Game) == 0 {
+		b.snapshots.Delete(channelID)
+		return
+	}
+	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(t.Game), g: t.g.Clone()})
 }

@@ -155,7 +155,11 @@ func newSeed() [32]byte {
 
 // decodeTable reads a stored table, refusing unknown versions and broken
 // games (a corrupt database must not crash or mislead the bot).
-func decodeTable(data []byte) (*Table, error) {
+func decodeTable(data []byte) (*Table, error) { return decodeTableWith(data, game.Restore) }
+
+// decodeTableWith is decodeTable with the game's snapshot restored by
+// restore (the bot reuses games it restored before; see Bot.restoreGame).
+func decodeTableWith(data []byte, restore func([]byte) (*game.Game, error)) (*Table, error) {
 	var t Table
 	if err := json.Unmarshal(data, &t); err != nil {
 		return nil, fmt.Errorf("bot: decode table: %w", err)
@@ -167,7 +171,7 @@ func decodeTable(data []byte) (*Table, error) {
 		return nil, fmt.Errorf("bot: table has no valid stage or id")
 	}
 	if len(t.Game) > 0 {
-		g, err := game.Restore(t.Game)
+		g, err := restore(t.Game)
 		if err != nil {
 			return nil, fmt.Errorf("bot: table %s: %w", t.ID, err)
 		}

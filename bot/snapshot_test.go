@@ -1,0 +1,53 @@
+package bot
+
+import (
+	"bytes"
+	"testing"
+)
+
+// Reading a table reuses the game last saved or restored in its channel
+// (a clone, never the kept game itself): a change to one table read is
+// not in the next one read, and what is read is what is stored.
+func TestReadTablesDoNotShareGames(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	a, err := h.bot.loadTable(testChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := h.bot.loadTable(testChannel)
+	if a.g == b.g {
+		t.Fatal("two reads share one game")
+	}
+	want, _ := b.g.MarshalBinary()
+	if err := a.g.Apply(a.g.LegalMoves(a.g.Waiting()[0])[0]); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := h.bot.loadTable(testChannel)
+	if got, _ := c.g.MarshalBinary(); !bytes.Equal(got, want) {
+		t.Fatal("a change to one table read showed in the next")
+	}
+	// Saved, the change is what the next read gets.
+	if err := h.bot.saveTable(testChannel, a); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := h.bot.loadTable(testChannel)
+	fresh, err := decodeTable(mustStored(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1, _ := d.g.MarshalBinary()
+	g2, _ := fresh.g.MarshalBinary()
+	if !bytes.Equal(g1, g2) || bytes.Equal(g1, want) {
+		t.Fatal("the read after a save differs from the stored game")
+	}
+}
+
+func mustStored(t *testing.T, h *harness) []byte {
+	t.Helper()
+	blob, ok, err := h.st.Get(testChannel)
+	if err != nil || !ok {
+		t.Fatalf("stored table: %v %v", ok, err)
+	}
+	return blob
+}
