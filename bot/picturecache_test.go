@@ -62,4 +62,3 @@ func TestPictureCacheDrawsOncePerState(t *testing.T) {
 		t.Fatalf("drawings %d, hits %d, misses %d; want 5, 3, 5", r.n.Load(), hits, misses)
 	}
 }
-
