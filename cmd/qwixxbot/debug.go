@@ -17,8 +17,10 @@ import (
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
-// pictureBudget is how many bytes of PNG the bot keeps drawn: about 300
-// tables of 3–5 players, or a few minutes of pictures at a thousand games.
+// pictureBudget is how many bytes of PNG the bot keeps drawn: about 160
+// pictures of 3–5 players, the current states of the busiest tables (a
+// table's new state reuses the compressed bands of its last picture in
+// render's own cache, so a picture that falls out is cheap to draw again).
 const pictureBudget = 16 << 20
 
 // vars are the bot's counters under /debug/vars; expvar names are global
