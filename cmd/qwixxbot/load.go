@@ -8,12 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -152,6 +154,9 @@ type loadReport struct {
 	Moves     int `json:"moves"`
 	Finished  int `json:"games_finished"`
 	Restarted int `json:"games_restarted"`
+	// Problems are the games' errors by kind (a stall, an unanswered
+	// click), with how often each occurred.
+	Problems map[string]int `json:"problems,omitempty"`
 	// REST requests per click (all of them, and those counted against the
 	// global rate limit), counted requests per second (the figure that
 	// meets Discord's 50 per second) and KiB uploaded per click.
@@ -196,6 +201,9 @@ func (r *loadReport) write(w io.Writer) {
 	fmt.Fprintf(w, "clicks answered  %d (%.1f/s), failed (no answer in 3 s) %d\n", r.Clicks, r.ClicksPerSec, r.Failed)
 	fmt.Fprintf(w, "answer latency   p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms\n", r.P50, r.P95, r.P99, r.Max)
 	fmt.Fprintf(w, "moves %d, games finished %d, restarted after a problem %d\n", r.Moves, r.Finished, r.Restarted)
+	for _, k := range slices.Sorted(maps.Keys(r.Problems)) {
+		fmt.Fprintf(w, "  %5d × %s\n", r.Problems[k], k)
+	}
 	fmt.Fprintf(w, "REST per click   %.2f requests (%.2f counted by the global limit: %.1f/s), %.1f KiB up; 429s %d, failed %d\n",
 		r.RequestsPerClick, r.CountedPerClick, r.CountedPerSec, r.KiBPerClick, r.Limited, r.FailedRequests)
 	if r.StoreCommitsPerClk > 0 || r.DrawnPerClick > 0 {
@@ -292,6 +300,24 @@ type loadStats struct {
 	moves     atomic.Int64
 	finished  atomic.Int64
 	restarted atomic.Int64
+	problems  map[string]int // guarded by mu
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// problem counts a game's error by its kind: the message with numbers
+// (player names, IDs) blurred, cut to a line.
+func (s *loadStats) problem(err error) {
+	kind := []rune(digits.ReplaceAllString(err.Error(), "#"))
+	if len(kind) > 160 {
+		kind = append(kind[:159], '…')
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.problems == nil {
+		s.problems = map[string]int{}
+	}
+	s.problems[string(kind)]++
 }
 
 func (s *loadStats) answered(it *discordtest.Interaction) {
@@ -446,6 +472,9 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	stats.moves.Store(0)
 	stats.finished.Store(0)
 	stats.restarted.Store(0)
+	stats.mu.Lock()
+	stats.problems = nil
+	stats.mu.Unlock()
 	stats.measuring.Store(true)
 	if o.selfProfile != "" {
 		if f, err := os.Create(o.selfProfile); err == nil {
@@ -509,6 +538,9 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 	rep.ClicksPerSec = float64(len(all)) / secs
 	rep.P50, rep.P95, rep.P99, rep.Max = percentile(all, 0.5), percentile(all, 0.95), percentile(all, 0.99), percentile(all, 1)
 	rep.Moves, rep.Finished, rep.Restarted = int(stats.moves.Load()), int(stats.finished.Load()), int(stats.restarted.Load())
+	stats.mu.Lock()
+	rep.Problems = maps.Clone(stats.problems)
+	stats.mu.Unlock()
 	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-cpu0)/secs, 100*(self1-self0)/secs
 	rep.BotRSS, rep.BotMaxRSS = procRSS(pid)
 	rep.BotHeap, rep.Goroutines = botHeap(debugAddr)
@@ -589,6 +621,7 @@ func loadGame(ctx context.Context, srv *discordtest.Server, c *loadChannel, ch s
 			continue
 		}
 		stats.restarted.Add(1)
+		stats.problem(err)
 		_, _ = p.answer(ctx)(p.users[0].Command(ch, "qwixx", "end", nil))
 	}
 }

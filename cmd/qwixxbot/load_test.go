@@ -32,6 +32,11 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 	if rep.Clicks < 20 || rep.Failed != 0 || rep.Moves == 0 || rep.Moves > rep.Clicks {
 		t.Fatalf("4 games flat out for 3 s: %d clicks, %d failed, %d moves", rep.Clicks, rep.Failed, rep.Moves)
 	}
+	// A game goes wrong only when the bot does (its last game's results
+	// are not taken for the end of the next).
+	if rep.Restarted != 0 || len(rep.Problems) != 0 {
+		t.Errorf("%d games restarted after a problem: %v", rep.Restarted, rep.Problems)
+	}
 	if !(rep.P50 > 0 && rep.P50 <= rep.P95 && rep.P95 <= rep.P99 && rep.P99 <= rep.Max && rep.Max < 3000) {
 		t.Errorf("latencies p50 %v p95 %v p99 %v max %v ms", rep.P50, rep.P95, rep.P99, rep.Max)
 	}

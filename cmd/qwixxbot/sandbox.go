@@ -222,9 +222,18 @@ func tableMoves(table *discordtest.Message) []string {
 // playGame opens a table, seats everybody, starts and plays to the end.
 func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult, error) {
 	host := p.users[0]
+	// The last game's results stay the newest message in the channel
+	// until this game's table is posted: they are not this game's end.
+	var before string
+	if _, old := p.current(ctx); old != nil {
+		before = old.ID
+	}
 	lobby, err := p.answer(ctx)(host.Command(p.ch, "qwixx", "new", map[string]any{"variant": variant}))
 	if err != nil {
 		return nil, fmt.Errorf("/qwixx new: %w", err)
+	}
+	if lobby.Ephemeral() { // refused, with a reason only the host sees
+		return nil, fmt.Errorf("/qwixx new refused: %q", lobby.Content)
 	}
 	for _, u := range p.users[1:] {
 		if lobby, err = p.answer(ctx)(u.Click(lobby, idWith(lobby, "join"))); err != nil {
@@ -243,6 +252,11 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 			p.pace()
 		}
 		table, results := p.current(ctx)
+		if results != nil && results.ID == before {
+			idle++
+			p.awaitChange(ctx, results)
+			continue
+		}
 		if results != nil {
 			res.Results = results.Content
 			return res, nil
@@ -284,8 +298,9 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 	return nil, errors.New("the game stalled: nobody could act")
 }
 
-// awaitChange waits until the table message is no longer seen (a newer
-// one, another version, or the results) or a short while has passed: a
+// awaitChange waits until the message seen (a table or the last game's
+// results) is no longer the current one (a newer one, another version,
+// other results) or a short while has passed: a
 // person looks again when something happens, without polling.
 func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 	key := func(m *discordtest.Message) string {
@@ -303,7 +318,10 @@ func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 	defer cancel()
 	_ = p.srv.Wait(wctx, func() bool {
 		table, results := p.current(ctx)
-		return results != nil || key(table) != was
+		if results != nil {
+			return key(results) != was
+		}
+		return key(table) != was
 	})
 }
 
