@@ -339,7 +339,7 @@ func TestSettingsTurnTimerPerServer(t *testing.T) {
 	}, nil)
 	i.Member.Permissions = discordgo.PermissionManageGuild
 	h.bot.Handle(i)
-	if r := h.response(i); !strings.Contains(r.Data.Content, "30s per action") {
+	if r := h.response(i); !strings.Contains(r.Data.Content, "Time per action on this server: 30 seconds.") {
 		t.Fatalf("settings: %q", r.Data.Content)
 	}
 	resp := h.openTable("dice", "anna", "ben")

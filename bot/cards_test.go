@@ -242,7 +242,7 @@ func TestP2ComputerTakesTheLeaversSeat(t *testing.T) {
 	h := newHarness(t)
 	h.bot.opt.LiveAnswers = true
 	lobby := h.openTable("dice", "anna", "ben")
-	lobby = h.click("anna", buttons(lobby.Data.Components, "If someone leaves: their turns are passed")[0], nil)
+	lobby = h.click("anna", buttons(lobby.Data.Components, "If someone leaves: they pass from then on")[0], nil)
 	if len(buttons(lobby.Data.Components, "If someone leaves: a computer plays for them")) != 1 {
 		t.Fatal("the host's choice is not shown in the lobby")
 	}

@@ -32,14 +32,67 @@ func names(de, fr string) *map[discordgo.Locale]string {
 	return &map[discordgo.Locale]string{discordgo.German: de, discordgo.French: fr}
 }
 
+// subcommandNames are the subcommands' names in German and French, as a
+// client in that language shows them (Discord sends the English name in
+// the interaction whatever the client shows). Lowercase letters with their
+// accents: Discord allows ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$.
+var subcommandNames = map[string][2]string{
+	"new":      {"neu", "nouvelle"},
+	"sheet":    {"zettel", "fiche"},
+	"hand":     {"hand", "main"},
+	"leave":    {"verlassen", "quitter"},
+	"remove":   {"entfernen", "retirer"},
+	"end":      {"ende", "fin"},
+	"settings": {"einstellungen", "réglages"},
+	"rules":    {"regeln", "règles"},
+	"help":     {"hilfe", "aide"},
+}
+
+// optionNames are the options' names in German and French.
+var optionNames = map[string][2]string{
+	"variant": {"spiel", "jeu"},
+	"games":   {"partien", "parties"},
+	"player":  {"spieler", "joueur"},
+	"timeout": {"zeitlimit", "délai"},
+}
+
+// localName is a subcommand's or option's name as a client in the language
+// (code en, de or fr) shows it.
+func localName(code string, table map[string][2]string, name string) string {
+	n, ok := table[name]
+	if !ok {
+		panic("bot: no localised name for " + name)
+	}
+	switch code {
+	case "de":
+		return n[0]
+	case "fr":
+		return n[1]
+	}
+	return name
+}
+
+// commandText is "/qwixx sub" as a client in language l shows the command.
+func commandText(l Lang, sub string) string {
+	return "/qwixx " + localName(l.Code(), subcommandNames, sub)
+}
+
 // Commands are the slash commands the bot registers: /qwixx with its
 // subcommands.
 func Commands() []*discordgo.ApplicationCommand {
 	en := LangFor("en")
-	sub := func(name, key string, de, fr string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	sub := func(name, key string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		n := subcommandNames[name]
 		return &discordgo.ApplicationCommandOption{
-			Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, NameLocalizations: *names(de, fr),
+			Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, NameLocalizations: *names(n[0], n[1]),
 			Description: en.T(key), DescriptionLocalizations: *localized(key), Options: opts,
+		}
+	}
+	opt := func(typ discordgo.ApplicationCommandOptionType, name, key string) *discordgo.ApplicationCommandOption {
+		n := optionNames[name]
+		return &discordgo.ApplicationCommandOption{
+			Type: typ, Name: name, NameLocalizations: *names(n[0], n[1]),
+			Description: en.T(key), DescriptionLocalizations: *localized(key),
 		}
 	}
 	choice := func(v game.Variant) *discordgo.ApplicationCommandOptionChoice {
@@ -48,6 +101,14 @@ func Commands() []*discordgo.ApplicationCommand {
 	}
 	minGames, maxGames := 1.0, float64(game.MaxMatchGames)
 	minTimeout, maxTimeout := float64(MinTurnTimeout/time.Second), float64(MaxTurnTimeout/time.Second)
+	variant := opt(discordgo.ApplicationCommandOptionString, "variant", "cmd.new.variant")
+	variant.Choices = []*discordgo.ApplicationCommandOptionChoice{choice(game.Dice), choice(game.Cards), choice(game.Jokers)}
+	games := opt(discordgo.ApplicationCommandOptionInteger, "games", "cmd.new.games")
+	games.MinValue, games.MaxValue = &minGames, maxGames
+	player := opt(discordgo.ApplicationCommandOptionUser, "player", "cmd.remove.player")
+	player.Required = true
+	timeout := opt(discordgo.ApplicationCommandOptionInteger, "timeout", "cmd.settings.timeout")
+	timeout.MinValue, timeout.MaxValue = &minTimeout, maxTimeout
 	dm := false
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "qwixx",
@@ -56,34 +117,15 @@ func Commands() []*discordgo.ApplicationCommand {
 		DMPermission:             &dm,
 		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("new", "cmd.new", "neu", "nouvelle",
-				&discordgo.ApplicationCommandOption{
-					Type: discordgo.ApplicationCommandOptionString, Name: "variant", NameLocalizations: *names("spiel", "jeu"),
-					Description: en.T("cmd.new.variant"), DescriptionLocalizations: *localized("cmd.new.variant"),
-					Choices: []*discordgo.ApplicationCommandOptionChoice{choice(game.Dice), choice(game.Cards), choice(game.Jokers)},
-				},
-				&discordgo.ApplicationCommandOption{
-					Type: discordgo.ApplicationCommandOptionInteger, Name: "games", NameLocalizations: *names("partien", "parties"),
-					Description: en.T("cmd.new.games"), DescriptionLocalizations: *localized("cmd.new.games"),
-					MinValue: &minGames, MaxValue: maxGames,
-				}),
-			sub("sheet", "cmd.sheet", "zettel", "feuille"),
-			sub("hand", "cmd.hand", "hand", "main"),
-			sub("leave", "cmd.leave", "verlassen", "quitter"),
-			sub("remove", "cmd.remove", "entfernen", "retirer",
-				&discordgo.ApplicationCommandOption{
-					Type: discordgo.ApplicationCommandOptionUser, Name: "player", NameLocalizations: *names("spieler", "joueur"),
-					Description: en.T("cmd.remove.player"), DescriptionLocalizations: *localized("cmd.remove.player"), Required: true,
-				}),
-			sub("end", "cmd.end", "ende", "fin"),
-			sub("settings", "cmd.settings", "einstellungen", "reglages",
-				&discordgo.ApplicationCommandOption{
-					Type: discordgo.ApplicationCommandOptionInteger, Name: "timeout", NameLocalizations: *names("zeitlimit", "delai"),
-					Description: en.T("cmd.settings.timeout"), DescriptionLocalizations: *localized("cmd.settings.timeout"),
-					MinValue: &minTimeout, MaxValue: maxTimeout,
-				}),
-			sub("rules", "cmd.rules", "regeln", "regles"),
-			sub("help", "cmd.help", "hilfe", "aide"),
+			sub("new", "cmd.new", variant, games),
+			sub("sheet", "cmd.sheet"),
+			sub("hand", "cmd.hand"),
+			sub("leave", "cmd.leave"),
+			sub("remove", "cmd.remove", player),
+			sub("end", "cmd.end"),
+			sub("settings", "cmd.settings", timeout),
+			sub("rules", "cmd.rules"),
+			sub("help", "cmd.help"),
 		},
 	}}
 }
@@ -163,7 +205,10 @@ func (b *Bot) command(r *request) {
 		}
 		b.cmdSettings(r, secs)
 	case "rules":
-		r.ephemeral(r.lang.T("rules.text"))
+		r.respond(&discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{rulesEmbed(r.lang)}, Flags: discordgo.MessageFlagsEphemeral},
+		})
 	case "help":
 		r.ephemeral(r.lang.T("help.text"))
 	default:

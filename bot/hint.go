@@ -62,8 +62,8 @@ func moveAction(t *Table, m game.Move) string {
 	return ""
 }
 
-// hintText says the advice in l: "Cross red 5: keeps red open for 6 and
-// 7 · about +2 points over passing".
+// hintText says the advice in l: "Cross red 5: keeps the red row open for
+// 6 and 7 · about +2 points over passing".
 func hintText(l Lang, a ai.Advice) string {
 	var gain string
 	if g := int(math.Round(a.Gain)); g >= 1 {
@@ -85,20 +85,19 @@ func hintText(l Lang, a ai.Advice) string {
 		}
 		return l.T("hint.pass") + ": " + why
 	}
-	c := colorName(l, a.Color)
-	head := l.T("hint.cross", c, a.Crosses[len(a.Crosses)-1])
+	head := l.T("hint.cross", cellName(l, a.Color, a.Crosses[len(a.Crosses)-1]))
 	if m.Kind == game.Play {
 		head = l.T("hint.play", playedList(l, m.Cards[:m.N], m.Color, true), joinInts(a.Crosses, ", "))
 	}
 	var why []string
 	if a.Locks {
-		why = append(why, l.T("hint.locks", c))
+		why = append(why, l.T("hint.locks", rowName(l, a.Color)))
 	}
 	if len(a.Skipped) > 0 {
 		why = append(why, l.T("hint.skips", joinInts(a.Skipped, ", ")))
 	}
 	if len(a.Open) > 0 {
-		why = append(why, l.T("hint.open", c, joinInts(a.Open, " "+l.T("hint.and")+" ")))
+		why = append(why, l.T("hint.open", rowName(l, a.Color), joinInts(a.Open, " "+l.T("word.and")+" ")))
 	}
 	if m.Kind == game.Play {
 		gain = l.T("hint.gainother", max(0, int(math.Round(a.Gain))))

@@ -2,7 +2,10 @@ package bot
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 
+	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/message/catalog"
@@ -14,6 +17,48 @@ var Languages = []language.Tag{language.English, language.German, language.Frenc
 
 var matcher = language.NewMatcher(Languages)
 
+// pluralRE finds a counted word in a message: {N:one|other} is the word
+// for argument N (1-based, an integer) in the language's singular or plural,
+// chosen by x/text's CLDR plural rules ("1 point", "2 points"; in French 0
+// and 1 are singular: "0 point").
+var pluralRE = regexp.MustCompile(`\{(\d+):([^{}|]*)\|([^{}|]*)\}`)
+
+// commandRE finds a command in a message: {/sub} is "/qwixx sub" as a
+// client in the language shows it.
+var commandRE = regexp.MustCompile(`\{/[a-z]+\}`)
+
+// compile turns a message of the table in language code into x/text
+// catalogue messages: each {N:one|other} becomes a variable selected with
+// plural.Selectf, each {/sub} the command as the language's clients show
+// it.
+func compile(code, s string) ([]catalog.Message, error) {
+	var vars []catalog.Message
+	var err error
+	s = commandRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := m[2 : len(m)-1]
+		if _, ok := subcommandNames[sub]; !ok {
+			err = fmt.Errorf("unknown command %q", m)
+			return m
+		}
+		return "`/qwixx " + localName(code, subcommandNames, sub) + "`"
+	})
+	text := pluralRE.ReplaceAllStringFunc(s, func(m string) string {
+		g := pluralRE.FindStringSubmatch(m)
+		arg, aerr := strconv.Atoi(g[1])
+		if aerr != nil || arg < 1 {
+			err = fmt.Errorf("bad plural argument in %q", m)
+			return m
+		}
+		name := "p" + strconv.Itoa(len(vars))
+		vars = append(vars, catalog.Var(name, plural.Selectf(arg, "%d", plural.One, g[2], plural.Other, g[3])))
+		return "${" + name + "}"
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(vars, catalog.String(text)), nil
+}
+
 // catalogue holds every user-facing string in every language, built once
 // from the messages table.
 var catalogue = func() *catalog.Builder {
@@ -23,7 +68,12 @@ var catalogue = func() *catalog.Builder {
 			if m[i] == "" {
 				panic(fmt.Sprintf("bot: message %q has no %s text", key, tag))
 			}
-			if err := b.SetString(tag, key, m[i]); err != nil {
+			base, _ := tag.Base()
+			msgs, err := compile(base.String(), m[i])
+			if err == nil {
+				err = b.Set(tag, key, msgs...)
+			}
+			if err != nil {
 				panic(fmt.Sprintf("bot: message %q (%s): %v", key, tag, err))
 			}
 		}

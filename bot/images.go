@@ -12,18 +12,22 @@ import (
 var imageLabels = map[language.Tag]render.Labels{
 	language.English: render.DefaultLabels(),
 	language.German: {
-		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte", Turn: "Runde %d",
+		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte", Turn: "Zug %d",
 		Active: "Am Zug", Decided: "Entschieden", Display: "Auslage", DrawPile: "Zugstapel", Discard: "Ablage",
 		Hand: "Hand", PlayedBy: "Ausgespielt von %s", Joker: "JOKER", JokerMark: "J", GameOver: "Spielende",
 		EndLocks: "Zwei Reihen abgeschlossen", EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
 		Rank: "Platz", Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
+		Stopped: "Spiel abgebrochen", EndLocksRows: "%s abgeschlossen", EndLocksBy: "%s hat zwei Reihen abgeschlossen",
+		EndMisthrowBy: "Vierter Fehlwurf: %s", RowColors: [4]string{"Rot", "Gelb", "Grün", "Blau"}, And: "und",
 	},
 	language.French: {
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points", Turn: "Tour %d",
 		Active: "Actif", Decided: "A choisi", Display: "Étalage", DrawPile: "Pioche", Discard: "Défausse",
 		Hand: "Main", PlayedBy: "Joué par %s", Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie",
-		EndLocks: "Deux lignes fermées", EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants (ex æquo)",
+		EndLocks: "Deux rangées verrouillées", EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants (ex æquo)",
 		Rank: "Rang", Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
+		Stopped: "Partie arrêtée", EndLocksRows: "Rangées %s verrouillées", EndLocksBy: "%s a verrouillé deux rangées",
+		EndMisthrowBy: "Quatrième coup manqué : %s", RowColors: [4]string{"rouge", "jaune", "verte", "bleue"}, And: "et",
 	},
 }
 

@@ -202,7 +202,7 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 		now := g.Sheet(p)
 		for _, c := range game.Colors {
 			if now.Rows[c].Locked() && !sheets[p].Rows[c].Locked() {
-				t.addNewsAt(turn, l.T("event.lock", t.Seats[p].Name, colorName(l, c)))
+				t.addNewsAt(turn, l.T("event.lock", t.Seats[p].Name, rowName(l, c)))
 			}
 		}
 		if now.Misthrows > sheets[p].Misthrows {
@@ -426,25 +426,11 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		fmt.Fprintln(&sb, headline)
 	}
 	fmt.Fprintln(&sb, l.T("over.title"))
-	switch g.EndReason() {
-	case game.EndLocks:
-		if t.Variant.CardGame() {
-			for p := range t.Seats {
-				if g.Sheet(p).Locks() >= 2 {
-					fmt.Fprintln(&sb, l.T("over.lockscard", t.Seats[p].Name))
-				}
-			}
-		} else {
-			fmt.Fprintln(&sb, l.T("over.locks"))
-		}
-	case game.EndMisthrows:
-		for p := range t.Seats {
-			if g.Sheet(p).Misthrows >= game.MaxMisthrows {
-				fmt.Fprintln(&sb, l.T("over.misthrows", t.Seats[p].Name))
-			}
-		}
-	default:
+	stopped := g.EndReason() == game.NotOver
+	if stopped {
 		fmt.Fprintln(&sb, l.T("over.stopped"))
+	} else {
+		fmt.Fprintln(&sb, endHeadline(l, t))
 	}
 	scores := g.Scores()
 	win := game.Winners(scores)
@@ -452,10 +438,14 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	for _, w := range win {
 		wn = append(wn, t.Seats[w].Mention())
 	}
-	if len(win) == 1 {
+	switch {
+	case stopped:
+		// Nobody wins a game that was not played to its end.
+		fmt.Fprintln(&sb, l.T("over.standing"))
+	case len(win) == 1:
 		fmt.Fprintln(&sb, l.T("over.winner", wn[0], scores[win[0]]))
-	} else {
-		fmt.Fprintln(&sb, l.T("over.winners", strings.Join(wn, ", "), scores[win[0]]))
+	default:
+		fmt.Fprintln(&sb, l.T("over.winners", listAnd(l, wn), scores[win[0]]))
 	}
 	order := make([]int, len(scores))
 	for i := range order {
@@ -470,11 +460,8 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].shownName(), scores[p]))
 	}
 	if m := t.Match; m != nil && m.Games > 1 {
-		fmt.Fprintln(&sb, l.T("over.match", m.Played(), m.Games))
-		tot := m.Totals()
-		for p, s := range t.Seats {
-			fmt.Fprintf(&sb, "%s: %d\n", s.shownName(), tot[p])
-		}
+		fmt.Fprintln(&sb)
+		fmt.Fprint(&sb, matchStandings(l, t, m))
 	}
 	data := &discordgo.InteractionResponseData{Content: strings.TrimSpace(sb.String()), AllowedMentions: &discordgo.MessageAllowedMentions{}}
 	if png, err := b.rd.Results(g.Public(), t.Match, l); err != nil {
@@ -492,6 +479,88 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		}}}
 	}
 	return data
+}
+
+// endHeadline says what ended a finished game (D9, C9), naming the players:
+// "Ben took a fourth misthrow: the game is over.", "Red (Anna) and blue
+// (Ben) locked: the game is over." (the rows locked for everybody, each with
+// the players who crossed its lock), "Anna locked red and blue: the game is
+// over." (card game: the player's own two locked rows).
+func endHeadline(l Lang, t *Table) string {
+	g := t.g
+	var lines []string
+	switch g.EndReason() {
+	case game.EndLocks:
+		if t.Variant.CardGame() {
+			for p := range t.Seats {
+				if g.Sheet(p).Locks() < 2 {
+					continue
+				}
+				var rows []string
+				for _, c := range game.Colors {
+					if g.Sheet(p).Rows[c].Locked() {
+						rows = append(rows, l.T("rowcolor."+c.String()))
+					}
+				}
+				lines = append(lines, l.T("over.lockscard", t.Seats[p].Name, listAnd(l, rows)))
+			}
+			break
+		}
+		var rows []string
+		for _, c := range game.Colors {
+			if !g.Closed(c) {
+				continue
+			}
+			var who []string
+			for p := range t.Seats {
+				if g.Sheet(p).Rows[c].Locked() {
+					who = append(who, t.Seats[p].Name)
+				}
+			}
+			row := l.T("rowcolor." + c.String())
+			if len(who) > 0 {
+				row += " (" + strings.Join(who, ", ") + ")"
+			}
+			rows = append(rows, row)
+		}
+		lines = append(lines, upperFirst(l.T("over.locks", listAnd(l, rows))))
+	case game.EndMisthrows:
+		for p := range t.Seats {
+			if g.Sheet(p).Misthrows >= game.MaxMisthrows {
+				lines = append(lines, l.T("over.misthrows", t.Seats[p].Name))
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// matchStandings words a match of several games: the totals of the games
+// finished so far and who leads or has won, or that no game was finished
+// (a match ended with /qwixx end during its first game).
+func matchStandings(l Lang, t *Table, m *game.Match) string {
+	if m.Played() == 0 {
+		return l.T("over.nomatch", m.Games) + "\n"
+	}
+	var sb strings.Builder
+	fmt.Fprintln(&sb, l.T("over.match", m.Played(), m.Games))
+	tot := m.Totals()
+	for p, s := range t.Seats {
+		if p < len(tot) {
+			fmt.Fprintln(&sb, l.T("over.matchrow", s.shownName(), tot[p]))
+		}
+	}
+	var lead []string
+	for _, p := range m.Leaders() {
+		if p < len(t.Seats) {
+			lead = append(lead, t.Seats[p].Mention())
+		}
+	}
+	if m.Done() {
+		fmt.Fprintln(&sb, l.T("over.matchwin", listAnd(l, lead)))
+	} else {
+		fmt.Fprintln(&sb, l.T("over.matchlead", listAnd(l, lead)))
+	}
+	return sb.String()
 }
 
 // playAgain starts the next game of the match, or a new match, with the

@@ -48,7 +48,7 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 		}
 		d := time.Duration(seconds) * time.Second
 		if d < MinTurnTimeout || d > MaxTurnTimeout {
-			r.ephemeral(r.lang.T("cmd.settings.timeout"))
+			r.ephemeral(r.lang.T("settings.range", formatDuration(r.lang, MinTurnTimeout), formatDuration(r.lang, MaxTurnTimeout)))
 			return
 		}
 		gs := b.settingsFor(r.i.GuildID)
@@ -60,5 +60,5 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 		}
 		r.log.Info().Str("guild", r.i.GuildID).Dur("turn_timeout", d).Msg("settings changed")
 	}
-	r.ephemeral(r.lang.T("settings.show", b.turnTimeout(r.i.GuildID).String()))
+	r.ephemeral(r.lang.T("settings.show", formatDuration(r.lang, b.turnTimeout(r.i.GuildID))))
 }

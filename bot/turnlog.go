@@ -60,7 +60,7 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 		if i+1 == len(t.Decisions) || t.Decisions[i+1].Action != d.Action {
 			for _, lk := range t.Locks {
 				if lk.Action == d.Action {
-					parts = append(parts, l.T("log.lock", name(lk.Player), l.T("log.row."+lk.Color.String())))
+					parts = append(parts, l.T("log.lock", name(lk.Player), rowName(l, lk.Color)))
 				}
 			}
 		}

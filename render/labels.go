@@ -33,6 +33,16 @@ type Labels struct {
 	Player    string // "Player": ranking and match table column
 	Game      string // format with one %d: "Game %d", a match table column
 	GameNofM  string // format with two %d (played, planned): "Game %d of %d"
+
+	// The end of the game in the results' title, naming who or what ended
+	// it. Each may be empty: the results then fall back to GameOver,
+	// EndLocks and EndMisses.
+	Stopped       string    // "Game stopped": title of a game ended before it was over
+	EndLocksRows  string    // format with one %s (the locked rows' colours, a list): "%s locked"
+	EndLocksBy    string    // format with one %s (a name): card game, "%s locked two rows"
+	EndMisthrowBy string    // format with one %s (a name): "Fourth misthrow: %s"
+	RowColors     [4]string // the rows' colours in a list of locked rows, in row order: "red", …
+	And           string    // "and": the last joint of a list ("red, yellow and blue")
 }
 
 // DefaultLabels returns English labels, a convenience for tests and tools;
@@ -62,6 +72,13 @@ func DefaultLabels() Labels {
 		Player:    "Player",
 		Game:      "Game %d",
 		GameNofM:  "Game %d of %d",
+
+		Stopped:       "Game stopped",
+		EndLocksRows:  "%s locked",
+		EndLocksBy:    "%s locked two rows",
+		EndMisthrowBy: "Fourth misthrow: %s",
+		RowColors:     [4]string{"red", "yellow", "green", "blue"},
+		And:           "and",
 	}
 }
 
@@ -81,6 +98,14 @@ func (l Labels) Validate() error {
 	check("PlayedBy", l.PlayedBy, "s")
 	check("Game", l.Game, "d")
 	check("GameNofM", l.GameNofM, "d", "d")
+	optional := func(name, s string, verbs ...string) {
+		if s != "" {
+			check(name, s, verbs...)
+		}
+	}
+	optional("EndLocksRows", l.EndLocksRows, "s")
+	optional("EndLocksBy", l.EndLocksBy, "s")
+	optional("EndMisthrowBy", l.EndMisthrowBy, "s")
 	return errors.Join(errs...)
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -17,9 +19,13 @@ const (
 	matchRow = 38
 )
 
-// Results draws the end of a game as PNG: the winner or tied winners, the
-// ranking with totals, and the final sheets. With a match it adds the match
-// table: each game's scores and the running totals ("Game 2 of 5").
+// Results draws the end of a game as PNG: the winner or tied winners, what
+// ended the game ("Fourth misthrow: Ben", "Red and blue locked"), the
+// ranking with totals, and the final sheets. With a match of several games
+// of which at least one is finished it adds the match table: each game's
+// scores and the running totals ("Game 2 of 5"). A game stopped before it
+// was over (v.End is NotOver) has no winner: its title says so
+// (Labels.Stopped) and the ranking shows the scores as they stood.
 func Results(v game.PublicView, m *game.Match, l Labels) ([]byte, error) {
 	return encodePooled(func(a alloc) (canvas, error) { return results(v, m, l, a) }, "results")
 }
@@ -47,6 +53,9 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 	n := len(v.Players)
 	rankH := rankRowH + n*rankRowH + 16
 	matchH := 0
+	if m != nil && (m.Games <= 1 || m.Played() == 0) {
+		m = nil // a single game's table would repeat the ranking; no game finished, nothing to show
+	}
 	if m != nil {
 		matchH = 50 + matchRow + len(m.Players)*matchRow + 16 + gapY
 	}
@@ -58,29 +67,34 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		scores[p] = pv.Score
 	}
 	win := game.Winners(scores)
+	stopped := v.End == game.NotOver
+	if stopped {
+		win = nil // nobody wins a game that was not played to its end
+	}
 
 	// Title: game over, why, and the winners.
 	y := margin
 	c.rbox(margin, y, panelW, resTitH, 14, cPaper)
-	c.textIn(fTitle, fit(fTitle, l.GameOver, panelW-32), margin+16, y+30, left, cInk)
-	why := ""
-	switch v.End {
-	case game.EndLocks:
-		why = l.EndLocks
-	case game.EndMisthrows:
-		why = l.EndMisses
+	title := l.GameOver
+	if stopped && l.Stopped != "" {
+		title = l.Stopped
 	}
-	wl := l.Winner
-	if len(win) > 1 {
-		wl = l.Winners
+	c.textIn(fTitle, fit(fTitle, title, panelW-32), margin+16, y+30, left, cInk)
+	why := endWhy(v, l)
+	x := margin + 50
+	if len(win) > 0 {
+		wl := l.Winner
+		if len(win) > 1 {
+			wl = l.Winners
+		}
+		names := make([]string, len(win))
+		for i, w := range win {
+			names[i] = v.Players[w].Name
+		}
+		c.draw(star(13), margin+30, y+68, cGold)
+		line := wl + ": " + strings.Join(names, ", ")
+		x = c.textIn(fLabelB, fit(fLabelB, line, panelW-60), margin+50, y+68, left, cInk)
 	}
-	names := make([]string, len(win))
-	for i, w := range win {
-		names[i] = v.Players[w].Name
-	}
-	c.draw(star(13), margin+30, y+68, cGold)
-	line := wl + ": " + strings.Join(names, ", ")
-	x := c.textIn(fLabelB, fit(fLabelB, line, panelW-60), margin+50, y+68, left, cInk)
 	if why != "" {
 		wx := max(x+24, panelW/2)
 		f := fitFace(why, Width-margin-16-wx, fLabel, fSmall)
@@ -133,6 +147,65 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		y += panelH + gapY
 	}
 	return c, nil
+}
+
+// endWhy says what ended the game, in the labels' words: whose fourth
+// misthrow, which rows were locked (dice game, D9) or who locked two rows
+// (card game, C9); "" for a game that is not over.
+func endWhy(v game.PublicView, l Labels) string {
+	var who []string
+	switch v.End {
+	case game.EndLocks:
+		if v.Variant == game.Dice {
+			if l.EndLocksRows == "" {
+				return l.EndLocks
+			}
+			var rows []string
+			for _, c := range game.Colors {
+				if v.Closed[c] {
+					rows = append(rows, l.RowColors[c])
+				}
+			}
+			return resultsUpperFirst(fmt.Sprintf(l.EndLocksRows, resultsList(rows, l.And)))
+		}
+		for _, p := range v.Players {
+			if p.Sheet.Locks() >= 2 {
+				who = append(who, p.Name)
+			}
+		}
+		if l.EndLocksBy == "" || len(who) == 0 {
+			return l.EndLocks
+		}
+		return fmt.Sprintf(l.EndLocksBy, resultsList(who, l.And))
+	case game.EndMisthrows:
+		for _, p := range v.Players {
+			if p.Sheet.Misthrows >= game.MaxMisthrows {
+				who = append(who, p.Name)
+			}
+		}
+		if l.EndMisthrowBy == "" || len(who) == 0 {
+			return l.EndMisses
+		}
+		return fmt.Sprintf(l.EndMisthrowBy, resultsList(who, l.And))
+	}
+	return ""
+}
+
+// resultsList joins words as a list: "a", "a and b", "a, b and c".
+func resultsList(words []string, and string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + and + " " + words[len(words)-1]
+}
+
+// resultsUpperFirst writes a text's first letter in upper case.
+func resultsUpperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // drawMatch draws the match table: a column per game, the running total.
