@@ -1,0 +1,340 @@
+package bot
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// Every counted word reads right for 0, 1, 2 and 5 in every language, by
+// the language's plural rules (French: 0 and 1 are singular).
+func TestPluralForms(t *testing.T) {
+	tests := []struct {
+		key  string
+		args func(n int) []any
+		want map[string][4]string // language → for 0, 1, 2, 5
+	}{
+		{"sheet.wait", func(n int) []any { return []any{n} }, map[string][4]string{
+			"en": {"Your sheet (0 points).", "Your sheet (1 point).", "Your sheet (2 points).", "Your sheet (5 points)."},
+			"de": {"Dein Zettel (0 Punkte).", "Dein Zettel (1 Punkt).", "Dein Zettel (2 Punkte).", "Dein Zettel (5 Punkte)."},
+			"fr": {"Ta fiche (0 point).", "Ta fiche (1 point).", "Ta fiche (2 points).", "Ta fiche (5 points)."},
+		}},
+		{"over.winner", func(n int) []any { return []any{"Anna", n} }, map[string][4]string{
+			"en": {"Anna wins with 0 points!", "Anna wins with 1 point!", "Anna wins with 2 points!", "Anna wins with 5 points!"},
+			"de": {"Anna gewinnt mit 0 Punkten!", "Anna gewinnt mit 1 Punkt!", "Anna gewinnt mit 2 Punkten!", "Anna gewinnt mit 5 Punkten!"},
+			"fr": {"Anna gagne avec 0 point !", "Anna gagne avec 1 point !", "Anna gagne avec 2 points !", "Anna gagne avec 5 points !"},
+		}},
+		{"event.reshuffle", func(n int) []any { return []any{n} }, map[string][4]string{
+			"en": {"new draw pile of 0 cards.", "new draw pile of 1 card.", "new draw pile of 2 cards.", "new draw pile of 5 cards."},
+			"de": {"Zugstapel (0 Karten).", "Zugstapel (1 Karte).", "Zugstapel (2 Karten).", "Zugstapel (5 Karten)."},
+			"fr": {"pioche (0 carte).", "pioche (1 carte).", "pioche (2 cartes).", "pioche (5 cartes)."},
+		}},
+		{"why.take", func(n int) []any { return []any{n, 4} }, map[string][4]string{
+			"en": {"Take 0 cards so", "Take 1 card so", "Take 2 cards so", "Take 5 cards so"},
+			"de": {"Nimm 0 Karten,", "Nimm 1 Karte,", "Nimm 2 Karten,", "Nimm 5 Karten,"},
+			"fr": {"Prends 0 carte pour", "Prends 1 carte pour", "Prends 2 cartes pour", "Prends 5 cartes pour"},
+		}},
+		{"lobby.games", func(n int) []any { return []any{n} }, map[string][4]string{
+			"en": {"Match of 0 games", "Match of 1 game", "Match of 2 games", "Match of 5 games"},
+			"de": {"Serie mit 0 Partien", "Serie mit 1 Partie", "Serie mit 2 Partien", "Serie mit 5 Partien"},
+			"fr": {"Série de 0 partie", "Série de 1 partie", "Série de 2 parties", "Série de 5 parties"},
+		}},
+		{"hint.gain", func(n int) []any { return []any{n} }, map[string][4]string{
+			"en": {"about +0 points", "about +1 point ", "about +2 points", "about +5 points"},
+			"de": {"etwa +0 Punkte", "etwa +1 Punkt ", "etwa +2 Punkte", "etwa +5 Punkte"},
+			"fr": {"environ +0 point ", "environ +1 point ", "environ +2 points", "environ +5 points"},
+		}},
+		{"over.match", func(n int) []any { return []any{n, 5} }, map[string][4]string{
+			"en": {"after 0 of 5 games", "after 1 of 5 games", "after 2 of 5 games", "after 5 of 5 games"},
+			"de": {"nach 0 von 5 Partien", "nach 1 von 5 Partien", "nach 2 von 5 Partien", "nach 5 von 5 Partien"},
+			"fr": {"après 0 partie sur 5", "après 1 partie sur 5", "après 2 parties sur 5", "après 5 parties sur 5"},
+		}},
+	}
+	for _, tt := range tests {
+		for code, want := range tt.want {
+			l := LangFor(code)
+			for i, n := range []int{0, 1, 2, 5} {
+				if got := l.T(tt.key, tt.args(n)...); !strings.Contains(got, want[i]) {
+					t.Errorf("%s %s n=%d: %q, want it to contain %q", code, tt.key, n, got, want[i])
+				}
+			}
+		}
+	}
+}
+
+// countedRE finds a number directly followed by a word: "%[1]d cards".
+var countedRE = regexp.MustCompile(`%(?:\[\d+\])?d\s+(\p{L}[\p{L}']*)`)
+
+// notCounted are words that may follow a number without being what it
+// counts: verbs and particles ("5 is not", "Kreuze die rote 5 an").
+var notCounted = map[string]bool{"in": true, "dans": true, "of": true, "von": true, "sur": true, "gewählt": true, "is": true, "ist": true, "an": true, "ne": true, "n'est": true, "est": true, "gibt": true, "liegt": true, "h": true, "min": true, "s": true, "Std": true, "Min": true, "Sek": true}
+
+// No message counts something with a bare "%d noun" or a "noun(s)": every
+// counted noun goes through {N:one|other}.
+func TestCountedWordsHavePluralForms(t *testing.T) {
+	for key, m := range messages {
+		for i, s := range m {
+			for _, g := range countedRE.FindAllStringSubmatch(s, -1) {
+				if !notCounted[g[1]] {
+					t.Errorf("%s (%s): %q counts %q without {N:one|other}", key, Languages[i], s, g[1])
+				}
+			}
+			for _, bad := range []string{"(s)", "(n)", "(e)", "(en)", "den/die", "sie/ihn"} {
+				if strings.Contains(s, bad) {
+					t.Errorf("%s (%s): %q has %q: use {N:one|other}", key, Languages[i], s, bad)
+				}
+			}
+		}
+	}
+	// The scanner finds what it is meant to find.
+	if !countedRE.MatchString("Take %[1]d cards") || countedRE.MatchString("Take %[1]d {1:card|cards}") {
+		t.Fatal("countedRE does not tell counted words")
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		d          time.Duration
+		en, de, fr string
+	}{
+		{10 * time.Minute, "10 minutes", "10 Minuten", "10 minutes"},
+		{time.Minute, "1 minute", "1 Minute", "1 minute"},
+		{15 * time.Second, "15 seconds", "15 Sekunden", "15 secondes"},
+		{time.Second, "1 second", "1 Sekunde", "1 seconde"},
+		{time.Hour, "1 hour", "1 Stunde", "1 heure"},
+		{24 * time.Hour, "24 hours", "24 Stunden", "24 heures"},
+		{90 * time.Minute, "1 h 30 min", "1 Std. 30 Min.", "1 h 30 min"},
+		{90 * time.Second, "1 min 30 s", "1 Min. 30 Sek.", "1 min 30 s"},
+		{time.Hour + 5*time.Second, "1 h 5 s", "1 Std. 5 Sek.", "1 h 5 s"},
+		{0, "0 seconds", "0 Sekunden", "0 seconde"},
+		{1400 * time.Millisecond, "1 second", "1 Sekunde", "1 seconde"},
+	}
+	for _, tt := range tests {
+		for code, want := range map[string]string{"en": tt.en, "de": tt.de, "fr": tt.fr} {
+			if got := formatDuration(LangFor(code), tt.d); got != want {
+				t.Errorf("%s %v: %q, want %q", code, tt.d, got, want)
+			}
+		}
+	}
+}
+
+// discordNameRE is Discord's rule for application command names
+// (CHAT_INPUT): ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$, lower case
+// where a letter has a lower case.
+var discordNameRE = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
+
+// The commands have German and French names, with the languages' accents,
+// that Discord accepts; every message names a command as a client in its
+// language shows it.
+func TestLocalisedCommandNames(t *testing.T) {
+	cmds := Commands()
+	check := func(where, name string) {
+		if !discordNameRE.MatchString(name) || strings.ToLower(name) != name {
+			t.Errorf("%s: %q is not a valid command name", where, name)
+		}
+	}
+	for _, sub := range cmds[0].Options {
+		check(sub.Name, sub.Name)
+		for loc, n := range sub.NameLocalizations {
+			check(sub.Name+" "+string(loc), n)
+		}
+		if len(sub.NameLocalizations) != 2 {
+			t.Errorf("%s: localised in %d languages", sub.Name, len(sub.NameLocalizations))
+		}
+		for _, o := range sub.Options {
+			for loc, n := range o.NameLocalizations {
+				check(sub.Name+" "+o.Name+" "+string(loc), n)
+			}
+		}
+	}
+	fr := map[string]string{}
+	for _, sub := range cmds[0].Options {
+		fr[sub.Name] = sub.NameLocalizations[discordgo.French]
+	}
+	if fr["rules"] != "règles" || fr["settings"] != "réglages" {
+		t.Errorf("French names without accents: %v", fr)
+	}
+	for code, want := range map[string]string{"en": "`/qwixx end`", "de": "`/qwixx ende`", "fr": "`/qwixx fin`"} {
+		if got := LangFor(code).T("err.busy", "x"); !strings.Contains(got, want) {
+			t.Errorf("%s: %q does not name %s", code, got, want)
+		}
+	}
+	if got := LangFor("fr").T("help.text"); !strings.Contains(got, "`/qwixx règles`") || !strings.Contains(got, "`/qwixx réglages`") {
+		t.Errorf("French help: %q", got)
+	}
+	// Commands are named only through {/sub}, so none escapes translation.
+	for key, m := range messages {
+		for i, s := range m {
+			if strings.Contains(s, "/qwixx") {
+				t.Errorf("%s (%s) names a command literally: %q", key, Languages[i], s)
+			}
+		}
+	}
+}
+
+// /qwixx rules covers the dice game, the card game and jokers in every
+// language, within an embed's limits.
+func TestRulesTextFits(t *testing.T) {
+	words := map[string][]string{
+		"en": {"Dice game", "Card game", "Jokers", "misthrow", "display", "draw pile", "lock"},
+		"de": {"Würfelspiel", "Kartenspiel", "Joker", "Fehlwurf", "Auslage", "Zugstapel", "Schloss", "aktive Spieler", "Farbreihen"},
+		"fr": {"Jeu de dés", "Jeu de cartes", "Jokers", "coup manqué", "étalage", "pioche", "cadenas", "joueur actif", "rangée"},
+	}
+	for code, ws := range words {
+		e := rulesEmbed(LangFor(code))
+		if n := utf8.RuneCountInString(e.Description); n > 4096 || n < 1000 {
+			t.Errorf("%s: the rules have %d characters (an embed's description takes 4096)", code, n)
+		}
+		if n := utf8.RuneCountInString(e.Title); n == 0 || n > 256 {
+			t.Errorf("%s: title %q", code, e.Title)
+		}
+		for _, w := range ws {
+			if !strings.Contains(e.Description, w) {
+				t.Errorf("%s: the rules do not mention %q", code, w)
+			}
+		}
+	}
+}
+
+// finishedGame plays seeded random games until one ends as want says.
+func finishedGame(t *testing.T, v game.Variant, players []string, want func(g *game.Game) bool) *game.Game {
+	t.Helper()
+	for s := uint64(1); s < 400; s++ {
+		if g := randomGame(t, v, players, s, nil); want(g) {
+			return g
+		}
+	}
+	t.Fatal("no seeded game ends so")
+	return nil
+}
+
+func resultsTable(g *game.Game, v game.Variant, lang string, m *game.Match) *Table {
+	t := &Table{Variant: v, Lang: lang, Stage: StageOver, Match: m, g: g}
+	for i, name := range g.Players() {
+		t.Seats = append(t.Seats, Seat{UserID: fmt.Sprint("u", i), Name: name})
+	}
+	return t
+}
+
+// The results name whose fourth misthrow ended the game (D9, C9).
+func TestResultsHeadlineMisthrowD9(t *testing.T) {
+	g := finishedGame(t, game.Dice, []string{"Anna", "Ben"}, func(g *game.Game) bool { return g.EndReason() == game.EndMisthrows })
+	who := ""
+	for p := range g.Players() {
+		if g.Sheet(p).Misthrows == game.MaxMisthrows {
+			who = g.Players()[p]
+		}
+	}
+	h := newHarness(t)
+	for code, want := range map[string]string{
+		"en": who + " took a fourth misthrow: the game is over.",
+		"de": who + " hat den vierten Fehlwurf angekreuzt: Das Spiel ist vorbei.",
+		"fr": who + " a coché son quatrième coup manqué : la partie est terminée.",
+	} {
+		got := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, code, nil), "").Content
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", code, got, want)
+		}
+		if strings.Contains(got, "Game 1 of 1") || strings.Contains(got, "Partie 1") {
+			t.Errorf("%s: a single game shows a match: %q", code, got)
+		}
+	}
+}
+
+// The results name the rows locked for everybody and who locked them (D9).
+func TestResultsHeadlineLocksD9(t *testing.T) {
+	data, err := os.ReadFile("../game/testdata/records/turns-dice-locks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := game.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := game.Replay(rec)
+	if err != nil || g.EndReason() != game.EndLocks {
+		t.Fatalf("record: %v, end %v", err, g.EndReason())
+	}
+	var rows, rowsDE []string
+	for _, c := range game.Colors {
+		if !g.Closed(c) {
+			continue
+		}
+		var who []string
+		for p, name := range g.Players() {
+			if g.Sheet(p).Rows[c].Locked() {
+				who = append(who, name)
+			}
+		}
+		if len(who) == 0 {
+			t.Fatalf("row %v locked by nobody", c)
+		}
+		rows = append(rows, c.String()+" ("+strings.Join(who, ", ")+")")
+		rowsDE = append(rowsDE, LangFor("de").T("rowcolor."+c.String())+" ("+strings.Join(who, ", ")+")")
+	}
+	if len(rows) < 2 {
+		t.Fatalf("%d rows locked", len(rows))
+	}
+	h := newHarness(t)
+	en := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, "en", nil), "").Content
+	want := upperFirst(strings.Join(rows, " and ")) + " locked: the game is over."
+	if len(rows) > 2 {
+		want = upperFirst(strings.Join(rows[:len(rows)-1], ", ") + " and " + rows[len(rows)-1] + " locked: the game is over.")
+	}
+	if !strings.Contains(en, want) {
+		t.Errorf("English: %q, want %q", en, want)
+	}
+	de := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, "de", nil), "").Content
+	if !strings.Contains(de, rowsDE[0]) || !strings.Contains(de, "abgeschlossen: Das Spiel ist vorbei.") {
+		t.Errorf("German: %q", de)
+	}
+}
+
+// A game stopped with /qwixx end has no winner, and a match stopped in its
+// first game says that no game was finished, never "Game 0 of 2".
+func TestResultsStoppedMatch(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := game.NewMatch(g.Players(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	for code, want := range map[string]string{
+		"en": "None of the match's 2 games was finished.",
+		"de": "Keine der 2 Partien der Serie wurde zu Ende gespielt.",
+		"fr": "Aucune des 2 parties de la série n'a été terminée.",
+	} {
+		got := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, code, m), "").Content
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", code, got, want)
+		}
+		if strings.Contains(got, "🏆") || strings.Contains(got, " 0 of ") || strings.Contains(got, " 0 von ") {
+			t.Errorf("%s: a winner or game 0 for a stopped game: %q", code, got)
+		}
+	}
+	// After one finished game: that game's totals and who leads.
+	if err := m.Add([]int{12, 30}); err != nil {
+		t.Fatal(err)
+	}
+	got := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, "en", m), "").Content
+	for _, want := range []string{"The game was stopped before it was over.", "Scores when it was stopped:", "Match after 1 of 2 games:", "Anna: 12", "Ben: 30", "🏆 Leading the match: <@u1>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stopped in game 2: %q, want %q", got, want)
+		}
+	}
+	if strings.Contains(got, "wins with") {
+		t.Errorf("a stopped game has a winner: %q", got)
+	}
+}
