@@ -18,7 +18,7 @@ var imageLabels = map[language.Tag]render.Labels{
 		EndLocks: "Zwei Reihen abgeschlossen", EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
 		Rank: "Platz", Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
 		Stopped: "Spiel abgebrochen", EndLocksRows: "%s abgeschlossen", EndLocksBy: "%s hat zwei Reihen abgeschlossen",
-		EndMisthrowBy: "Vierter Fehlwurf: %s", RowColors: [4]string{"Rot", "Gelb", "Grün", "Blau"}, And: "und",
+		EndMisthrowBy: "Vierter Fehlwurf: %s", RowColors: [4]string{"Rot", "Gelb", "Grün", "Blau"}, And: "und", Colon: ": ",
 	},
 	language.French: {
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points", Turn: "Tour %d",
@@ -27,7 +27,7 @@ var imageLabels = map[language.Tag]render.Labels{
 		EndLocks: "Deux rangées verrouillées", EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants (ex æquo)",
 		Rank: "Rang", Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
 		Stopped: "Partie arrêtée", EndLocksRows: "Rangées %s verrouillées", EndLocksBy: "%s a verrouillé deux rangées",
-		EndMisthrowBy: "Quatrième coup manqué : %s", RowColors: [4]string{"rouge", "jaune", "verte", "bleue"}, And: "et",
+		EndMisthrowBy: "Quatrième coup manqué : %s", RowColors: [4]string{"rouge", "jaune", "verte", "bleue"}, And: "et", Colon: " : ",
 	},
 }
 

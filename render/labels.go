@@ -43,6 +43,7 @@ type Labels struct {
 	EndMisthrowBy string    // format with one %s (a name): "Fourth misthrow: %s"
 	RowColors     [4]string // the rows' colours in a list of locked rows, in row order: "red", …
 	And           string    // "and": the last joint of a list ("red, yellow and blue")
+	Colon         string    // ": " between a label and its value ("Winner: Anna"); French " : "; empty means ": "
 }
 
 // DefaultLabels returns English labels, a convenience for tests and tools;
@@ -79,6 +80,7 @@ func DefaultLabels() Labels {
 		EndMisthrowBy: "Fourth misthrow: %s",
 		RowColors:     [4]string{"red", "yellow", "green", "blue"},
 		And:           "and",
+		Colon:         ": ",
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -196,6 +197,13 @@ func TestEveryLabelIsUsed(t *testing.T) {
 	_, over := dice5TwoLocks(t)
 	hand := handWithJokers(t)
 	tie := tiedGame(t)
+	// A card game ended by a player's two locks (C9), drawn from a running
+	// one; dv, still running, draws as a stopped game.
+	cardLocks := cv
+	cardLocks.End = game.EndLocks
+	cardLocks.Players = slices.Clone(cv.Players)
+	cardLocks.Players[0].Sheet.Rows[game.Red] |= 1 << game.LockPos
+	cardLocks.Players[0].Sheet.Rows[game.Blue] |= 1 << game.LockPos
 	draw := func(l Labels) [][]byte {
 		var out [][]byte
 		for _, f := range []func() (*image.Paletted, error){
@@ -205,6 +213,8 @@ func TestEveryLabelIsUsed(t *testing.T) {
 			func() (*image.Paletted, error) { return ResultsImage(over, nil, l) },
 			func() (*image.Paletted, error) { return HandImage(hand, l) },
 			func() (*image.Paletted, error) { return ResultsImage(tie, nil, l) },
+			func() (*image.Paletted, error) { return ResultsImage(cardLocks, nil, l) },
+			func() (*image.Paletted, error) { return ResultsImage(dv, nil, l) },
 		} {
 			img, err := f()
 			if err != nil {
@@ -215,16 +225,30 @@ func TestEveryLabelIsUsed(t *testing.T) {
 		return out
 	}
 	want := draw(base)
+	// EndLocks and EndMisses are what the results say when the labels name
+	// no player or row (EndLocksRows, EndLocksBy, EndMisthrowBy empty).
+	general := base
+	general.EndLocksRows, general.EndLocksBy, general.EndMisthrowBy = "", "", ""
+	wantGeneral := draw(general)
 	rv := reflect.ValueOf(&base).Elem()
 	for i := range rv.NumField() {
 		name := rv.Type().Field(i).Name
-		l := base
+		l, ref := base, want
+		if name == "EndLocks" || name == "EndMisses" {
+			l, ref = general, wantGeneral
+		}
 		f := reflect.ValueOf(&l).Elem().Field(i)
-		f.SetString("Wq" + strings.ToLower(f.String()))
+		if f.Kind() == reflect.Array {
+			for j := range f.Len() {
+				f.Index(j).SetString("Wq" + strings.ToLower(f.Index(j).String()))
+			}
+		} else {
+			f.SetString("Wq" + strings.ToLower(f.String()))
+		}
 		got := draw(l)
 		same := true
 		for k := range got {
-			same = same && bytes.Equal(got[k], want[k])
+			same = same && bytes.Equal(got[k], ref[k])
 		}
 		if same {
 			t.Errorf("label %s is drawn nowhere", name)

@@ -15,6 +15,7 @@ import (
 // Results layout.
 const (
 	resTitH  = 92
+	stopTitH = 60 // the title of a stopped game: no winner line
 	rankRowH = 40
 	matchRow = 38
 )
@@ -59,7 +60,12 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 	if m != nil {
 		matchH = 50 + matchRow + len(m.Players)*matchRow + 16 + gapY
 	}
-	h := margin + resTitH + gapY + rankH + gapY + matchH + n*(panelH+gapY) - gapY + margin
+	stopped := v.End == game.NotOver
+	titH := resTitH
+	if stopped {
+		titH = stopTitH
+	}
+	h := margin + titH + gapY + rankH + gapY + matchH + n*(panelH+gapY) - gapY + margin
 	c := alloc(Width, h)
 
 	scores := make([]int, n)
@@ -67,14 +73,13 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		scores[p] = pv.Score
 	}
 	win := game.Winners(scores)
-	stopped := v.End == game.NotOver
 	if stopped {
 		win = nil // nobody wins a game that was not played to its end
 	}
 
 	// Title: game over, why, and the winners.
 	y := margin
-	c.rbox(margin, y, panelW, resTitH, 14, cPaper)
+	c.rbox(margin, y, panelW, titH, 14, cPaper)
 	title := l.GameOver
 	if stopped && l.Stopped != "" {
 		title = l.Stopped
@@ -92,7 +97,11 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 			names[i] = v.Players[w].Name
 		}
 		c.draw(star(13), margin+30, y+68, cGold)
-		line := wl + ": " + strings.Join(names, ", ")
+		colon := l.Colon
+		if colon == "" {
+			colon = ": "
+		}
+		line := wl + colon + strings.Join(names, ", ")
 		x = c.textIn(fLabelB, fit(fLabelB, line, panelW-60), margin+50, y+68, left, cInk)
 	}
 	if why != "" {
@@ -100,7 +109,7 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		f := fitFace(why, Width-margin-16-wx, fLabel, fSmall)
 		c.textIn(f, fit(f, why, Width-margin-16-wx), Width-margin-16, y+30, right, cInkSoft)
 	}
-	y += resTitH + gapY
+	y += titH + gapY
 
 	// Ranking: equal totals share a rank.
 	c.rbox(margin, y, panelW, rankH, 14, cPaper)
