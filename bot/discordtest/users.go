@@ -72,7 +72,10 @@ func (u *User) channelLocked(channelID string) (*channel, error) {
 // map[string]any{"players": 3}). sub names a subcommand ("" for none, or
 // "group sub"). Option values are strings, integers, booleans, floats,
 // *User or IDs; they are checked against the registered command, as the
-// Discord client would.
+// Discord client would. Subcommands and options may be named as the
+// user's client shows them (their name_localizations for the user's
+// locale: "/qwixx règles" for a French client); the interaction carries
+// the registered names, as Discord sends them.
 func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Interaction, error) {
 	s := u.s
 	s.mu.Lock()
@@ -85,12 +88,16 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 	if cmd == nil {
 		return nil, fmt.Errorf("discordtest: no command /%s usable in channel %s", name, channelID)
 	}
+	locale := s.users[u.ID].locale
+	named := func(o cmdOption, part string) bool {
+		return o.Name == part || (part != "" && o.NameLocalizations[locale] == part)
+	}
 	res := map[string]map[string]any{}
 	defs := cmd.def.Options
 	var path []cmdOption
 	if sub != "" {
 		for _, part := range strings.Fields(sub) {
-			i := slices.IndexFunc(defs, func(o cmdOption) bool { return o.Name == part && (o.Type == 1 || o.Type == 2) })
+			i := slices.IndexFunc(defs, func(o cmdOption) bool { return named(o, part) && (o.Type == 1 || o.Type == 2) })
 			if i < 0 {
 				return nil, fmt.Errorf("discordtest: /%s has no subcommand %q", name, sub)
 			}
@@ -102,6 +109,17 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 		}
 	} else if slices.ContainsFunc(defs, func(o cmdOption) bool { return o.Type == 1 || o.Type == 2 }) {
 		return nil, fmt.Errorf("discordtest: /%s needs a subcommand", name)
+	}
+	shown := opts
+	opts = map[string]any{}
+	for k, v := range shown {
+		if i := slices.IndexFunc(defs, func(o cmdOption) bool { return named(o, k) }); i >= 0 {
+			k = defs[i].Name
+		}
+		if _, dup := opts[k]; dup {
+			return nil, fmt.Errorf("discordtest: /%s %s: option %q given twice", name, sub, k)
+		}
+		opts[k] = v
 	}
 	leaf, err := s.optionValuesLocked(defs, opts, res)
 	if err != nil {

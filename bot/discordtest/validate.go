@@ -296,6 +296,10 @@ func validateModal(fe fieldErrors, p string, m *modalData) {
 // ---- application commands ----
 
 var (
+	// commandNameRE is Discord's rule for CHAT_INPUT command and option
+	// names, ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ (Go spells the
+	// scripts \p{Devanagari} and \p{Thai}); letters must be lower case where
+	// they have one (validateName).
 	commandNameRE = regexp.MustCompile(`^[-_\p{L}\p{N}\p{Devanagari}\p{Thai}]{1,32}$`)
 	validLocales  = map[string]bool{}
 )
@@ -402,9 +406,16 @@ func validateOptions(fe fieldErrors, p string, opts []cmdOption, level string) {
 		fe.add(p, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
 	}
 	names := map[string]bool{}
+	localNames := map[string]bool{} // locale + "\x00" + localised name
 	optional, subs, plain := false, 0, 0
 	for i, o := range opts {
 		op := join(p, i)
+		for loc, ln := range o.NameLocalizations {
+			if localNames[loc+"\x00"+ln] {
+				fe.add(join(op, "name_localizations", loc), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique")
+			}
+			localNames[loc+"\x00"+ln] = true
+		}
 		validateName(fe, join(op, "name"), o.Name, true)
 		validateLocalized(fe, join(op, "name_localizations"), o.NameLocalizations, func(path, v string) { validateName(fe, path, v, true) })
 		lenBetween(fe, join(op, "description"), o.Description, 1, 100)
@@ -446,6 +457,7 @@ func validateOptions(fe fieldErrors, p string, opts []cmdOption, level string) {
 			}
 			for j, c := range o.Choices {
 				lenBetween(fe, join(op, "choices", j, "name"), c.Name, 1, 100)
+				validateLocalized(fe, join(op, "choices", j, "name_localizations"), c.NameLocalizations, func(path, v string) { lenBetween(fe, path, v, 1, 100) })
 			}
 		default:
 			fe.add(join(op, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}.")

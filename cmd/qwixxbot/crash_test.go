@@ -446,7 +446,7 @@ func tableState(content string) (turn int, phase game.Phase) {
 		turn, _ = strconv.Atoi(m[1])
 	}
 	switch {
-	case strings.Contains(content, "everybody may cross the white sum"):
+	case strings.Contains(content, "everybody may cross the sum of the white dice"):
 		phase = game.PhaseWhite
 	case strings.Contains(content, "may add one white die"):
 		phase = game.PhaseColor

@@ -826,7 +826,7 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 	e.table(ben, "plays 1 to 3 cards")
 	e.clock.Advance(time.Hour + time.Second)
 	// The turn's log line tells what the timer did.
-	line := e.logLine("Time ran out for Ben: one card had to be played, nothing crossed.")
+	line := e.logLine("Time ran out for Ben: one card had to be played, nothing is crossed.")
 	for _, want := range []string{"Ben played ", "Ben ✕ misthrow (1/4)"} {
 		if !strings.Contains(line.Content, want) {
 			t.Errorf("after the forced play the log line lacks %q: %q", want, line.Content)

@@ -212,7 +212,7 @@ func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) 
 	e.t.Helper()
 	var next *discordtest.Message
 	for i, sum := range sums {
-		tbl := e.table(a, fmt.Sprintf("white sum **%d**", sum))
+		tbl := e.table(a, fmt.Sprintf("white dice, **%d**", sum))
 		e.answer(a.Click(tbl, idWith(tbl, "white:"+rowA)))
 		e.answer(b.Click(tbl, idWith(tbl, "white:"+rowB)))
 		if i == len(sums)-1 {
@@ -510,13 +510,13 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 	}); err != nil {
 		t.Fatal("the game did not end after the second lock in action 1")
 	}
-	for _, want := range []string{"Two rows are locked", "Max: 28", "Linus: 28", "Shared win"} {
+	for _, want := range []string{"Red (Max) and yellow (Linus) locked: the game is over.", "Max: 28", "Linus: 28", "Shared win"} {
 		if !strings.Contains(results.Content, want) {
 			t.Errorf("results lack %q:\n%s", want, results.Content)
 		}
 	}
 	for _, m := range max.Messages(ch) {
-		if strings.Contains(m.Content, "white sum **12**") && strings.Contains(m.Content, "Action 2") {
+		if strings.Contains(m.Content, "white dice, **12**") && strings.Contains(m.Content, "Action 2") {
 			t.Fatal("action 2 was offered after the game ended")
 		}
 	}
@@ -539,7 +539,7 @@ func TestE2ED7SameRowLockedByTwoAtOnce(t *testing.T) {
 	e.startTable(anna, ben)
 	e.whiteTurns(anna, ben, "red", "red", []int{2, 3, 4, 5, 6, 12})
 	next := e.table(anna, "Action 2")
-	for _, want := range []string{"Anna locked the Red row", "Ben locked the Red row"} {
+	for _, want := range []string{"Anna locked the red row", "Ben locked the red row"} {
 		if !strings.Contains(next.Content, want) {
 			t.Errorf("action 2 message lacks %q:\n%s", want, next.Content)
 		}
