@@ -95,9 +95,9 @@ func playedCards(l Lang, cs []game.PlayedCard) string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		if c.Joker {
-			out[i] = "Joker " + strconv.Itoa(c.Number) + " → " + colorName(l, c.Color)
+			out[i] = l.T("card.joker", c.Number) + " → " + l.T("cardcolor."+c.Color.String())
 		} else {
-			out[i] = colorName(l, c.Color) + " " + strconv.Itoa(c.Number)
+			out[i] = l.T("card", l.T("cardcolor."+c.Color.String()), c.Number)
 		}
 	}
 	return strings.Join(out, ", ")

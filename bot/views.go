@@ -194,12 +194,13 @@ func handActs(t *Table, seat int) bool {
 	return t.Stage == StagePlaying && t.g.MayAct(seat) && t.g.Phase() != game.PhaseNumber
 }
 
-// cardName names a card for its owner: "Red 5", "Joker 9".
+// cardName names a card for its owner: "Red 5", "Joker 9" ("5 rouge" in
+// French).
 func cardName(l Lang, c game.Card) string {
 	if c.Joker() {
-		return "Joker " + strconv.Itoa(c.Number())
+		return l.T("card.joker", c.Number())
 	}
-	return colorName(l, c.Color()) + " " + strconv.Itoa(c.Number())
+	return l.T("card", l.T("cardcolor."+c.Color().String()), c.Number())
 }
 
 func cardList(l Lang, cs []game.Card) string { return playedList(l, cs, 0, false) }
@@ -284,7 +285,7 @@ func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
 	for i, c := range cards {
 		names[i] = cardName(l, c)
 		if c.Joker() && named {
-			names[i] += " → " + colorName(l, as)
+			names[i] += " → " + l.T("cardcolor."+as.String())
 		}
 	}
 	return strings.Join(names, ", ")

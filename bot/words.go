@@ -43,6 +43,14 @@ var wordMessages = map[string][3]string{
 	// A number of a row, %[1]s the colour adjective: "red 5", "die rote 5",
 	// "le 5 rouge".
 	"cell": {"%[1]s %[2]d", "die %[1]s %[2]d", "le %[2]d %[1]s"},
+	// A card by colour and number, as its owner and the log name it: "Red
+	// 5", "Rot 5", "5 rouge"; a joker by its number.
+	"cardcolor.red":    {"Red", "Rot", "rouge"},
+	"cardcolor.yellow": {"Yellow", "Gelb", "jaune"},
+	"cardcolor.green":  {"Green", "Grün", "vert"},
+	"cardcolor.blue":   {"Blue", "Blau", "bleu"},
+	"card":             {"%[1]s %[2]d", "%[1]s %[2]d", "%[2]d %[1]s"},
+	"card.joker":       {"Joker %[1]d", "Joker %[1]d", "joker %[1]d"},
 	// A list's last joint: "red, yellow and blue".
 	"word.and": {"and", "und", "et"},
 
