@@ -12,7 +12,7 @@ var playMessages = map[string][3]string{
 	"turn.white":        {"Action 1: everybody may cross the sum of the white dice, **%[1]d**, in one row, or pass.", "Aktion 1: Alle dürfen die Summe der weißen Würfel, **%[1]d**, in einer Reihe ankreuzen oder passen.", "Action 1 : chacun peut cocher la somme des dés blancs, **%[1]d**, dans une rangée, ou passer."},
 	"turn.color":        {"Action 2: %[1]s may add one white die to one coloured die and cross the sum in that colour's row, or pass.", "Aktion 2: %[1]s darf einen weißen und einen farbigen Würfel zusammenzählen und die Summe in der Reihe dieser Farbe ankreuzen oder passen.", "Action 2 : %[1]s peut additionner un dé blanc et un dé de couleur et cocher la somme dans la rangée de cette couleur, ou passer."},
 	"turn.take":         {"Action 1: %[1]s takes cards from the display to hold 5.", "Aktion 1: %[1]s nimmt Karten aus der Auslage, bis 5 auf der Hand sind.", "Action 1 : %[1]s prend des cartes de l'étalage pour en avoir 5 en main."},
-	"turn.number":       {"Action 2: the number for everyone is **%[1]d**. Everybody may cross it in one row, or pass.", "Aktion 2: Die Zahl für alle ist **%[1]d**. Alle dürfen sie in einer Reihe ankreuzen oder passen.", "Action 2 : le nombre pour tous est **%[1]d**. Chacun peut le cocher dans une rangée, ou passer."},
+	"turn.number":       {"Action 2: the number for everyone is **%[1]d**. Everybody may cross it in one row, or pass.", "Aktion 2: Die Zahl für alle ist **%[1]d**. Alle dürfen sie in einer Reihe ankreuzen oder passen.", "Action 2 : le chiffre pour tous est **%[1]d**. Chacun peut le cocher dans une rangée, ou passer."},
 	"turn.play":         {"Action 3: %[1]s plays 1 to 3 cards of one colour.", "Aktion 3: %[1]s spielt 1 bis 3 Karten einer Farbe aus.", "Action 3 : %[1]s joue 1 à 3 cartes d'une même couleur."},
 	"turn.waiting":      {"Waiting for: %[1]s", "Es fehlen noch: %[1]s", "En attente de : %[1]s"},
 	"turn.deadline":     {"Time runs out %[1]s.", "Die Zeit läuft %[1]s ab.", "Le temps sera écoulé %[1]s."},
@@ -45,7 +45,7 @@ var playMessages = map[string][3]string{
 	"hand.none":      {"This game is played with dice, not cards.", "Dieses Spiel wird mit Würfeln gespielt, nicht mit Karten.", "Cette partie se joue avec des dés, pas avec des cartes."},
 	"play.pick":      {"Pick 1 to 3 cards of one colour to play.", "Wähle 1 bis 3 Karten einer Farbe zum Ausspielen.", "Choisis 1 à 3 cartes d'une même couleur à jouer."},
 	"play.as":        {"Colour the jokers count as", "Farbe, als die die Joker zählen", "Couleur que prennent les jokers"},
-	"play.cross":     {"Numbers to cross (you may cross none)", "Anzukreuzende Zahlen (auch keine)", "Nombres à cocher (tu peux n'en cocher aucun)"},
+	"play.cross":     {"Numbers to cross (you may cross none)", "Anzukreuzende Zahlen (auch keine)", "Chiffres à cocher (tu peux n'en cocher aucun)"},
 	"play.ready":     {"Play %[1]s and cross %[2]s?", "%[1]s ausspielen und %[2]s ankreuzen?", "Jouer %[1]s et cocher %[2]s ?"},
 	"play.readynone": {"Play %[1]s and cross nothing?", "%[1]s ausspielen und nichts ankreuzen?", "Jouer %[1]s sans rien cocher ?"},
 	"play.done":      {"%[1]s, crossing %[2]s", "%[1]s, angekreuzt: %[2]s", "%[1]s, en cochant %[2]s"},
@@ -69,7 +69,7 @@ var playMessages = map[string][3]string{
 	"over.match":     {"Match after %[1]d of %[2]d {2:game|games}:", "Serie nach %[1]d von %[2]d {2:Partie|Partien}:", "Série après %[1]d {1:partie|parties} sur %[2]d :"},
 	"over.matchrow":  {"%[1]s: %[2]d", "%[1]s: %[2]d", "%[1]s : %[2]d"},
 	"over.matchlead": {"🏆 Leading the match: %[1]s", "🏆 Vorn in der Serie: %[1]s", "🏆 En tête de la série : %[1]s"},
-	"over.matchwin":  {"🏆 Match won by %[1]s", "🏆 Die Serie gewinnt %[1]s", "🏆 Série gagnée par %[1]s"},
+	"over.matchwin":  {"🏆 Match won by %[1]s", "🏆 Sieg in der Serie: %[1]s", "🏆 Série gagnée par %[1]s"},
 	"over.nomatch":   {"None of the match's %[1]d {1:game|games} was finished.", "Keine der %[1]d {1:Partie|Partien} der Serie wurde zu Ende gespielt.", "Aucune des %[1]d {1:partie|parties} de la série n'a été terminée."},
 
 	"err.notplaying": {"You are not playing in this game.", "Du spielst in diesem Spiel nicht mit.", "Tu ne joues pas dans cette partie."},
@@ -89,7 +89,7 @@ var logMessages = map[string][3]string{
 	"log.cross":      {"%[1]s ✕ %[2]s %[3]d", "%[1]s ✕ %[2]s %[3]d", "%[1]s ✕ %[3]d %[2]s"},
 	"log.colored":    {"%[1]s ✕ %[2]s %[3]d (%[4]d+%[5]d)", "%[1]s ✕ %[2]s %[3]d (%[4]d+%[5]d)", "%[1]s ✕ %[3]d %[2]s (%[4]d+%[5]d)"},
 	"log.took":       {"%[1]s took %[2]s", "%[1]s nimmt %[2]s", "%[1]s prend %[2]s"},
-	"log.number":     {"number %[1]d: %[2]s", "Zahl %[1]d: %[2]s", "nombre %[1]d : %[2]s"},
+	"log.number":     {"number %[1]d: %[2]s", "Zahl %[1]d: %[2]s", "chiffre %[1]d : %[2]s"},
 	"log.played":     {"%[1]s played %[2]s ✕ %[3]s", "%[1]s spielt %[2]s ✕ %[3]s", "%[1]s joue %[2]s ✕ %[3]s"},
 	"log.playednone": {"%[1]s played %[2]s –", "%[1]s spielt %[2]s –", "%[1]s joue %[2]s –"},
 	"log.misthrow":   {"%[1]s ✕ misthrow (%[2]d/4)", "%[1]s ✕ Fehlwurf (%[2]d/4)", "%[1]s ✕ coup manqué (%[2]d/4)"},
@@ -98,5 +98,5 @@ var logMessages = map[string][3]string{
 
 	"log.end.locks":     {"🏁 Game over: two rows locked", "🏁 Spielende: zwei Reihen abgeschlossen", "🏁 Fin de la partie : deux rangées verrouillées"},
 	"log.end.lockscard": {"🏁 Game over: %[1]s locked two rows", "🏁 Spielende: %[1]s hat zwei Reihen abgeschlossen", "🏁 Fin de la partie : %[1]s a verrouillé deux rangées"},
-	"log.end.misthrows": {"🏁 Game over: %[1]s took a fourth misthrow", "🏁 Spielende: %[1]s hat den vierten Fehlwurf", "🏁 Fin de la partie : %[1]s a coché son quatrième coup manqué"},
+	"log.end.misthrows": {"🏁 Game over: %[1]s took a fourth misthrow", "🏁 Spielende: %[1]s hat den vierten Fehlwurf angekreuzt", "🏁 Fin de la partie : %[1]s a coché son quatrième coup manqué"},
 }

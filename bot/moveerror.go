@@ -31,7 +31,7 @@ var reasonMessages = map[string][3]string{
 	"why.mixed":     {"Cards played together must be of one colour.", "Zusammen ausgespielte Karten müssen dieselbe Farbe haben.", "Les cartes jouées ensemble doivent être de la même couleur."},
 	"why.jokercol":  {"These cards cannot all count as %[1]s.", "Diese Karten können nicht alle als %[1]s zählen.", "Ces cartes ne peuvent pas toutes compter comme %[1]s."},
 	"why.notplayed": {"%[1]d is not among the cards you play.", "%[1]d ist nicht unter den ausgespielten Karten.", "%[1]d ne fait pas partie des cartes jouées."},
-	"why.gap":       {"Between your first and last cross you may leave out at most one number (this would leave out %[1]s).", "Zwischen deinem ersten und letzten Kreuz darfst du höchstens eine Zahl auslassen (hier fehlten %[1]s).", "Entre ta première et ta dernière croix, tu peux sauter au plus un nombre (ici, il manquerait %[1]s)."},
+	"why.gap":       {"Between your first and last cross you may leave out at most one number (this would leave out %[1]s).", "Zwischen deinem ersten und letzten Kreuz darfst du höchstens eine Zahl auslassen (hier fehlten %[1]s).", "Entre ta première et ta dernière croix, tu peux sauter au plus un chiffre (ici, il manquerait %[1]s)."},
 	"why.color":     {"There is no such colour.", "Diese Farbe gibt es nicht.", "Cette couleur n'existe pas."},
 }
 
