@@ -338,3 +338,37 @@ func TestResultsStoppedMatch(t *testing.T) {
 		t.Errorf("a stopped game has a winner: %q", got)
 	}
 }
+
+// /qwixx help answers in the client's language and names the commands as
+// that client shows them; /qwixx rules answers with the rules as an embed.
+func TestHelpAndRulesSpeakTheClientsLanguage(t *testing.T) {
+	h := newHarness(t)
+	run := func(locale, sub string) *discordgo.InteractionResponse {
+		i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+			Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}},
+		}, nil)
+		i.Locale = discordgo.Locale(locale)
+		h.bot.Handle(i)
+		h.bot.Idle()
+		return h.response(i)
+	}
+	for locale, want := range map[string][]string{
+		"de":    {"`/qwixx regeln`", "`/qwixx einstellungen`", "`/qwixx ende`"},
+		"fr":    {"`/qwixx règles`", "`/qwixx réglages`", "`/qwixx fin`"},
+		"en-GB": {"`/qwixx rules`", "`/qwixx settings`", "`/qwixx end`"},
+	} {
+		r := run(locale, "help")
+		if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			t.Errorf("%s: help is public", locale)
+		}
+		for _, w := range want {
+			if !strings.Contains(r.Data.Content, w) {
+				t.Errorf("%s: help %q lacks %s", locale, r.Data.Content, w)
+			}
+		}
+		rules := run(locale, "rules")
+		if len(rules.Data.Embeds) != 1 || rules.Data.Embeds[0].Description != LangFor(locale).T("rules.text") || rules.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			t.Errorf("%s: rules answer %+v", locale, rules.Data)
+		}
+	}
+}
