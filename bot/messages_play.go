@@ -61,7 +61,7 @@ var playMessages = map[string][3]string{
 	"over.locks":     {"%[1]s locked: the game is over.", "%[1]s abgeschlossen: Das Spiel ist vorbei.", "Rangées %[1]s verrouillées : la partie est terminée."},
 	"over.lockscard": {"%[1]s locked %[2]s: the game is over.", "%[1]s hat %[2]s abgeschlossen: Das Spiel ist vorbei.", "%[1]s a verrouillé les rangées %[2]s : la partie est terminée."},
 	"over.misthrows": {"%[1]s took a fourth misthrow: the game is over.", "%[1]s hat den vierten Fehlwurf angekreuzt: Das Spiel ist vorbei.", "%[1]s a coché son quatrième coup manqué : la partie est terminée."},
-	"over.stopped":   {"The game was stopped before it was over.", "Das Spiel wurde vorzeitig beendet.", "La partie a été arrêtée avant la fin."},
+	"over.stopped":   {"**Game stopped** before it was over", "**Spiel abgebrochen**, bevor es zu Ende war", "**Partie arrêtée** avant la fin"},
 	"over.standing":  {"Scores when it was stopped:", "Punktestand beim Abbruch:", "Scores à l'arrêt :"},
 	"over.winner":    {"🏆 %[1]s wins with %[2]d {2:point|points}!", "🏆 %[1]s gewinnt mit %[2]d {2:Punkt|Punkten}!", "🏆 %[1]s gagne avec %[2]d {2:point|points} !"},
 	"over.winners":   {"🏆 Shared win: %[1]s with %[2]d {2:point|points}!", "🏆 Geteilter Sieg: %[1]s mit %[2]d {2:Punkt|Punkten}!", "🏆 Victoire partagée : %[1]s avec %[2]d {2:point|points} !"},

@@ -425,11 +425,11 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	if headline != "" {
 		fmt.Fprintln(&sb, headline)
 	}
-	fmt.Fprintln(&sb, l.T("over.title"))
 	stopped := g.EndReason() == game.NotOver
 	if stopped {
 		fmt.Fprintln(&sb, l.T("over.stopped"))
 	} else {
+		fmt.Fprintln(&sb, l.T("over.title"))
 		fmt.Fprintln(&sb, endHeadline(l, t))
 	}
 	scores := g.Scores()

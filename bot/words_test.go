@@ -329,7 +329,7 @@ func TestResultsStoppedMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, "en", m), "").Content
-	for _, want := range []string{"The game was stopped before it was over.", "Scores when it was stopped:", "Match after 1 of 2 games:", "Anna: 12", "Ben: 30", "🏆 Leading the match: <@u1>"} {
+	for _, want := range []string{"**Game stopped** before it was over", "Scores when it was stopped:", "Match after 1 of 2 games:", "Anna: 12", "Ben: 30", "🏆 Leading the match: <@u1>"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("stopped in game 2: %q, want %q", got, want)
 		}
