@@ -74,7 +74,7 @@ func hintText(l Lang, a ai.Advice) string {
 	m := a.Move
 	switch {
 	case m.Kind == game.Take:
-		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + ": " + l.T("hint.takewhy") + " · " + l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
+		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + l.T("word.colon") + l.T("hint.takewhy") + " · " + l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
 	case m.Kind == game.Play && len(a.Crosses) == 0:
 		return l.T("hint.playnone", playedList(l, m.Cards[:m.N], m.Color, true))
 	}
@@ -83,7 +83,7 @@ func hintText(l Lang, a ai.Advice) string {
 		if a.Misthrow {
 			why += " " + l.T("hint.misthrow")
 		}
-		return l.T("hint.pass") + ": " + why
+		return l.T("hint.pass") + l.T("word.colon") + why
 	}
 	head := l.T("hint.cross", cellName(l, a.Color, a.Crosses[len(a.Crosses)-1]))
 	if m.Kind == game.Play {
@@ -103,7 +103,7 @@ func hintText(l Lang, a ai.Advice) string {
 		gain = l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
 	}
 	why = append(why, gain)
-	return head + ": " + strings.Join(why, " · ")
+	return head + l.T("word.colon") + strings.Join(why, " · ")
 }
 
 // hintHand answers a 💡 Hint click in a private hand view (card games) by

@@ -53,6 +53,8 @@ var wordMessages = map[string][3]string{
 	"card.joker":       {"Joker %[1]d", "Joker %[1]d", "joker %[1]d"},
 	// A list's last joint: "red, yellow and blue".
 	"word.and": {"and", "und", "et"},
+	// Between a label and what it says: "Pass: …", French "Passe : …".
+	"word.colon": {": ", ": ", " : "},
 
 	// Durations: one unit in words, several as symbols ("1 h 30 min").
 	"dur.hours":   {"%[1]d {1:hour|hours}", "%[1]d {1:Stunde|Stunden}", "%[1]d {1:heure|heures}"},

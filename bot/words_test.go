@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
 // Every counted word reads right for 0, 1, 2 and 5 in every language, by
@@ -369,6 +370,20 @@ func TestHelpAndRulesSpeakTheClientsLanguage(t *testing.T) {
 		rules := run(locale, "rules")
 		if len(rules.Data.Embeds) != 1 || rules.Data.Embeds[0].Description != LangFor(locale).T("rules.text") || rules.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 			t.Errorf("%s: rules answer %+v", locale, rules.Data)
+		}
+	}
+}
+
+// A hint names the cell and the row as sentences do, and counts its points.
+func TestHintWords(t *testing.T) {
+	a := ai.Advice{Move: game.WhiteMove(0, game.Red), Gain: 1.2, Color: game.Red, Crosses: []int{5}, Skipped: []int{4}, Open: []int{6, 7}}
+	for code, want := range map[string]string{
+		"en": "Cross red 5: gives up 4 · keeps the red row open for 6 and 7 · about +1 point over passing",
+		"de": "Kreuze die rote 5 an: gibt 4 auf · hält die rote Reihe offen für 6 und 7 · etwa +1 Punkt gegenüber Passen",
+		"fr": "Coche le 5 rouge : abandonne 4 · garde la rangée rouge ouverte pour 6 et 7 · environ +1 point de plus qu'en passant",
+	} {
+		if got := hintText(LangFor(code), a); got != want {
+			t.Errorf("%s: %q, want %q", code, got, want)
 		}
 	}
 }
