@@ -387,3 +387,26 @@ func TestHintWords(t *testing.T) {
 		}
 	}
 }
+
+// The pictures and the messages use one term per concept: the draw pile,
+// the display, the turn, misthrows.
+func TestPicturesAndMessagesShareTerms(t *testing.T) {
+	for _, code := range []string{"en", "de", "fr"} {
+		l := LangFor(code)
+		lb := l.Labels()
+		if got, want := fmt.Sprintf(lb.Turn, 7), l.T("log.turn", 7); got != want {
+			t.Errorf("%s: the picture says %q, the log %q", code, got, want)
+		}
+		if !strings.Contains(strings.ToLower(l.T("event.reshuffle", 30)), strings.ToLower(lb.DrawPile)) {
+			t.Errorf("%s: the picture's draw pile %q is not the messages' (%q)", code, lb.DrawPile, l.T("event.reshuffle", 30))
+		}
+		if !strings.Contains(strings.ToLower(l.T("turn.take", "Anna")), strings.ToLower(lb.Display)) {
+			t.Errorf("%s: the picture's display %q is not the messages' (%q)", code, lb.Display, l.T("turn.take", "Anna"))
+		}
+		// The rulebooks' term, singular in the log, plural in the picture.
+		stem := map[string]string{"en": "misthrow", "de": "fehlw", "fr": "coup"}[code]
+		if !strings.Contains(strings.ToLower(lb.Misthrows), stem) || !strings.Contains(strings.ToLower(l.T("log.misthrow", "A", 1)), stem) {
+			t.Errorf("%s: the picture's misthrows %q, the log's %q", code, lb.Misthrows, l.T("log.misthrow", "A", 1))
+		}
+	}
+}
