@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
 )
 
 // countingRenderer draws a distinct picture per call and counts the calls.
@@ -15,9 +16,11 @@ func (r *countingRenderer) draw() ([]byte, error) {
 	n := r.n.Add(1)
 	return bytes.Repeat([]byte{byte(n)}, 1000), nil
 }
-func (r *countingRenderer) Table(game.PublicView, Lang) ([]byte, error)      { return r.draw() }
-func (r *countingRenderer) Sheet(game.PublicView, int, Lang) ([]byte, error) { return r.draw() }
-func (r *countingRenderer) Hand(game.PrivateView, Lang) ([]byte, error)      { return r.draw() }
+func (r *countingRenderer) Table(game.PublicView, Lang) ([]byte, error) { return r.draw() }
+func (r *countingRenderer) Sheet(game.PublicView, int, []render.Cell, Lang) ([]byte, error) {
+	return r.draw()
+}
+func (r *countingRenderer) Hand(game.PrivateView, Lang) ([]byte, error) { return r.draw() }
 func (r *countingRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
 	return r.draw()
 }
@@ -40,8 +43,8 @@ func TestPictureCacheDrawsOncePerState(t *testing.T) {
 		t.Fatalf("the same table drawn %d times", r.n.Load())
 	}
 	c.Table(pv, de)
-	c.Sheet(pv, 0, en)
-	c.Sheet(pv, 0, en)
+	c.Sheet(pv, 0, nil, en)
+	c.Sheet(pv, 0, nil, en)
 	if r.n.Load() != 3 {
 		t.Fatalf("%d drawings for table en, table de, sheet 0 twice; want 3", r.n.Load())
 	}

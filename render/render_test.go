@@ -21,7 +21,7 @@ func germanLabels() Labels {
 	return Labels{
 		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte",
 		Turn: "Zug %d", Active: "Am Zug", Decided: "Entschieden", Display: "Auslage",
-		DrawPile: "Nachziehstapel", Discard: "Ablage", Hand: "Hand", PlayedBy: "Gespielt von %s",
+		DrawPile: "Nachziehstapel", Discard: "Ablage", Hand: "Hand", PlayedBy: "Zuletzt ausgespielt: %s",
 		Joker: "JOKER", JokerMark: "J", GameOver: "Spielende", EndLocks: "Zwei Reihen geschlossen",
 		EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)", Rank: "Platz",
 		Player: "Spieler", Game: "Spiel %d", GameNofM: "Spiel %d von %d",
@@ -32,7 +32,7 @@ func frenchLabels() Labels {
 	return Labels{
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points",
 		Turn: "Tour %d", Active: "À jouer", Decided: "A décidé", Display: "Étalage",
-		DrawPile: "Pioche", Discard: "Défausse", Hand: "Main", PlayedBy: "Joué par %s",
+		DrawPile: "Pioche", Discard: "Défausse", Hand: "Main", PlayedBy: "Dernier coup : %s",
 		Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie", EndLocks: "Deux rangées fermées",
 		EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants ex æquo", Rank: "Rang",
 		Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
