@@ -56,6 +56,7 @@ func scenarios(t testing.TB) []scenario {
 	mid5 := dice5Locked(t)
 	d4 := dice4(t)
 	c3 := cards3(t)
+	cv, cseat, cells := withChoices(t)
 	return []scenario{
 		{"dice2-empty", true, func() (*image.Paletted, error) { return TableImage(empty, en) }},
 		{"dice5-locked", true, func() (*image.Paletted, error) { return TableImage(mid5, en) }},
@@ -67,6 +68,7 @@ func scenarios(t testing.TB) []scenario {
 		{"results-tie", false, func() (*image.Paletted, error) { return ResultsImage(tiedGame(t), nil, en) }},
 		{"results-nomatch", false, func() (*image.Paletted, error) { return ResultsImage(over5, nil, en) }},
 		{"sheet-dice", false, func() (*image.Paletted, error) { return SheetImage(mid5, 2, en) }},
+		{"sheet-choices", true, func() (*image.Paletted, error) { return SheetImage(cv, cseat, en, cells...) }},
 		{"table-en", true, func() (*image.Paletted, error) { return TableImage(c3, en) }},
 		{"table-de", true, func() (*image.Paletted, error) { return TableImage(c3, germanLabels()) }},
 		{"table-fr", true, func() (*image.Paletted, error) { return TableImage(c3, frenchLabels()) }},

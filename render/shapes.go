@@ -163,25 +163,25 @@ var pipSpots = [7][][2]float64{
 	{{-1, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}},
 }
 
-// choiceRing is a dashed circle of radius r (to the middle of the stroke),
-// stroke w, in n dashes with one centred at each of the top, bottom, left
-// and right (n a multiple of 4): the mark of a cell a choice would cross.
-func choiceRing(r, w float64, n int) *mask {
-	return shape(fmt.Sprintf("ring/%g/%g/%d", r, w, n), int(r+w)+1, func(p *path) {
-		const steps = 6
+// choiceRing is a dashed ellipse with radii rx, ry (to the middle of the
+// stroke), stroke w, in n dashes with one centred at each of the top,
+// bottom, left and right (n a multiple of 4), each dash the share dash of
+// its pitch: the mark of a cell a choice would cross, around its number.
+func choiceRing(rx, ry, w float64, n int, dash float64) *mask {
+	return shape(fmt.Sprintf("ring/%g/%g/%g/%d/%g", rx, ry, w, n, dash), int(math.Max(rx, ry)+w)+1, func(p *path) {
+		const steps = 8
 		step := 2 * math.Pi / float64(n)
-		half := step * 0.3 // dash: 60 % of the pitch
-		ro, ri := r+w/2, r-w/2
+		half := step * dash / 2
 		for k := range n {
 			a0, a1 := float64(k)*step-half, float64(k)*step+half
 			var pts []float64
 			for i := 0; i <= steps; i++ {
 				a := a0 + (a1-a0)*float64(i)/steps
-				pts = append(pts, ro*math.Cos(a), ro*math.Sin(a))
+				pts = append(pts, (rx+w/2)*math.Cos(a), (ry+w/2)*math.Sin(a))
 			}
 			for i := steps; i >= 0; i-- {
 				a := a0 + (a1-a0)*float64(i)/steps
-				pts = append(pts, ri*math.Cos(a), ri*math.Sin(a))
+				pts = append(pts, (rx-w/2)*math.Cos(a), (ry-w/2)*math.Sin(a))
 			}
 			p.poly(pts...)
 		}

@@ -111,7 +111,8 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 				c.draw(padlock(true), cx, cy, cPaper)
 			case stFresh:
 				c.draw(box(pitch-6, rowH-6, 8), r.Min.X+3, r.Min.Y+3, cInk)
-				c.draw(padlock(true), cx, cy, cFresh)
+				c.draw(disc(21), cx, cy, cFresh)
+				c.draw(padlock(true), cx, cy, cInk)
 			}
 			continue
 		}
@@ -247,10 +248,13 @@ type sheetOpts struct {
 	choices []Cell
 }
 
-// Choice ring geometry: radius to the middle of the stroke, stroke width.
+// Choice ring geometry: radii to the middle of the stroke, stroke width,
+// dashes and the share of a dash's pitch it covers.
 const (
-	ringR = 21.5
-	ringW = 3.5
+	ringRX, ringRY = 24.5, 21
+	ringW          = 3.5
+	ringDashes     = 16
+	ringDash       = 0.6
 )
 
 // Cell is a number cell of a sheet: its row and the number printed in it.
@@ -299,7 +303,7 @@ func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts,
 			continue
 		}
 		r := cellRect(ch.Color, pos)
-		c.draw(choiceRing(ringR, ringW, 12), x0+r.Min.X+pitch/2, y0+r.Min.Y+rowH/2, cInk)
+		c.draw(choiceRing(ringRX, ringRY, ringW, ringDashes, ringDash), x0+r.Min.X+pitch/2, y0+r.Min.Y+rowH/2, cInk)
 	}
 	// Outline: bold for the active player.
 	if o.active {

@@ -183,7 +183,7 @@ func drawDie(c canvas, i, d, x, y int) {
 	if d == 0 {
 		c.draw(dashed(dieS, dieS), x, y, cLine)
 		if colored {
-			c.draw(rowSymbol(col, 9), x+dieS/2, y+dieS/2, cLine)
+			c.draw(rowSymbol(col, 11), x+dieS/2, y+dieS/2, cLine)
 		}
 		return
 	}
@@ -201,13 +201,20 @@ func drawDie(c canvas, i, d, x, y int) {
 }
 
 // pipSymbol is the size of the row symbol that is a pip of the die of
-// colour col: the diamond, the tallest, a little smaller so the three pips
-// of a column of six stay apart (15 px apart).
+// colour col. The squares are a little larger than the circles, so the two
+// read apart at a glance (the red and green dice look alike to many
+// colour-blind players); the diamond, the tallest, a little smaller, so
+// the three pips of a column of six stay apart (15 px apart).
 func pipSymbol(col game.Color) float64 {
-	if col == game.Blue {
-		return 5.2
+	switch col {
+	case game.Red:
+		return 6
+	case game.Green:
+		return 7
+	case game.Blue:
+		return 5.4
 	}
-	return 6
+	return 6.5
 }
 
 // Card sizes on the table.
