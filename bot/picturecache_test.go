@@ -65,3 +65,21 @@ func TestPictureCacheDrawsOncePerState(t *testing.T) {
 		t.Fatalf("drawings %d, hits %d, misses %d; want 5, 3, 5", r.n.Load(), hits, misses)
 	}
 }
+
+// A private sheet with other choices marked is another picture: the
+// choices are part of the cache key.
+func TestPictureCacheSheetChoices(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &countingRenderer{}
+	c := NewPictureCache(r, 1<<20)
+	en, pv := LangFor("en"), g.Public()
+	a, _ := c.Sheet(pv, 0, nil, en)
+	b, _ := c.Sheet(pv, 0, []render.Cell{{Color: game.Red, Number: 7}}, en)
+	b2, _ := c.Sheet(pv, 0, []render.Cell{{Color: game.Red, Number: 7}}, en)
+	if r.n.Load() != 2 || bytes.Equal(a, b) || !bytes.Equal(b, b2) {
+		t.Fatalf("%d drawings for a sheet without and twice with a choice; want 2", r.n.Load())
+	}
+}
