@@ -85,7 +85,7 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 	for pos := 0; pos <= game.LockPos; pos++ {
 		r := cellRect(col, pos)
 		cx, cy := r.Min.X+pitch/2, r.Min.Y+rowH/2
-		fill, num, x := tint, dark, uint8(cInk)
+		fill, num, mark := tint, dark, uint8(cInk)
 		switch st {
 		case stPassed:
 			if pos != game.LockPos {
@@ -94,7 +94,7 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 		case stFresh:
 			// This turn's crosses: an ink cell, the number in paper and the
 			// X in orange; it stands out on every row and in greyscale.
-			fill, num, x = cInk, cPaper, cFresh
+			fill, num, mark = cInk, cPaper, cFresh
 		}
 		if pos == game.LockPos {
 			// Open lock; closed by someone else (filled); locked by this
@@ -122,7 +122,7 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 		case stPassed:
 			c.draw(box(pitch-18, 4, 2), r.Min.X+9, cy-2, cInkSoft)
 		case stCrossed, stFresh:
-			c.draw(cross(15, 6.5), cx, cy, x)
+			c.draw(cross(15, 6.5), cx, cy, mark)
 		}
 	}
 }
