@@ -9,7 +9,11 @@
 //
 // Pictures are Width pixels wide and drawn with a fixed palette into an
 // image.Paletted: rows are told apart by colour, lightness and a symbol
-// (red ●, yellow ▲, green ■, blue ◆). Everything that does not change
+// (red ●, yellow ▲, green ■, blue ◆); the coloured dice have their row's
+// symbol as pips and the cards played carry it large, so nothing depends
+// on telling hues apart. This turn's crosses are ink cells with an orange X,
+// plain in greyscale on every row. Sheet marks the viewer's choices with
+// dashed rings; the public table has no such parameter. Everything that does not change
 // between states (empty sheets, glyphs, shapes) is drawn once and cached, and
 // the PNG encoder is specialised for these flat-colour images. All functions
 // are safe for concurrent use.

@@ -43,7 +43,7 @@ func TestTableGeometry(t *testing.T) {
 }
 
 // TestSheetMarks checks the sheet against the view cell by cell: crosses
-// are ink at the cell centre, fresh crosses have the highlight, passed
+// are an X at the cell centre, this turn's crosses are ink cells, passed
 // numbers are greyed (S2), locked and closed rows are dimmed (S3, D7).
 func TestSheetMarks(t *testing.T) {
 	views := map[string]game.PublicView{"dice5": dice5Locked(t)}
@@ -73,10 +73,15 @@ func TestSheetMarks(t *testing.T) {
 					corner := at(img, r.Min.X+6, r.Min.Y+10) // inside the cell, off the number and the X
 					switch {
 					case row.Crossed(pos):
-						if got := at(img, cx, cy); got != cInk {
-							t.Errorf("%s seat %d %v %d: crossed cell centre %d, want ink", name, p, c, game.NumberAt(c, pos), got)
+						// The X: ink, or orange on the ink cell of this turn's crosses.
+						wantX := uint8(cInk)
+						if fresh.Crossed(pos) {
+							wantX = cFresh
 						}
-						if fresh.Crossed(pos) != (corner == cFresh) {
+						if got := at(img, cx, cy); got != wantX {
+							t.Errorf("%s seat %d %v %d: crossed cell centre %d, want %d", name, p, c, game.NumberAt(c, pos), got, wantX)
+						}
+						if fresh.Crossed(pos) != (corner == cInk) {
 							t.Errorf("%s seat %d %v %d: fresh %v but cell colour %d", name, p, c, game.NumberAt(c, pos), fresh.Crossed(pos), corner)
 						}
 					case row.Passed(pos):
@@ -152,7 +157,8 @@ func TestActiveAndDecided(t *testing.T) {
 }
 
 // TestDice: a die shows its pips (the centre pip exactly for odd values), a
-// die that left the game (0, D7) is drawn as an empty outline.
+// die that left the game (0, D7) is drawn as an empty outline with its
+// row's symbol.
 func TestDice(t *testing.T) {
 	for _, v := range []game.PublicView{dice5Locked(t), emptyDice2(t)} {
 		img, err := TableImage(v, DefaultLabels())
@@ -167,8 +173,9 @@ func TestDice(t *testing.T) {
 			inside := at(img, x+4, cy)
 			switch {
 			case d == 0:
-				if inside != cPaper || centre != cPaper {
-					t.Errorf("die %d gone: inside %d, centre %d, want empty", i+1, inside, centre)
+				// Empty but for its row's symbol in grey.
+				if inside != cPaper || centre != cLine {
+					t.Errorf("die %d gone: inside %d, centre %d, want paper and the grey symbol", i+1, inside, centre)
 				}
 			default:
 				if inside != body {

@@ -85,14 +85,16 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 	for pos := 0; pos <= game.LockPos; pos++ {
 		r := cellRect(col, pos)
 		cx, cy := r.Min.X+pitch/2, r.Min.Y+rowH/2
-		fill, num := tint, dark
+		fill, num, mark := tint, dark, uint8(cInk)
 		switch st {
 		case stPassed:
 			if pos != game.LockPos {
 				fill, num = cPassBg, cPassFg
 			}
 		case stFresh:
-			fill, num = cFresh, cInk
+			// This turn's crosses: an ink cell, the number in paper and the
+			// X in orange; it stands out on every row and in greyscale.
+			fill, num, mark = cInk, cPaper, cFresh
 		}
 		if pos == game.LockPos {
 			// Open lock; closed by someone else (filled); locked by this
@@ -108,14 +110,11 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 				c.draw(disc(24), cx, cy, cInk)
 				c.draw(padlock(true), cx, cy, cPaper)
 			case stFresh:
-				c.draw(disc(26), cx, cy, cInk)
-				c.draw(disc(22), cx, cy, cFresh)
+				c.draw(box(pitch-6, rowH-6, 8), r.Min.X+3, r.Min.Y+3, cInk)
+				c.draw(disc(21), cx, cy, cFresh)
 				c.draw(padlock(true), cx, cy, cInk)
 			}
 			continue
-		}
-		if st == stFresh {
-			c.draw(frameMask(pitch-2, rowH-2, 10, 3), r.Min.X+1, r.Min.Y+1, cInk)
 		}
 		c.draw(box(pitch-6, rowH-6, 8), r.Min.X+3, r.Min.Y+3, fill)
 		c.textIn(fNum, strconv.Itoa(game.NumberAt(col, pos)), cx, cy, center, num)
@@ -123,7 +122,7 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 		case stPassed:
 			c.draw(box(pitch-18, 4, 2), r.Min.X+9, cy-2, cInkSoft)
 		case stCrossed, stFresh:
-			c.draw(cross(15, 6.5), cx, cy, cInk)
+			c.draw(cross(15, 6.5), cx, cy, mark)
 		}
 	}
 }
@@ -244,6 +243,24 @@ type sheetOpts struct {
 	closed                 [game.NumColors]bool
 	winner                 bool
 	noFresh                bool // final sheets: no highlight
+	// choices are the cells the viewer's current choices would cross,
+	// marked with a dashed ring (their private sheet only).
+	choices []Cell
+}
+
+// Choice ring geometry: radii to the middle of the stroke, stroke width,
+// dashes and the share of a dash's pitch it covers.
+const (
+	ringRX, ringRY = 24.5, 21
+	ringW          = 3.5
+	ringDashes     = 16
+	ringDash       = 0.6
+)
+
+// Cell is a number cell of a sheet: its row and the number printed in it.
+type Cell struct {
+	Color  game.Color
+	Number int
 }
 
 // drawSheet draws player pv's sheet with its top-left corner at (x0, y0).
@@ -279,6 +296,14 @@ func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts,
 				c.blit(art[dim][s], r, r.Min.Add(image.Pt(x0, y0)))
 			}
 		}
+	}
+	for _, ch := range o.choices {
+		pos := game.Position(ch.Color, ch.Number)
+		if !ch.Color.Valid() || pos < 0 || pos >= game.LockPos {
+			continue
+		}
+		r := cellRect(ch.Color, pos)
+		c.draw(choiceRing(ringRX, ringRY, ringW, ringDashes, ringDash), x0+r.Min.X+pitch/2, y0+r.Min.Y+rowH/2, cInk)
 	}
 	// Outline: bold for the active player.
 	if o.active {

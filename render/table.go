@@ -78,17 +78,19 @@ func table(v game.PublicView, l Labels, alloc alloc) (canvas, error) {
 }
 
 // Sheet draws one player's sheet as PNG, under the dice or the card display
-// and above the scoring strip.
-func Sheet(v game.PublicView, seat int, l Labels) ([]byte, error) {
-	return encodePooled(func(a alloc) (canvas, error) { return sheet(v, seat, l, a) }, "sheet")
+// and above the scoring strip. It is the player's private view: each of
+// choices, the cells their current choices would cross, gets a dashed ring
+// (the public table never shows them).
+func Sheet(v game.PublicView, seat int, l Labels, choices ...Cell) ([]byte, error) {
+	return encodePooled(func(a alloc) (canvas, error) { return sheet(v, seat, l, choices, a) }, "sheet")
 }
 
 // SheetImage draws one player's sheet (see Sheet) without encoding it.
-func SheetImage(v game.PublicView, seat int, l Labels) (*image.Paletted, error) {
-	return own(sheet(v, seat, l, newPage))
+func SheetImage(v game.PublicView, seat int, l Labels, choices ...Cell) (*image.Paletted, error) {
+	return own(sheet(v, seat, l, choices, newPage))
 }
 
-func sheet(v game.PublicView, seat int, l Labels, alloc alloc) (canvas, error) {
+func sheet(v game.PublicView, seat int, l Labels, choices []Cell, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: sheet: %w", err)
 	}
@@ -99,7 +101,9 @@ func sheet(v game.PublicView, seat int, l Labels, alloc alloc) (canvas, error) {
 	h := margin + topHeight(v) + gapY + panelH + gapY + stripH + margin
 	c := alloc(Width, h)
 	y := drawTop(c, v, l, margin) + gapY
-	drawSheet(c, st, l, v.Players[seat], optsFor(v, seat), margin, y)
+	o := optsFor(v, seat)
+	o.choices = choices
+	drawSheet(c, st, l, v.Players[seat], o, margin, y)
 	y += panelH + gapY
 	c.blit(st.strip, st.strip.Rect, image.Pt(margin, y))
 	return c, nil
@@ -158,27 +162,7 @@ func drawDice(c canvas, v game.PublicView, l Labels, y int) {
 	}
 	x := 200
 	for i, d := range v.Dice {
-		body, pips, col, colored := dieColors(i)
-		dy := cy - dieS/2
-		switch {
-		case d == 0:
-			c.draw(dashed(dieS, dieS), x, dy, cLine)
-		default:
-			c.draw(box(dieS, dieS, 11), x, dy, body)
-			if !colored {
-				c.draw(frameMask(dieS, dieS, 11, 2.5), x, dy, cInk)
-			}
-			for _, s := range pipSpots[d] {
-				c.draw(pip(5.5), x+dieS/2+int(s[0]*15), dy+dieS/2+int(s[1]*15), pips)
-			}
-		}
-		if colored {
-			sc := rowC(col, sBg)
-			if d == 0 {
-				sc = cLine
-			}
-			c.draw(rowSymbol(col, 7), x+dieS/2, y+diceH-12, sc)
-		}
+		drawDie(c, i, d, x, cy-dieS/2)
 		x += dieS + 12
 		if i == 1 {
 			if v.Dice[0] > 0 && v.Dice[1] > 0 {
@@ -187,6 +171,50 @@ func drawDice(c canvas, v game.PublicView, l Labels, y int) {
 			x += 76
 		}
 	}
+}
+
+// drawDie draws die i (0 and 1 white, then red, yellow, green, blue)
+// showing d, its top-left corner at (x, y); d 0 is a die that left the game
+// (D7): a dashed outline. The pips of a coloured die are its row's symbol
+// (red ●, yellow ▲, green ■, blue ◆), so the dice are told apart without
+// their colours; a die that left the game keeps its symbol in grey.
+func drawDie(c canvas, i, d, x, y int) {
+	body, pips, col, colored := dieColors(i)
+	if d == 0 {
+		c.draw(dashed(dieS, dieS), x, y, cLine)
+		if colored {
+			c.draw(rowSymbol(col, 11), x+dieS/2, y+dieS/2, cLine)
+		}
+		return
+	}
+	c.draw(box(dieS, dieS, 11), x, y, body)
+	if !colored {
+		c.draw(frameMask(dieS, dieS, 11, 2.5), x, y, cInk)
+	}
+	p := pip(5.5)
+	if colored {
+		p = rowSymbol(col, pipSymbol(col))
+	}
+	for _, s := range pipSpots[d] {
+		c.draw(p, x+dieS/2+int(s[0]*15), y+dieS/2+int(s[1]*15), pips)
+	}
+}
+
+// pipSymbol is the size of the row symbol that is a pip of the die of
+// colour col. The squares are a little larger than the circles, so the two
+// read apart at a glance (the red and green dice look alike to many
+// colour-blind players); the diamond, the tallest, a little smaller, so
+// the three pips of a column of six stay apart (15 px apart).
+func pipSymbol(col game.Color) float64 {
+	switch col {
+	case game.Red:
+		return 6
+	case game.Green:
+		return 7
+	case game.Blue:
+		return 5.4
+	}
+	return 6.5
 }
 
 // Card sizes on the table.
@@ -272,34 +300,34 @@ func count(c canvas, n, cx, cy int) {
 	c.textIn(fLabelB, s, cx, cy, center, cPaper)
 }
 
-// playedCard is a card shown face up on the table: its colour (a joker: the
-// colour it was played as, with a rainbow edge and the joker mark).
+// playedCard is a card shown face up on the table: its colour and, large,
+// its row's symbol, so the colour reads without telling hues apart (a
+// joker: the colour it was played as, with the joker's stripe and mark).
 func playedCard(c canvas, l Labels, x, y int, pc game.PlayedCard) {
 	col := pc.Color
 	if !col.Valid() {
 		col = game.Red
 	}
+	fg := rowC(col, sSymbol)
 	c.draw(box(tcW, tcH, 8), x, y, rowC(col, sBg))
+	c.draw(frameMask(tcW-6, tcH-6, 6, 2), x+3, y+3, fg)
 	text := strconv.Itoa(pc.Number)
 	f := fCard
+	symY := y + 25
 	if pc.Joker {
-		rainbow(c, x+4, y+5, tcW-8, 7)
+		rainbow(c, x+7, y+8, tcW-14, 8)
 		text = l.JokerMark + text
-		f = fitFace(text, tcW-8, fCard, fBox, fLabelB)
+		f = fitFace(text, tcW-10, fCard, fBox, fLabelB)
+		symY = y + 33
 	}
-	c.textIn(f, text, x+tcW/2, y+tcH/2+4, center, rowC(col, sSymbol))
-	c.draw(rowSymbol(col, 6), x+12, y+tcH-13, rowC(col, sSymbol))
+	c.draw(rowSymbol(col, 10), x+tcW/2, symY, fg)
+	c.textIn(f, text, x+tcW/2, y+tcH-24, center, fg)
 }
 
-// rainbow paints the joker's stripe of the four row colours.
+// rainbow paints the joker's stripe: the four row colours, nothing else.
 func rainbow(c canvas, x, y, w, h int) {
-	cols := []uint8{rowC(game.Red, sBg), rowC(game.Yellow, sBg), rowC(game.Green, sBg), rowC(game.Blue, sBg), cPurple}
-	sw := w / len(cols)
-	for i, ci := range cols {
-		x1 := x + (i+1)*sw
-		if i == len(cols)-1 {
-			x1 = x + w
-		}
-		c.fill(image.Rect(x+i*sw, y, x1, y+h), ci)
+	for i, col := range game.Colors {
+		x0, x1 := x+i*w/len(game.Colors), x+(i+1)*w/len(game.Colors)
+		c.fill(image.Rect(x0, y, x1, y+h), rowC(col, sBg))
 	}
 }
