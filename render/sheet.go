@@ -337,7 +337,7 @@ type badge struct {
 }
 
 func (b badge) width() int {
-	w := fSmall.width(b.text) + 20
+	w := fLabel.width(b.text) + 20
 	if b.check {
 		w += 20
 	}
@@ -352,6 +352,6 @@ func (b badge) draw(c canvas, x, cy int) int {
 		c.draw(checkMark(8), tx+8, cy, cPaper)
 		tx += 20
 	}
-	c.textIn(fSmall, b.text, tx, cy, left, cPaper)
+	c.textIn(fLabel, b.text, tx, cy, left, cPaper)
 	return x + w
 }

@@ -1,0 +1,46 @@
+package render
+
+import "image"
+
+// Discord shows a picture about 400 px wide on a phone. Text in the public
+// table must stay at least minPhonePx there, so every font the table uses is
+// at least minFontPx at the picture's Width.
+const (
+	phoneWidth = 400
+	minPhonePx = 11
+	minFontPx  = (minPhonePx*Width + phoneWidth - 1) / phoneWidth
+)
+
+// textLog records what is drawn as text on a canvas: each string with its
+// font size and position, so the tests can hold a picture to the phone rule.
+type textLog struct {
+	texts []drawnText
+}
+
+// drawnText is one text drawn: s at font size px, its left end and baseline
+// at at.
+type drawnText struct {
+	s  string
+	px float64
+	at image.Point
+}
+
+func (l *textLog) add(f *face, s string, x, y int) {
+	l.texts = append(l.texts, drawnText{s: s, px: f.size, at: image.Pt(x, y)})
+}
+
+// phonePx is the size of text drawn at px in a picture w pixels wide when it
+// is shown phoneWidth wide.
+func phonePx(px float64, w int) float64 { return px * phoneWidth / float64(w) }
+
+// addAt records texts drawn elsewhere (on a cached image) and copied to the
+// canvas with their origin at (x, y). A nil log records nothing.
+func (l *textLog) addAt(texts []drawnText, x, y int) {
+	if l == nil {
+		return
+	}
+	for _, t := range texts {
+		t.at = t.at.Add(image.Pt(x, y))
+		l.texts = append(l.texts, t)
+	}
+}
