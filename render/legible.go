@@ -1,6 +1,9 @@
 package render
 
-import "image"
+import (
+	"image"
+	"strings"
+)
 
 // Discord shows a picture about 400 px wide on a phone. Text in the public
 // table must stay at least minPhonePx there, so every font the table uses is
@@ -43,4 +46,22 @@ func (l *textLog) addAt(texts []drawnText, x, y int) {
 		t.at = t.at.Add(image.Pt(x, y))
 		l.texts = append(l.texts, t)
 	}
+}
+
+// textLines draws s right-aligned at x, centred on cy, in f: on one line if
+// it fits into w pixels, else on two lines broken at a space where both fit,
+// else shortened with an ellipsis. The font size never shrinks.
+func textLines(c canvas, f *face, s string, w, x, cy int, fg uint8) {
+	if f.width(s) > w {
+		for i := strings.LastIndexByte(s, ' '); i > 0; i = strings.LastIndexByte(s[:i], ' ') {
+			a, b := s[:i], s[i+1:]
+			if f.width(a) <= w && f.width(b) <= w {
+				gap := f.capH/2 + 4
+				c.textIn(f, a, x, cy-gap, right, fg)
+				c.textIn(f, b, x, cy+gap, right, fg)
+				return
+			}
+		}
+	}
+	c.textIn(f, fit(f, s, w), x, cy, right, fg)
 }

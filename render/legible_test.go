@@ -149,3 +149,30 @@ func TestTableFitsOnePhonePreview(t *testing.T) {
 		}
 	}
 }
+
+// TestSheetTextLegibleAtPhoneWidth holds the full sheet ("My sheet") to
+// the same rule: every text, the row numbers, the footer and the scoring
+// strip included, at least 11 px with the picture 400 px wide.
+func TestSheetTextLegibleAtPhoneWidth(t *testing.T) {
+	langs := map[string]Labels{"en": DefaultLabels(), "de": germanLabels(), "fr": frenchLabels()}
+	for _, va := range []game.Variant{game.Dice, game.Jokers} {
+		v := phoneTable(t, va, 3)
+		for lang, l := range langs {
+			for seat := range v.Players {
+				name := fmt.Sprintf("%v/seat %d/%s", va, seat, lang)
+				var log textLog
+				c, err := sheet(v, seat, l, recording(&log))
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				checkLegible(t, name, c.p.Rect, log.texts)
+				misthrows, _, _ := strings.Cut(l.Misthrows, " ")
+				for _, w := range []string{l.Total, misthrows, l.Crosses, l.Points, "12×", "78", "7", longNames[seat][:1]} {
+					if !drewText(log.texts, w) {
+						t.Errorf("%s: no text starting %q recorded", name, w)
+					}
+				}
+			}
+		}
+	}
+}

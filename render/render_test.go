@@ -66,6 +66,7 @@ func scenarios(t testing.TB) []scenario {
 		{"table5-dice-de", true, func() (*image.Paletted, error) { return TableImage(mid5, de) }},
 		{"table5-cards-fr", true, func() (*image.Paletted, error) { return TableImage(k5, fr) }},
 		{"sheet-cards-de", false, func() (*image.Paletted, error) { return SheetImage(c4, 1, de) }},
+		{"sheet-cards-fr", false, func() (*image.Paletted, error) { return SheetImage(c4, 2, fr) }},
 		{"dice2-empty", true, func() (*image.Paletted, error) { return TableImage(empty, en) }},
 		{"dice5-locked", true, func() (*image.Paletted, error) { return TableImage(mid5, en) }},
 		{"dice5-twolocks", false, func() (*image.Paletted, error) { return TableImage(over5, en) }},

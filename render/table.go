@@ -107,8 +107,10 @@ func sheet(v game.PublicView, seat int, l Labels, alloc alloc) (canvas, error) {
 	c := alloc(Width, h)
 	y := drawTop(c, v, l, margin) + gapY
 	drawSheet(c, st, l, v.Players[seat], optsFor(v, seat), margin, y)
+	c.log.addAt(st.panelTexts, margin, y)
 	y += panelH + gapY
 	c.blit(st.strip, st.strip.Rect, image.Pt(margin, y))
+	c.log.addAt(st.stripTexts, margin, y)
 	return c, nil
 }
 
