@@ -9,7 +9,8 @@ import (
 )
 
 // Layout of the images, in pixels. Every image is Width wide: Discord shows
-// it about 500 px wide on a phone, where the 32 px numbers are still ~14 px.
+// it about 400 px wide on a phone, half size, so no text is under 22 px
+// (minFontPx) on the table and the full sheet.
 const (
 	// Width is the width of every image.
 	Width  = 800
