@@ -14,7 +14,7 @@ var imageLabels = map[language.Tag]render.Labels{
 	language.German: {
 		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte", Turn: "Runde %d",
 		Active: "Am Zug", Decided: "Entschieden", Display: "Auslage", DrawPile: "Zugstapel", Discard: "Ablage",
-		Hand: "Hand", PlayedBy: "Zuletzt ausgespielt: %s", Joker: "JOKER", JokerMark: "J", GameOver: "Spielende",
+		Hand: "Hand", PlayedBy: "Zuletzt: %s", Joker: "JOKER", JokerMark: "J", GameOver: "Spielende",
 		EndLocks: "Zwei Reihen abgeschlossen", EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
 		Rank: "Platz", Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
 	},

@@ -20,7 +20,8 @@ import (
 type face struct {
 	mu     sync.Mutex
 	f      font.Face
-	capH   int // height of the digits and capitals
+	size   float64 // the font size in pixels
+	capH   int     // height of the digits and capitals
 	glyphs sync.Map
 }
 
@@ -65,7 +66,7 @@ func loadFonts() error {
 				fontsErr = fmt.Errorf("render: font face %v px: %w", size, err)
 				return nil
 			}
-			fc := &face{f: ff}
+			fc := &face{f: ff, size: size}
 			if b, _, ok := ff.GlyphBounds('0'); ok {
 				fc.capH = (-b.Min.Y).Round()
 			}
@@ -73,8 +74,8 @@ func loadFonts() error {
 		}
 		fNum = mk(bold, 32)
 		fName = mk(bold, 27)
-		fLabel = mk(reg, 20)
-		fLabelB = mk(bold, 20)
+		fLabel = mk(reg, 22)
+		fLabelB = mk(bold, 22)
 		fSmall = mk(reg, 16)
 		fBox = mk(bold, 24)
 		fCard = mk(bold, 34)
@@ -123,6 +124,9 @@ func (f *face) width(s string) int {
 
 // text draws s with its left end at x on baseline y and returns the end x.
 func (c canvas) text(f *face, s string, x, y int, fg uint8) int {
+	if c.log != nil {
+		c.log.add(f, s, x, y)
+	}
 	dot := fixed.I(x)
 	for _, r := range s {
 		g := f.glyph(r)

@@ -248,7 +248,8 @@ func TestPlayedCardSymbols(t *testing.T) {
 				c := newCanvas(tcW, tcH, cPaper)
 				playedCard(c, l, 0, 0, game.PlayedCard{Number: 7, Joker: joker, Color: col})
 				// The symbol's part of the face.
-				r := image.Rect(tcW/2-16, 8, tcW/2+16, 50)
+				sy := playedSymbolY(joker)
+				r := image.Rect(tcW/2-playedSymR-2, sy-playedSymR-2, tcW/2+playedSymR+2, sy+playedSymR+2)
 				masks = append(masks, markMask(c.p, r, rowC(col, sBg), v))
 			}
 			for a := range masks {

@@ -57,7 +57,17 @@ func scenarios(t testing.TB) []scenario {
 	d4 := dice4(t)
 	c3 := cards3(t)
 	cv, cseat, cells := withChoices(t)
+	de, fr := germanLabels(), frenchLabels()
+	d2, k2, k5 := dice2(t), cards2(t), cards5(t)
 	return []scenario{
+		{"table2-dice-de", true, func() (*image.Paletted, error) { return TableImage(d2, de) }},
+		{"table2-cards-fr", true, func() (*image.Paletted, error) { return TableImage(k2, fr) }},
+		{"table4-dice-fr", true, func() (*image.Paletted, error) { return TableImage(d4, fr) }},
+		{"table4-cards-de", true, func() (*image.Paletted, error) { return TableImage(c4, de) }},
+		{"table5-dice-de", true, func() (*image.Paletted, error) { return TableImage(mid5, de) }},
+		{"table5-cards-fr", true, func() (*image.Paletted, error) { return TableImage(k5, fr) }},
+		{"sheet-cards-de", false, func() (*image.Paletted, error) { return SheetImage(c4, 1, de) }},
+		{"sheet-cards-fr", false, func() (*image.Paletted, error) { return SheetImage(c4, 2, fr) }},
 		{"dice2-empty", true, func() (*image.Paletted, error) { return TableImage(empty, en) }},
 		{"dice5-locked", true, func() (*image.Paletted, error) { return TableImage(mid5, en) }},
 		{"dice5-twolocks", false, func() (*image.Paletted, error) { return TableImage(over5, en) }},

@@ -9,7 +9,8 @@ import (
 )
 
 // Layout of the images, in pixels. Every image is Width wide: Discord shows
-// it about 500 px wide on a phone, where the 32 px numbers are still ~14 px.
+// it about 400 px wide on a phone, half size, so no text is under 22 px
+// (minFontPx) on the table and the full sheet.
 const (
 	// Width is the width of every image.
 	Width  = 800
@@ -54,8 +55,9 @@ func cellRect(c game.Color, pos int) image.Rectangle {
 // rowArt[dim][state] are the four rows with every cell in one state, so a
 // sheet is assembled by copying cells. They do not depend on the labels.
 var (
-	rowArtOnce sync.Once
-	rowArt     [2][numStates]*image.Paletted
+	rowArtOnce  sync.Once
+	rowArt      [2][numStates]*image.Paletted
+	rowArtTexts []drawnText // the numbers of the plain rows
 )
 
 func rowArtwork() *[2][numStates]*image.Paletted {
@@ -63,10 +65,14 @@ func rowArtwork() *[2][numStates]*image.Paletted {
 		for dim := range 2 {
 			for st := range numStates {
 				c := newCanvas(panelW, panelH, cPaper)
+				c.log = &textLog{}
 				for _, col := range game.Colors {
 					drawRow(c, col, dim == 1, st)
 				}
 				rowArt[dim][st] = c.p
+				if dim == 0 && st == stPlain {
+					rowArtTexts = c.log.texts
+				}
 			}
 		}
 	})
@@ -127,10 +133,13 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 	}
 }
 
-// statics are the parts of the images that depend only on the labels.
+// statics are the parts of the images that depend only on the labels, with
+// the texts drawn on them.
 type statics struct {
-	panel *image.Paletted // an empty sheet, no name, no numbers
-	strip *image.Paletted // the scoring strip
+	panel      *image.Paletted // an empty sheet, no name, no numbers
+	strip      *image.Paletted // the scoring strip
+	panelTexts []drawnText
+	stripTexts []drawnText
 }
 
 var (
@@ -148,7 +157,9 @@ func staticsFor(l Labels) *statics {
 	if s != nil {
 		return s
 	}
-	s = &statics{panel: drawPanel(l), strip: drawStrip(l)}
+	s = &statics{}
+	s.panel, s.panelTexts = drawPanel(l)
+	s.strip, s.stripTexts = drawStrip(l)
 	staticMu.Lock()
 	if len(staticCache) >= maxStatics {
 		clear(staticCache)
@@ -173,13 +184,15 @@ func footBoxX(i int) int { return 14 + i*(fbW+fOpW) }
 func misthrowBoxX(i int) int { return panelW - 14 - game.MaxMisthrows*mbP + (mbP - mbS) + i*mbP }
 
 // drawPanel paints an empty sheet: paper, header band, rows, footer.
-func drawPanel(l Labels) *image.Paletted {
+func drawPanel(l Labels) (*image.Paletted, []drawnText) {
 	c := newCanvas(panelW, panelH, cPage)
+	c.log = &textLog{}
 	c.rbox(0, 0, panelW, panelH, 14, cPaper)
 	c.rbox(0, 0, panelW, hdrH+8, 14, cHeader)
 	c.fill(image.Rect(0, hdrH, panelW, hdrH+8), cPaper)
 	art := rowArtwork()[0][stPlain]
 	c.blit(art, image.Rect(0, rowsY, panelW, rowsY+rowsH), image.Pt(0, rowsY))
+	c.log.addAt(rowArtTexts, 0, 0)
 	// Header: the total's label; the number is drawn per sheet.
 	c.textIn(fLabel, l.Total, panelW-16-60, hdrH/2, right, cInkSoft)
 	// Footer.
@@ -206,35 +219,33 @@ func drawPanel(l Labels) *image.Paletted {
 	// Misthrow boxes with their label.
 	mx := misthrowBoxX(0)
 	lw := mx - 10 - (footBoxX(game.NumColors+1) + fTotW + 12)
-	f := fitFace(l.Misthrows, lw, fLabel, fSmall)
-	c.textIn(f, fit(f, l.Misthrows, lw), mx-10, cy, right, cInkSoft)
+	textLines(c, fLabel, l.Misthrows, lw, mx-10, cy, cInkSoft)
 	for i := range game.MaxMisthrows {
 		c.draw(box(mbS, mbS, 5), misthrowBoxX(i), cy-mbS/2, cInkSoft)
 		c.draw(box(mbS-4, mbS-4, 3), misthrowBoxX(i)+2, cy-mbS/2+2, cPaper)
 	}
-	return c.p
+	return c.p, c.log.texts
 }
 
 // drawStrip paints the scoring strip: crosses 1…12 over points 1…78 (S4).
-func drawStrip(l Labels) *image.Paletted {
+func drawStrip(l Labels) (*image.Paletted, []drawnText) {
 	c := newCanvas(panelW, stripH, cPage)
+	c.log = &textLog{}
 	c.rbox(0, 0, panelW, stripH, 12, cPaper)
 	const colW = 52
 	x0 := panelW - 8 - 12*colW
 	lw := x0 - 20
-	f := fitFace(l.Crosses, lw, fLabel, fSmall)
-	c.textIn(f, fit(f, l.Crosses, lw), x0-10, 16, right, cInkSoft)
-	f = fitFace(l.Points, lw, fLabelB, fSmall)
-	c.textIn(f, fit(f, l.Points, lw), x0-10, 40, right, cInk)
+	c.textIn(fLabel, fit(fLabel, l.Crosses, lw), x0-10, 16, right, cInkSoft)
+	c.textIn(fLabelB, fit(fLabelB, l.Points, lw), x0-10, 40, right, cInk)
 	for n := 1; n <= 12; n++ {
 		x := x0 + (n-1)*colW
 		if n%2 == 1 {
 			c.draw(box(colW, stripH-8, 6), x, 4, cHeader)
 		}
-		c.textIn(fSmall, strconv.Itoa(n)+"×", x+colW/2, 16, center, cInkSoft)
+		c.textIn(fLabel, strconv.Itoa(n)+"×", x+colW/2, 16, center, cInkSoft)
 		c.textIn(fLabelB, strconv.Itoa(game.RowScore(n)), x+colW/2, 40, center, cInk)
 	}
-	return c.p
+	return c.p, c.log.texts
 }
 
 // sheetOpts says how to mark a sheet on the table.
@@ -362,7 +373,7 @@ type badge struct {
 }
 
 func (b badge) width() int {
-	w := fSmall.width(b.text) + 20
+	w := fLabel.width(b.text) + 20
 	if b.check {
 		w += 20
 	}
@@ -377,6 +388,6 @@ func (b badge) draw(c canvas, x, cy int) int {
 		c.draw(checkMark(8), tx+8, cy, cPaper)
 		tx += 20
 	}
-	c.textIn(fSmall, b.text, tx, cy, left, cPaper)
+	c.textIn(fLabel, b.text, tx, cy, left, cPaper)
 	return x + w
 }

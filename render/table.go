@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"strconv"
+	"strings"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -50,8 +51,11 @@ func prepare(v game.PublicView, l Labels) error {
 }
 
 // Table draws the public table as PNG: the dice or the card display, and
-// every player's sheet with the active player and those who already decided
-// marked. It uses only the public view, so it cannot show a hidden card.
+// every player's sheet, compact (rows, name, total, misthrows, hand size),
+// with the active player and those who already decided marked. It is made
+// to be read on a phone in one preview (see compact.go); Sheet draws one
+// sheet in full. It uses only the public view, so it cannot show a hidden
+// card.
 func Table(v game.PublicView, l Labels) ([]byte, error) {
 	return encodePooled(func(a alloc) (canvas, error) { return table(v, l, a) }, "table")
 }
@@ -65,16 +69,20 @@ func table(v game.PublicView, l Labels, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: table: %w", err)
 	}
-	st := staticsFor(l)
-	h := margin + topHeight(v) + gapY + len(v.Players)*(panelH+gapY) + stripH + margin
-	c := alloc(Width, h)
+	c := alloc(Width, tableHeight(v))
 	y := drawTop(c, v, l, margin) + gapY
 	for p, pv := range v.Players {
-		drawSheet(c, st, l, pv, optsFor(v, p), margin, y)
-		y += panelH + gapY
+		drawCompact(c, l, pv, optsFor(v, p), margin, y)
+		y += cPanelH + cGapY
 	}
-	c.blit(st.strip, st.strip.Rect, image.Pt(margin, y))
 	return c, nil
+}
+
+// tableHeight is the height of the public table: the dice or the cards and
+// a compact panel per player.
+func tableHeight(v game.PublicView) int {
+	n := len(v.Players)
+	return margin + topHeight(v) + gapY + n*cPanelH + (n-1)*cGapY + margin
 }
 
 // Sheet draws one player's sheet as PNG, under the dice or the card display
@@ -104,8 +112,10 @@ func sheet(v game.PublicView, seat int, l Labels, choices []Cell, alloc alloc) (
 	o := optsFor(v, seat)
 	o.choices = choices
 	drawSheet(c, st, l, v.Players[seat], o, margin, y)
+	c.log.addAt(st.panelTexts, margin, y)
 	y += panelH + gapY
 	c.blit(st.strip, st.strip.Rect, image.Pt(margin, y))
+	c.log.addAt(st.stripTexts, margin, y)
 	return c, nil
 }
 
@@ -124,7 +134,7 @@ func optsFor(v game.PublicView, p int) sheetOpts {
 // Heights of the top sections.
 const (
 	diceH  = 96
-	cardsH = 168
+	cardsH = 150
 	dieS   = 58
 )
 
@@ -219,30 +229,39 @@ func pipSymbol(col game.Color) float64 {
 
 // Card sizes on the table.
 const (
-	tcW, tcH = 62, 88
-	tcP      = 70
+	tcW, tcH = 58, 80
+	tcP      = 64
+)
+
+// Left edges of the card groups on the table, and the width of their
+// labels: the display, the draw pile, the discard pile, the cards played.
+const (
+	tcDisplayX = margin + 16
+	tcDrawX    = tcDisplayX + 3*tcP + tcW + 16
+	tcDiscardX = tcDrawX + 164
+	tcPlayedX  = tcDiscardX + 108
 )
 
 func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 	t := v.Table
 	c.rbox(margin, y, panelW, cardsH, 14, cPaper)
 	if v.Turn > 0 {
-		c.textIn(fLabelB, fmt.Sprintf(l.Turn, v.Turn), margin+16, y+20, left, cInk)
+		s := fmt.Sprintf(l.Turn, v.Turn)
+		c.textIn(fLabelB, fit(fLabelB, s, panelW-32), margin+16, y+18, left, cInk)
 	}
-	ly, cy := y+52, y+66
+	ly, cy := y+48, y+62
 	label := func(s string, x, w int) {
-		f := fitFace(s, w, fLabel, fSmall)
-		c.textIn(f, fit(f, s, w), x, ly, left, cInkSoft)
+		c.textIn(fLabel, fit(fLabel, s, w), x, ly, left, cInkSoft)
 	}
 	// Display: four cards, numbers only.
-	x := margin + 16
-	label(l.Display, x, 4*tcP-8)
+	x := tcDisplayX
+	label(l.Display, x, tcDrawX-x-10)
 	for i, n := range t.Display {
 		cardBack(c, x+i*tcP, cy, n)
 	}
 	// Draw pile: a stack, the top number and the size.
-	x = margin + 16 + 4*tcP + 20
-	label(l.DrawPile, x, 124)
+	x = tcDrawX
+	label(l.DrawPile, x, tcDiscardX-x-8)
 	if t.DrawSize > 0 {
 		if t.DrawSize > 2 {
 			cardBack(c, x+6, cy+6, 0)
@@ -251,30 +270,30 @@ func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 			cardBack(c, x+3, cy+3, 0)
 		}
 		cardBack(c, x, cy, t.DrawTop)
-		count(c, t.DrawSize, x+tcW+2, cy+tcH-4)
+		count(c, t.DrawSize, x+tcW+4, cy+tcH-14)
 	} else {
 		c.draw(dashed(tcW, tcH), x, cy, cLine)
 	}
 	// Discard pile, face down.
-	x += 130
-	label(l.Discard, x, 96)
+	x = tcDiscardX
+	label(l.Discard, x, tcPlayedX-x-8)
 	if t.DiscardSize > 0 {
 		if t.DiscardSize > 1 {
 			cardBack(c, x+4, cy+4, 0)
 		}
 		cardBack(c, x, cy, 0)
-		count(c, t.DiscardSize, x+tcW+2, cy+tcH-4)
+		count(c, t.DiscardSize, x+tcW+4, cy+tcH-14)
 	} else {
 		c.draw(dashed(tcW, tcH), x, cy, cLine)
 	}
 	// The cards just played, face up.
-	x += 104
+	x = tcPlayedX
 	if len(t.Played) > 0 {
 		who := ""
 		if t.PlayedBy >= 0 && t.PlayedBy < len(v.Players) {
 			who = v.Players[t.PlayedBy].Name
 		}
-		label(fmt.Sprintf(l.PlayedBy, who), x, Width-margin-x-8)
+		label(fitName(fLabel, l.PlayedBy, who, Width-margin-x-8), x, Width-margin-x-8)
 		for i, pc := range t.Played {
 			playedCard(c, l, x+i*tcP, cy, pc)
 		}
@@ -295,7 +314,7 @@ func cardBack(c canvas, x, y, n int) {
 // count is a pile's size in a dark circle at (cx, cy).
 func count(c canvas, n, cx, cy int) {
 	s := strconv.Itoa(n)
-	r := max(15, fSmall.width(s)/2+7)
+	r := max(16, fLabelB.width(s)/2+6)
 	c.draw(disc(float64(r)), cx, cy, cInk)
 	c.textIn(fLabelB, s, cx, cy, center, cPaper)
 }
@@ -313,15 +332,39 @@ func playedCard(c canvas, l Labels, x, y int, pc game.PlayedCard) {
 	c.draw(frameMask(tcW-6, tcH-6, 6, 2), x+3, y+3, fg)
 	text := strconv.Itoa(pc.Number)
 	f := fCard
-	symY := y + 25
 	if pc.Joker {
 		rainbow(c, x+7, y+8, tcW-14, 8)
 		text = l.JokerMark + text
 		f = fitFace(text, tcW-10, fCard, fBox, fLabelB)
-		symY = y + 33
 	}
-	c.draw(rowSymbol(col, 10), x+tcW/2, symY, fg)
+	c.draw(rowSymbol(col, playedSymR), x+tcW/2, y+playedSymbolY(pc.Joker), fg)
 	c.textIn(f, text, x+tcW/2, y+tcH-24, center, fg)
+}
+
+// playedSymR is the radius of the row symbol on a played card: as wide as
+// the number's digits, so the row reads without its colour.
+const playedSymR = 12
+
+// playedSymbolY is the centre of the row symbol on a played card, below
+// the joker's stripe on a joker.
+func playedSymbolY(joker bool) int {
+	if joker {
+		return 32
+	}
+	return 25
+}
+
+// fitName fills format's %s with name, shortening the name rather than
+// the words around it when the whole does not fit into w pixels.
+func fitName(f *face, format, name string, w int) string {
+	before, after, _ := strings.Cut(format, "%s")
+	if whole := before + name + after; f.width(whole) <= w {
+		return whole
+	}
+	if short := fit(f, name, w-f.width(before+after)); short != "" {
+		return before + short + after
+	}
+	return fit(f, before+name+after, w)
 }
 
 // rainbow paints the joker's stripe: the four row colours, nothing else.
