@@ -65,6 +65,7 @@ func table(v game.PublicView, l Labels, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: table: %w", err)
 	}
+	v = withNames(v, l)
 	st := staticsFor(l)
 	h := margin + topHeight(v) + gapY + len(v.Players)*(panelH+gapY) + stripH + margin
 	c := alloc(Width, h)
@@ -92,6 +93,7 @@ func sheet(v game.PublicView, seat int, l Labels, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: sheet: %w", err)
 	}
+	v = withNames(v, l)
 	if seat < 0 || seat >= len(v.Players) {
 		return canvas{}, fmt.Errorf("render: sheet: %w: seat %d of %d", ErrView, seat, len(v.Players))
 	}
