@@ -2,13 +2,15 @@ package render
 
 import (
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"fmt"
 	"image"
 	"io"
+	"slices"
 	"sync"
+	"unicode"
 
+	"github.com/klauspost/compress/gzip"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
@@ -53,6 +55,16 @@ func (s *source) font() (*sfnt.Font, error) {
 		}
 	})
 	return s.f, s.err
+}
+
+// mayHave reports whether r is on a page of s's cmap (fontPages), which
+// spares loading fonts that cannot have it.
+func (s *source) mayHave(r rune) bool {
+	if s.name == "" {
+		return true
+	}
+	_, ok := slices.BinarySearch(fontPages[s.name], uint16(r>>8))
+	return ok && r >= 0
 }
 
 func gunzipFile(name string) ([]byte, error) {
@@ -108,6 +120,9 @@ func (c *chain) find(r rune) int {
 	c.mu.Lock()
 	found := -1
 	for i, s := range c.srcs {
+		if !s.mayHave(r) {
+			continue
+		}
 		f, err := s.font()
 		if err != nil {
 			continue
@@ -133,7 +148,14 @@ func drawable(r rune) bool {
 	if loadFonts() != nil {
 		return r >= ' ' && r <= '~'
 	}
-	return regularChain.find(r) >= 0 && boldChain.find(r) >= 0
+	return assigned(r) && regularChain.find(r) >= 0 && boldChain.find(r) >= 0
+}
+
+// assigned reports whether r is a character of the Unicode version Go
+// knows, other than a control, format, private-use or surrogate code point
+// (Unifont draws boxes for some unassigned ones).
+func assigned(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
 }
 
 // face is a font chain at one size with a glyph cache. Glyph masks are

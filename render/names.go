@@ -236,6 +236,19 @@ func visual(s string) string {
 	if rtl {
 		base = dirR
 	}
+	// Rule W7: a number after left-to-right text (or at the start of a
+	// left-to-right paragraph) is left to right.
+	prev := base
+	for i := range cs {
+		switch cs[i].dir {
+		case dirL, dirR:
+			prev = cs[i].dir
+		case dirNum:
+			if prev == dirL {
+				cs[i].dir = dirL
+			}
+		}
+	}
 	// strong is the direction neutrals see: digits count as right to left.
 	strong := func(d int) int {
 		if d == dirNum {
@@ -281,21 +294,6 @@ func visual(s string) string {
 			cs[i].level = 1
 		}
 		maxLevel = max(maxLevel, cs[i].level)
-	}
-	// A number in a left-to-right paragraph is only raised when it
-	// follows right-to-left text (rule W2/I2); otherwise it is plain.
-	if !rtl {
-		prev := dirL
-		for i := range cs {
-			switch cs[i].dir {
-			case dirL, dirR:
-				prev = cs[i].dir
-			case dirNum:
-				if prev == dirL {
-					cs[i].level = 0
-				}
-			}
-		}
 	}
 	for lv := maxLevel; lv >= 1; lv-- {
 		for i := 0; i < len(cs); {
