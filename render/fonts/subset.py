@@ -15,7 +15,11 @@ python3-fonttools works unpacked: apt-get download python3-fonttools
 fonts-noto-core fonts-droid-fallback fonts-symbola fonts-unifont, then
 dpkg-deb -x each into x/):
 
-    PYTHONPATH=x/usr/lib/python3/dist-packages python3 subset.py x OUT
+    PYTHONPATH=x/usr/lib/python3/dist-packages python3 subset.py x OUT GOFONTS
+    for f in OUT/*; do gzip -9nc $f > $(basename $f).gz; done
+
+where GOFONTS is golang.org/x/image/font/gofont/ttfs in the module cache.
+The output is the same each time (no timestamps). Then run pages.py.
 """
 import os
 import sys
@@ -78,7 +82,7 @@ def build(weight, covered):
         opts.notdef_outline = True
         opts.prune_unicode_ranges = False
         opts.glyph_names = False
-        f = TTFont(path)
+        f = TTFont(path, recalcTimestamp=False)
         s = subset.Subsetter(opts)
         s.populate(unicodes=want)
         s.subset(f)
