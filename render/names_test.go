@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -24,6 +25,49 @@ var scriptNames = []string{
 	"\u200b\u200d", "\u3164", "\u2800\u2800", "\ue000", "\x01\x02", "\u0378",
 	"e\u0301\u0301\u0301\u0301\u0301", "  lots   of\tspace  ",
 	strings.Repeat("山田Anna🎲", 30),
+}
+
+// TestNamesConcurrent draws names of every script from several goroutines
+// at once, with the fallback fonts not yet loaded when it runs first (run
+// with -race), and compares each table with one drawn alone afterwards.
+func TestNamesConcurrent(t *testing.T) {
+	l := DefaultLabels()
+	views := make([]game.PublicView, 0, len(scriptNames)/2)
+	for i := 0; i+1 < len(scriptNames); i += 2 {
+		views = append(views, newGame(t, game.Dice, 1, scriptNames[i], scriptNames[i+1]).Public())
+	}
+	const workers = 4
+	got := make([][]*image.Paletted, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		got[w] = make([]*image.Paletted, len(views))
+		wg.Go(func() {
+			for k := range views {
+				i := (k + w*len(views)/workers) % len(views) // each starts elsewhere
+				img, err := TableImage(views[i], l)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[w][i] = img
+			}
+		})
+	}
+	wg.Wait()
+	for i, v := range views {
+		want, err := TableImage(v, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for w := range workers {
+			if got[w][i] == nil {
+				continue
+			}
+			if d := diffPixels(got[w][i], want); d != "" {
+				t.Errorf("goroutine %d, %q and %q: %s", w, v.Players[0].Name, v.Players[1].Name, d)
+			}
+		}
+	}
 }
 
 // TestNamesNeverBlank: in every script the name in a sheet's header has
