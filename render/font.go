@@ -33,11 +33,12 @@ var fallbackScripts = []string{"Arabic", "Hebrew", "Devanagari", "Bengali", "Gur
 // A source is one font of a chain, parsed on first use: a fallback font is
 // only decompressed when a character reaches it.
 type source struct {
-	name string // file in fonts/, or "" for an in-memory Go font
-	ttf  []byte // the Go font
-	once sync.Once
-	f    *sfnt.Font
-	err  error
+	name  string  // file in fonts/, or "" for an in-memory Go font
+	ttf   []byte  // the Go font
+	scale float64 // size relative to the face's, 0 for 1
+	once  sync.Once
+	f     *sfnt.Font
+	err   error
 }
 
 func (s *source) font() (*sfnt.Font, error) {
@@ -107,8 +108,10 @@ func newChain(goTTF []byte, weight string) *chain {
 var sharedFallbacks = []*source{
 	{name: "DroidSansFallback.ttf.gz"}, // Han, kana, Hangul
 	{name: "Symbola.ttf.gz"},           // symbols, monochrome emoji
-	{name: "Unifont.otf.gz"},           // the rest of the BMP
-	{name: "UnifontUpper.otf.gz"},      // newer emoji, other planes
+	// Unifont's letters are small for their em (capitals 10 of 16 pixels):
+	// drawn larger, they match the Go fonts' capitals.
+	{name: "Unifont.otf.gz", scale: 1.15},      // the rest of the BMP
+	{name: "UnifontUpper.otf.gz", scale: 1.15}, // newer emoji, other planes
 }
 
 // find returns the index of the first font in c that has a glyph for r,
@@ -239,7 +242,11 @@ func (f *face) faceAt(i int) (font.Face, error) {
 	if err != nil {
 		return nil, err
 	}
-	ff, err := opentype.NewFace(sf, &opentype.FaceOptions{Size: f.size, DPI: 72, Hinting: font.HintingNone})
+	size := f.size
+	if sc := f.ch.srcs[i].scale; sc != 0 {
+		size *= sc
+	}
+	ff, err := opentype.NewFace(sf, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingNone})
 	if err != nil {
 		return nil, fmt.Errorf("render: font face %v px: %w", f.size, err)
 	}

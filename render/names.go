@@ -18,8 +18,9 @@ import (
 // marks, tags and everything after a zero-width joiner dropped), control
 // and zero-width characters removed, runs of spaces (and of the blank
 // characters used for "invisible" names) collapsed to one and trimmed, and
-// at most two combining marks on a letter; Arabic letters take their
-// contextual presentation forms (see shapeArabic). The result may be "": the
+// at most two combining marks on a letter; mathematical and fullwidth
+// letters become plain ones, Arabic letters take their contextual
+// presentation forms (see shapeArabic). The result may be "": the
 // pictures then show the seat ("Player 2") instead. The bot need not call
 // it; every text the pictures draw goes through it.
 func CleanName(name string) string {
@@ -136,6 +137,10 @@ func clean(s string) string {
 			write(r)
 		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r):
 			continue
+		case r >= 0xff01 && r <= 0xff5e:
+			// Fullwidth ASCII: as wide as two letters, drawn narrow.
+			write(r - 0xff01 + '!')
+			space, marks = false, 0
 		case drawable(r):
 			write(r)
 			space, marks = false, 0

@@ -142,7 +142,7 @@ func TestCleanName(t *testing.T) {
 		{"a\u0301\u0302\u0303\u0304", "á\u0302\u0303"},                         // at most two marks
 		{"\u0301Ana", "Ana"},                                                   // a mark with no letter
 		{"𝓙𝓸𝓱𝓷", "John"},                                                       // mathematical letters, folded
-		{"Ｙｕｋｉ", "Ｙｕｋｉ"},                                                       // fullwidth letters are drawable as they are
+		{"Ｙｕｋｉ！", "Yuki!"},                                                     // fullwidth ASCII, narrow
 		{"لا", "\ufefb"},                                                       // lam-alef ligature
 		{"محمد", "\ufee3\ufea4\ufee4\ufeaa"},                                   // initial, medial, medial, final
 		{"سلام", "\ufeb3\ufefc\ufee1"},                                         // a ligature after a joining letter
