@@ -4,8 +4,12 @@
 //
 // The public pictures take a game.PublicView only, which cannot hold a
 // hidden card colour (RULES C10); only Hand takes a game.PrivateView. Every
-// word comes from the Labels passed in; the fonts are the embedded Go fonts,
-// so the output is the same on every machine.
+// word comes from the Labels passed in. The fonts are embedded, so the
+// output is the same on every machine: the Go fonts, and for every other
+// script, symbol and monochrome emoji the fallback fonts in fonts/ (see
+// fonts/README.md), loaded on first use. All text is cleaned before it is
+// drawn (see CleanName) and a name with nothing drawable is shown as its
+// seat ("Player 2").
 //
 // Pictures are Width pixels wide and drawn with a fixed palette into an
 // image.Paletted: rows are told apart by colour, lightness and a symbol

@@ -69,6 +69,7 @@ func table(v game.PublicView, l Labels, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: table: %w", err)
 	}
+	v = withNames(v, l)
 	c := alloc(Width, tableHeight(v))
 	y := drawTop(c, v, l, margin) + gapY
 	for p, pv := range v.Players {
@@ -102,6 +103,7 @@ func sheet(v game.PublicView, seat int, l Labels, choices []Cell, alloc alloc) (
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: sheet: %w", err)
 	}
+	v = withNames(v, l)
 	if seat < 0 || seat >= len(v.Players) {
 		return canvas{}, fmt.Errorf("render: sheet: %w: seat %d of %d", ErrView, seat, len(v.Players))
 	}
