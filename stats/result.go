@@ -1,0 +1,287 @@
+// Package stats turns the results of finished games into per-player
+// statistics and a guild leaderboard. It is pure: no I/O, no clock, no
+// Discord. The store keeps Results (encoded with MarshalBinary); the bot
+// reads them back and hands them to ForUser and Leaders.
+//
+// # What a result holds
+//
+// One Result per finished game: the guild, the game's ID (the key of its
+// game record), the time it ended, the variant, and per seat the Discord
+// user ID, the display name at the time, whether the seat was a computer
+// player, and the final score. The rank follows from the scores (RULES D10,
+// P3): equal first places share the win. A player who asked to be
+// forgotten keeps no user ID: their seat stays as an anonymous opponent
+// ("Player 3"), so that the other players' statistics do not change,
+// and it counts for nobody.
+package stats
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// MaxSeats is the most seats a result may have (the game allows 2–5).
+const MaxSeats = 5
+
+// Seat is one player's line in a Result.
+type Seat struct {
+	// UserID is the player's Discord user ID. It is empty for computer
+	// players and for forgotten players.
+	UserID string
+	// Name is the display name the player had in that game.
+	Name string
+	// Computer marks a computer player (game/ai).
+	Computer bool
+	// Score is the final score.
+	Score int
+}
+
+// Result is the outcome of one finished game.
+type Result struct {
+	// Guild is the Discord guild the game was played in.
+	Guild string
+	// GameID identifies the game; the store keeps the game's record under
+	// it. It may be empty when no record is kept.
+	GameID string
+	// Time is when the game ended.
+	Time time.Time
+	// Variant is the game played.
+	Variant game.Variant
+	// Seats are the players in seat order.
+	Seats []Seat
+}
+
+// ErrInvalid is wrapped by the errors of Validate and UnmarshalBinary.
+var ErrInvalid = errors.New("invalid result")
+
+// Validate checks that r can be stored: a guild, a known variant, a time,
+// 1 to MaxSeats seats each with a name, no user ID on a computer seat and
+// no user twice.
+func (r Result) Validate() error {
+	switch {
+	case r.Guild == "":
+		return fmt.Errorf("%w: no guild", ErrInvalid)
+	case r.Variant < game.Dice || r.Variant > game.Jokers:
+		return fmt.Errorf("%w: variant %d", ErrInvalid, r.Variant)
+	case r.Time.IsZero():
+		return fmt.Errorf("%w: no time", ErrInvalid)
+	case len(r.Seats) == 0 || len(r.Seats) > MaxSeats:
+		return fmt.Errorf("%w: %d seats (want 1–%d)", ErrInvalid, len(r.Seats), MaxSeats)
+	}
+	seen := map[string]bool{}
+	for i, s := range r.Seats {
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("%w: seat %d has no name", ErrInvalid, i+1)
+		case s.Computer && s.UserID != "":
+			return fmt.Errorf("%w: seat %d is a computer with user ID %s", ErrInvalid, i+1, s.UserID)
+		case s.UserID != "" && seen[s.UserID]:
+			return fmt.Errorf("%w: user %s has two seats", ErrInvalid, s.UserID)
+		}
+		if s.UserID != "" {
+			seen[s.UserID] = true
+		}
+	}
+	return nil
+}
+
+// Rank is the place of seat i: 1 plus the number of seats with a higher
+// score, so equal scores share a place (RULES D10, P3).
+func (r Result) Rank(i int) int {
+	rank := 1
+	for _, s := range r.Seats {
+		if s.Score > r.Seats[i].Score {
+			rank++
+		}
+	}
+	return rank
+}
+
+// Winners is the number of seats in first place: more than one is a
+// shared win.
+func (r Result) Winners() int {
+	n := 0
+	for i := range r.Seats {
+		if r.Rank(i) == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// Seat returns the index of userID's seat, or -1.
+func (r Result) Seat(userID string) int {
+	if userID == "" {
+		return -1
+	}
+	for i, s := range r.Seats {
+		if s.UserID == userID {
+			return i
+		}
+	}
+	return -1
+}
+
+// encodingVersion is the first byte of every encoded result.
+const encodingVersion = 1
+
+// Limits of the decoder, well above anything Validate lets through from
+// Discord (IDs are ≤ 20 digits, names ≤ 32 characters plus decoration).
+const (
+	maxStringLen = 256
+)
+
+const flagComputer = 1
+
+// MarshalBinary encodes r compactly:
+//
+//	byte      1, the encoding version
+//	string    guild          (every string: uvarint length, then UTF-8 bytes)
+//	string    game ID
+//	varint    end time, Unix milliseconds
+//	byte      variant (1 dice, 2 cards, 3 jokers)
+//	byte      number of seats
+//	per seat: string user ID, string name, byte flags (1 computer),
+//	          varint score
+//
+// The time keeps milliseconds and loses its location (decoded as UTC). An
+// invalid result (see Validate) is refused.
+func (r Result) MarshalBinary() ([]byte, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	n := 1 + 3*binary.MaxVarintLen64 + len(r.Guild) + len(r.GameID) + 2
+	for _, s := range r.Seats {
+		n += 2*binary.MaxVarintLen64 + len(s.UserID) + len(s.Name) + 1 + binary.MaxVarintLen64
+	}
+	b := make([]byte, 0, n)
+	b = append(b, encodingVersion)
+	b = appendString(b, r.Guild)
+	b = appendString(b, r.GameID)
+	b = binary.AppendVarint(b, r.Time.UnixMilli())
+	b = append(b, byte(r.Variant), byte(len(r.Seats)))
+	for _, s := range r.Seats {
+		b = appendString(b, s.UserID)
+		b = appendString(b, s.Name)
+		var flags byte
+		if s.Computer {
+			flags |= flagComputer
+		}
+		b = append(b, flags)
+		b = binary.AppendVarint(b, int64(s.Score))
+	}
+	return b, nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// UnmarshalBinary decodes what MarshalBinary wrote. It is strict: another
+// version, a truncated or overlong value, bad UTF-8 or an invalid result
+// give an error wrapping ErrInvalid.
+func (r *Result) UnmarshalBinary(data []byte) error {
+	d := decoder{b: data}
+	if v := d.byte(); v != encodingVersion {
+		if d.err != nil {
+			return d.err
+		}
+		return fmt.Errorf("%w: encoding version %d, want %d", ErrInvalid, v, encodingVersion)
+	}
+	var out Result
+	out.Guild = d.string()
+	out.GameID = d.string()
+	out.Time = time.UnixMilli(d.varint()).UTC()
+	out.Variant = game.Variant(d.byte())
+	n := int(d.byte())
+	if d.err == nil && (n == 0 || n > MaxSeats) {
+		return fmt.Errorf("%w: %d seats", ErrInvalid, n)
+	}
+	if d.err == nil {
+		out.Seats = make([]Seat, n)
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		s := &out.Seats[i]
+		s.UserID = d.string()
+		s.Name = d.string()
+		flags := d.byte()
+		if flags&^flagComputer != 0 && d.err == nil {
+			d.err = fmt.Errorf("%w: seat %d: unknown flags %#x", ErrInvalid, i+1, flags)
+		}
+		s.Computer = flags&flagComputer != 0
+		s.Score = int(d.varint())
+	}
+	if d.err != nil {
+		return d.err
+	}
+	if len(d.b) != 0 {
+		return fmt.Errorf("%w: %d bytes after the result", ErrInvalid, len(d.b))
+	}
+	if err := out.Validate(); err != nil {
+		return err
+	}
+	*r = out
+	return nil
+}
+
+// decoder reads MarshalBinary's fields; the first error sticks and makes
+// every further read return a zero value.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: truncated or malformed %s", ErrInvalid, what)
+	}
+	d.b = nil
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil || len(d.b) < 1 {
+		d.fail("byte")
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail("number")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	if d.err != nil {
+		return ""
+	}
+	l, n := binary.Uvarint(d.b)
+	if n <= 0 || l > maxStringLen || uint64(len(d.b)-n) < l {
+		d.fail("string")
+		return ""
+	}
+	s := d.b[n : n+int(l)]
+	d.b = d.b[n+int(l):]
+	if !utf8.Valid(s) {
+		d.err = fmt.Errorf("%w: string is not UTF-8", ErrInvalid)
+		d.b = nil
+		return ""
+	}
+	return string(s)
+}
