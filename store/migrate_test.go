@@ -56,7 +56,7 @@ func layout(t *testing.T, s *Store) []string {
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
 			names = append(names, string(name))
-			if string(name) == string(bucketResults) {
+			if string(name) == string(bucketResults) || string(name) == string(bucketRecords) {
 				return nil // one sub-bucket per guild: data, not layout
 			}
 			return b.ForEachBucket(func(k []byte) error {
@@ -140,7 +140,7 @@ func TestMigration1(t *testing.T) {
 	if err := s.Put("ch", []byte("g")); err != nil {
 		t.Errorf("Put at version 1: %v", err)
 	}
-	if err := s.AppendResult("guild", []byte("r")); err != nil {
+	if err := s.appendRaw("guild", []byte("r")); err != nil {
 		t.Errorf("AppendResult at version 1: %v", err)
 	}
 	if err := s.PutGuildSettings("guild", []byte("s")); err != nil {
@@ -232,7 +232,7 @@ func TestMigrateFromEmptyToLatest(t *testing.T) {
 	if v, err := s.Version(); err != nil || v != SchemaVersion {
 		t.Errorf("Version() = %d, %v; want %d, nil", v, err, SchemaVersion)
 	}
-	want := []string{"games", "guilds", "meta", "quarantine", "results", "timers", "timers/due", "timers/keys"}
+	want := []string{"departed", "games", "guilds", "meta", "quarantine", "records", "results", "timers", "timers/due", "timers/keys"}
 	if got := layout(t, s); !slices.Equal(got, want) {
 		t.Errorf("buckets = %q, want %q", got, want)
 	}
@@ -434,7 +434,7 @@ func TestMigration3(t *testing.T) {
 		}
 	}
 	for g, rs := range results {
-		got, err := s.Results(g, 0)
+		got, err := s.rawResults(g, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -451,10 +451,10 @@ func TestMigration3(t *testing.T) {
 		t.Errorf("Timers() = %+v, %v; want the chan-1 timer", ts, err)
 	}
 	// The result sequence continues; quarantine works.
-	if err := s.AppendResult("guild-1", []byte("r4")); err != nil {
+	if err := s.appendRaw("guild-1", []byte("r4")); err != nil {
 		t.Fatal(err)
 	}
-	if rs, err := s.Results("guild-1", 1); err != nil || fmt.Sprintf("%s", rs) != "[r4]" {
+	if rs, err := s.rawResults("guild-1", 1); err != nil || fmt.Sprintf("%s", rs) != "[r4]" {
 		t.Errorf("Results after append = %s, %v; want [r4]", rs, err)
 	}
 	if raw := rawValues(t, s)["results/guild-1/4"]; len(raw) != 6+2 {
