@@ -48,28 +48,46 @@ func (r Rating) Ordinal() float64 { return r.Mu - Z*r.Sigma }
 // before it, scores[i] its final score (higher is better; equal is a tie).
 // The slices have the same length; fewer than two seats change nothing.
 func Rate(ratings []Rating, scores []int) []Rating {
+	out := make([]Rating, len(ratings))
+	rateInto(out, ratings, scores)
+	return out
+}
+
+// rateInto is Rate writing into out (as long as ratings), without
+// allocating for up to 8 seats.
+func rateInto(out, ratings []Rating, scores []int) {
 	n := len(ratings)
-	out := make([]Rating, n)
 	copy(out, ratings)
 	if n < 2 || len(scores) != n {
-		return out
+		return
 	}
+	var buf [4 * 8]float64 // zero, as the sums below need
+	b := buf[:]
+	if n > 8 {
+		b = make([]float64, 4*n)
+	}
+	rateWith(out, ratings, scores, b[:4*n])
+}
+
+// rateWith does the work of rateInto with buf, 4·len(ratings) zeros, as
+// its scratch space.
+func rateWith(out, ratings []Rating, scores []int, buf []float64) {
+	n := len(ratings)
 	// Additive dynamics first (τ), as openskill's rate does with tau set.
-	sig2 := make([]float64, n)
+	sig2, e, sumQ, a := buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n], buf[3*n:4*n]
 	c2 := 0.0
 	for i, r := range ratings {
 		sig2[i] = r.Sigma*r.Sigma + tau*tau
 		c2 += sig2[i] + beta*beta
 	}
 	c := math.Sqrt(c2)
-	e := make([]float64, n)
 	for i, r := range ratings {
 		e[i] = math.Exp(r.Mu / c)
 	}
 	// better(q, i): q placed at least as well as i (rank_q <= rank_i).
 	atLeast := func(q, i int) bool { return scores[q] >= scores[i] }
-	sumQ := make([]float64, n) // Σ e[i] over i placed no better than q
-	a := make([]float64, n)    // how many share q's place
+	// sumQ[q] is Σ e[i] over the i placed no better than q; a[q] how
+	// many share q's place.
 	for q := range n {
 		for i := range n {
 			if atLeast(q, i) {
@@ -99,5 +117,4 @@ func Rate(ratings []Rating, scores []int) []Rating {
 		out[i].Mu = ratings[i].Mu + sig2[i]/c*omega
 		out[i].Sigma = sigma * math.Sqrt(math.Max(1-sig2[i]/c2*gamma*delta, kappa))
 	}
-	return out
 }

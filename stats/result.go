@@ -73,18 +73,14 @@ func (r Result) Validate() error {
 	case len(r.Seats) == 0 || len(r.Seats) > MaxSeats:
 		return fmt.Errorf("%w: %d seats (want 1–%d)", ErrInvalid, len(r.Seats), MaxSeats)
 	}
-	seen := map[string]bool{}
 	for i, s := range r.Seats {
 		switch {
 		case s.Name == "":
 			return fmt.Errorf("%w: seat %d has no name", ErrInvalid, i+1)
 		case s.Computer && s.UserID != "":
 			return fmt.Errorf("%w: seat %d is a computer with user ID %s", ErrInvalid, i+1, s.UserID)
-		case s.UserID != "" && seen[s.UserID]:
+		case s.UserID != "" && r.Seat(s.UserID) != i:
 			return fmt.Errorf("%w: user %s has two seats", ErrInvalid, s.UserID)
-		}
-		if s.UserID != "" {
-			seen[s.UserID] = true
 		}
 	}
 	return nil
@@ -187,29 +183,49 @@ func appendString(b []byte, s string) []byte {
 // version, a truncated or overlong value, bad UTF-8 or an invalid result
 // give an error wrapping ErrInvalid.
 func (r *Result) UnmarshalBinary(data []byte) error {
-	d := decoder{b: data}
+	var dec Decoder
+	out, err := dec.Decode(data)
+	if err != nil {
+		return err
+	}
+	*r = out
+	return nil
+}
+
+// A Decoder decodes many results as UnmarshalBinary does, faster: the
+// strings that results repeat (guild, user IDs, names) are shared, and
+// seats are allocated in blocks. Reading a guild's history takes one. The
+// zero Decoder is ready; it is not safe for concurrent use.
+type Decoder struct {
+	strs    map[string]string
+	players map[string][2]string // encoded user ID and name -> both
+	slab    []Seat
+}
+
+// Decode decodes one result.
+func (dec *Decoder) Decode(data []byte) (Result, error) {
+	d := decoder{b: data, dec: dec}
 	if v := d.byte(); v != encodingVersion {
 		if d.err != nil {
-			return d.err
+			return Result{}, d.err
 		}
-		return fmt.Errorf("%w: encoding version %d, want %d", ErrInvalid, v, encodingVersion)
+		return Result{}, fmt.Errorf("%w: encoding version %d, want %d", ErrInvalid, v, encodingVersion)
 	}
 	var out Result
 	out.Guild = d.string()
-	out.GameID = d.string()
+	out.GameID = d.unique()
 	out.Time = time.UnixMilli(d.varint()).UTC()
 	out.Variant = game.Variant(d.byte())
 	n := int(d.byte())
 	if d.err == nil && (n == 0 || n > MaxSeats) {
-		return fmt.Errorf("%w: %d seats", ErrInvalid, n)
+		return Result{}, fmt.Errorf("%w: %d seats", ErrInvalid, n)
 	}
 	if d.err == nil {
-		out.Seats = make([]Seat, n)
+		out.Seats = dec.seats(n)
 	}
 	for i := 0; i < n && d.err == nil; i++ {
 		s := &out.Seats[i]
-		s.UserID = d.string()
-		s.Name = d.string()
+		s.UserID, s.Name = d.player()
 		flags := d.byte()
 		if flags&^flagComputer != 0 && d.err == nil {
 			d.err = fmt.Errorf("%w: seat %d: unknown flags %#x", ErrInvalid, i+1, flags)
@@ -218,16 +234,39 @@ func (r *Result) UnmarshalBinary(data []byte) error {
 		s.Score = int(d.varint())
 	}
 	if d.err != nil {
-		return d.err
+		return Result{}, d.err
 	}
 	if len(d.b) != 0 {
-		return fmt.Errorf("%w: %d bytes after the result", ErrInvalid, len(d.b))
+		return Result{}, fmt.Errorf("%w: %d bytes after the result", ErrInvalid, len(d.b))
 	}
 	if err := out.Validate(); err != nil {
-		return err
+		return Result{}, err
 	}
-	*r = out
-	return nil
+	return out, nil
+}
+
+// seats returns n zero seats from the current block, with no room to
+// grow into the next result's.
+func (dec *Decoder) seats(n int) []Seat {
+	if len(dec.slab) < n {
+		dec.slab = make([]Seat, 256*MaxSeats)
+	}
+	s := dec.slab[:n:n]
+	dec.slab = dec.slab[n:]
+	return s
+}
+
+// intern returns b as a string, the same string for the same bytes.
+func (dec *Decoder) intern(b []byte) string {
+	if s, ok := dec.strs[string(b)]; ok {
+		return s
+	}
+	if dec.strs == nil {
+		dec.strs = map[string]string{}
+	}
+	s := string(b)
+	dec.strs[s] = s
+	return s
 }
 
 // decoder reads MarshalBinary's fields; the first error sticks and makes
@@ -235,6 +274,7 @@ func (r *Result) UnmarshalBinary(data []byte) error {
 type decoder struct {
 	b   []byte
 	err error
+	dec *Decoder
 }
 
 func (d *decoder) fail(what string) {
@@ -267,21 +307,77 @@ func (d *decoder) varint() int64 {
 	return v
 }
 
+// string reads a string that other results repeat (interned: only new
+// strings are checked for UTF-8).
 func (d *decoder) string() string {
-	if d.err != nil {
+	b := d.raw()
+	if b == nil {
 		return ""
+	}
+	if s, ok := d.dec.strs[string(b)]; ok {
+		return s
+	}
+	if !d.utf8(b) {
+		return ""
+	}
+	return d.dec.intern(b)
+}
+
+// player reads a seat's user ID and name. A player's pair repeats from
+// game to game, so the pair's bytes are looked up as one.
+func (d *decoder) player() (userID, name string) {
+	start := d.b
+	d.raw()
+	d.raw()
+	if d.err != nil {
+		return "", ""
+	}
+	span := start[:len(start)-len(d.b)]
+	if p, ok := d.dec.players[string(span)]; ok {
+		return p[0], p[1]
+	}
+	// New: read the two strings again, interned and checked.
+	d.b = start
+	userID, name = d.string(), d.string()
+	if d.err == nil {
+		if d.dec.players == nil {
+			d.dec.players = map[string][2]string{}
+		}
+		d.dec.players[string(span)] = [2]string{userID, name}
+	}
+	return userID, name
+}
+
+// unique reads a string of this result alone (not interned).
+func (d *decoder) unique() string {
+	b := d.raw()
+	if b == nil || !d.utf8(b) {
+		return ""
+	}
+	return string(b)
+}
+
+func (d *decoder) utf8(b []byte) bool {
+	if !utf8.Valid(b) {
+		d.err = fmt.Errorf("%w: string is not UTF-8", ErrInvalid)
+		d.b = nil
+		return false
+	}
+	return true
+}
+
+// raw reads a string's bytes: nil after an error, and for an empty
+// string an empty, non-nil slice.
+func (d *decoder) raw() []byte {
+	if d.err != nil {
+		return nil
 	}
 	l, n := binary.Uvarint(d.b)
 	if n <= 0 || l > maxStringLen || uint64(len(d.b)-n) < l {
 		d.fail("string")
-		return ""
+		return nil
 	}
-	s := d.b[n : n+int(l)]
+	s := d.b[n : n+int(l) : n+int(l)]
 	d.b = d.b[n+int(l):]
-	if !utf8.Valid(s) {
-		d.err = fmt.Errorf("%w: string is not UTF-8", ErrInvalid)
-		d.b = nil
-		return ""
-	}
-	return string(s)
+	return s
 }

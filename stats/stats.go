@@ -104,16 +104,41 @@ func ForUser(results []Result, userID string, recent int) UserStats {
 
 // Chronological returns results sorted oldest first (a copy if they are
 // not already in that order). Ratings depend on the order of games.
+// Results newest first, as the store gives them, are reversed.
 func Chronological(results []Result) []Result {
 	if slices.IsSortedFunc(results, byTime) {
 		return results
 	}
 	out := slices.Clone(results)
+	if slices.IsSortedFunc(results, func(a, b Result) int { return byTime(b, a) }) {
+		slices.Reverse(out)
+		// Equal times keep their given order, as a stable sort would.
+		for i := 0; i < len(out); {
+			j := i + 1
+			for j < len(out) && out[j].Time.Equal(out[i].Time) {
+				j++
+			}
+			slices.Reverse(out[i:j])
+			i = j
+		}
+		return out
+	}
 	slices.SortStableFunc(out, byTime)
 	return out
 }
 
 func byTime(a, b Result) int { return a.Time.Compare(b.Time) }
+
+// hasEqualTimes reports whether two neighbours of sorted results have the
+// same time (whose order a reversal would change).
+func hasEqualTimes(rs []Result) bool {
+	for i := 1; i < len(rs); i++ {
+		if rs[i].Time.Equal(rs[i-1].Time) {
+			return true
+		}
+	}
+	return false
+}
 
 // DefaultMinGames is the MinGames of a zero LeaderboardOptions.
 const DefaultMinGames = 3
@@ -174,55 +199,90 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 	case minGames < 0:
 		minGames = 0
 	}
-	type player struct {
-		entry  Entry
-		rating Rating
-	}
-	players := map[string]*player{}
+	humans := map[string]*player{}    // by user ID
+	computers := map[string]*player{} // by name
 	var (
-		before []Rating
-		scores []int
-		keys   []string
-		games  int
+		before, after [MaxSeats]Rating
+		scores        [MaxSeats]int
+		ranks         [MaxSeats]int
+		seated        [MaxSeats]*player
+		games         int
 	)
-	for _, r := range Chronological(results) {
+	// Oldest first: the store's newest-first order is walked backwards
+	// rather than copied.
+	ordered, step := results, 1
+	if len(results) > 1 && results[0].Time.After(results[len(results)-1].Time) &&
+		slices.IsSortedFunc(results, func(a, b Result) int { return byTime(b, a) }) &&
+		!hasEqualTimes(results) {
+		step = -1
+	} else {
+		ordered = Chronological(results)
+	}
+	for j := range ordered {
+		r := &ordered[j]
+		if step < 0 {
+			r = &ordered[len(ordered)-1-j]
+		}
 		if opt.Variant != 0 && r.Variant != opt.Variant {
 			continue
 		}
+		n := len(r.Seats)
+		if n > MaxSeats {
+			continue // not a valid result
+		}
 		games++
-		before, scores, keys = before[:0], scores[:0], keys[:0]
-		winners := r.Winners()
+		winners := 0
 		for i, s := range r.Seats {
-			k := playerKey(s)
-			keys = append(keys, k)
-			scores = append(scores, s.Score)
-			if k == "" {
-				before = append(before, NewRating())
+			scores[i] = s.Score
+			ranks[i] = 1
+			for _, o := range r.Seats {
+				if o.Score > s.Score {
+					ranks[i]++
+				}
+			}
+			if ranks[i] == 1 {
+				winners++
+			}
+		}
+		for i, s := range r.Seats {
+			var m map[string]*player
+			var k string
+			switch {
+			case s.UserID != "":
+				m, k = humans, s.UserID
+			case s.Computer:
+				m, k = computers, s.Name
+			default: // a forgotten player is nobody
+				seated[i], before[i] = nil, NewRating()
 				continue
 			}
-			p := players[k]
+			p := m[k]
 			if p == nil {
 				p = &player{entry: Entry{UserID: s.UserID, Computer: s.Computer}, rating: NewRating()}
-				players[k] = p
+				m[k] = p
 			}
 			p.entry.Name = s.Name
-			p.entry.add(s.Score, r.Rank(i), winners)
-			before = append(before, p.rating)
+			p.entry.add(s.Score, ranks[i], winners)
+			seated[i], before[i] = p, p.rating
 		}
-		for i, nr := range Rate(before, scores) {
-			if keys[i] != "" {
-				players[keys[i]].rating = nr
+		rateInto(after[:n], before[:n], scores[:n])
+		for i, p := range seated[:n] {
+			if p != nil {
+				p.rating = after[i]
 			}
 		}
 	}
 	b := Board{MinGames: minGames, Games: games}
-	for _, p := range players {
-		if p.entry.Computer && !opt.Computers {
-			continue
+	listed := []map[string]*player{humans}
+	if opt.Computers {
+		listed = append(listed, computers)
+	}
+	for _, m := range listed {
+		for _, p := range m {
+			e := p.entry
+			e.Rating = p.rating
+			b.Entries = append(b.Entries, e)
 		}
-		e := p.entry
-		e.Rating = p.rating
-		b.Entries = append(b.Entries, e)
 	}
 	slices.SortFunc(b.Entries, func(x, y Entry) int {
 		xq, yq := x.Games >= minGames, y.Games >= minGames
@@ -254,14 +314,9 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 	return b
 }
 
-// playerKey identifies a seat's player across games: the user ID, or for
-// a computer its name; "" for a forgotten player, who is nobody.
-func playerKey(s Seat) string {
-	switch {
-	case s.UserID != "":
-		return "u:" + s.UserID
-	case s.Computer:
-		return "c:" + s.Name
-	}
-	return ""
+// player is a player's entry and rating while Leaders goes through the
+// games.
+type player struct {
+	entry  Entry
+	rating Rating
 }

@@ -27,10 +27,14 @@ func (s *Store) AppendResult(r gamestats.Result) error {
 // read the guild's results to the end, the results read before the damage
 // come back with an error wrapping ErrCorrupt.
 func (s *Store) Results(guildID string, limit int) ([]gamestats.Result, error) {
-	var out []gamestats.Result
-	err := s.eachResult(guildID, limit, func(payload []byte) error {
-		var r gamestats.Result
-		if err := r.UnmarshalBinary(payload); err != nil {
+	var (
+		out []gamestats.Result
+		dec gamestats.Decoder
+	)
+	sized := func(n int) { out = make([]gamestats.Result, 0, n) }
+	err := s.eachResultSized(guildID, limit, sized, func(payload []byte) error {
+		r, err := dec.Decode(payload)
+		if err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 		out = append(out, r)
@@ -104,6 +108,12 @@ func seqBytes(seq uint64) []byte {
 // then wraps ErrCorrupt when the value's was); a damaged page stops the
 // walk with an error wrapping ErrCorrupt.
 func (s *Store) eachResult(guildID string, limit int, fn func(payload []byte) error) error {
+	return s.eachResultSized(guildID, limit, nil, fn)
+}
+
+// eachResultSized is eachResult that first tells sized (if not nil) about
+// how many results will come, at most.
+func (s *Store) eachResultSized(guildID string, limit int, sized func(n int), fn func(payload []byte) error) error {
 	if guildID == "" {
 		return fmt.Errorf("guild ID: %w", ErrEmptyKey)
 	}
@@ -119,6 +129,17 @@ func (s *Store) eachResult(guildID string, limit int, fn func(payload []byte) er
 		g := results.Bucket([]byte(guildID))
 		if g == nil {
 			return nil
+		}
+		if sized != nil {
+			// The sequence bounds the count; the cap usually too.
+			est := g.Sequence()
+			if limit > 0 && uint64(limit) < est {
+				est = uint64(limit)
+			}
+			if c := s.keep.ResultsPerGuild; c > 0 && uint64(c) < est {
+				est = uint64(c)
+			}
+			sized(int(min(est, 1<<20)))
 		}
 		c := g.Cursor()
 		for k, v := c.Last(); k != nil && (limit <= 0 || n < limit); k, v = c.Prev() {
