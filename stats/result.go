@@ -60,8 +60,8 @@ type Result struct {
 var ErrInvalid = errors.New("invalid result")
 
 // Validate checks that r can be stored: a guild, a known variant, a time,
-// 1 to MaxSeats seats each with a name, no user ID on a computer seat and
-// no user twice.
+// 1 to MaxSeats seats each with a name, no user ID on a computer seat, no
+// user twice, and strings of UTF-8 no longer than 256 bytes.
 func (r Result) Validate() error {
 	switch {
 	case r.Guild == "":
@@ -72,9 +72,13 @@ func (r Result) Validate() error {
 		return fmt.Errorf("%w: no time", ErrInvalid)
 	case len(r.Seats) == 0 || len(r.Seats) > MaxSeats:
 		return fmt.Errorf("%w: %d seats (want 1–%d)", ErrInvalid, len(r.Seats), MaxSeats)
+	case !validString(r.Guild) || !validString(r.GameID):
+		return fmt.Errorf("%w: guild or game ID longer than %d bytes or not UTF-8", ErrInvalid, maxStringLen)
 	}
 	for i, s := range r.Seats {
 		switch {
+		case !validString(s.UserID) || !validString(s.Name):
+			return fmt.Errorf("%w: seat %d: user ID or name longer than %d bytes or not UTF-8", ErrInvalid, i+1, maxStringLen)
 		case s.Name == "":
 			return fmt.Errorf("%w: seat %d has no name", ErrInvalid, i+1)
 		case s.Computer && s.UserID != "":
@@ -85,6 +89,8 @@ func (r Result) Validate() error {
 	}
 	return nil
 }
+
+func validString(s string) bool { return len(s) <= maxStringLen && utf8.ValidString(s) }
 
 // Rank is the place of seat i: 1 plus the number of seats with a higher
 // score, so equal scores share a place (RULES D10, P3).

@@ -1,10 +1,13 @@
 package stats
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -264,4 +267,103 @@ func indexOf(b Board, id string) int {
 		}
 	}
 	return -1
+}
+
+func TestResultStringsChecked(t *testing.T) {
+	r := res(0, game.Dice, human("a", 3), human("b", 4))
+	r.Seats[1].Name = strings.Repeat("x", 257)
+	if _, err := r.MarshalBinary(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("257-byte name: %v", err)
+	}
+	r.Seats[1].Name = "B\xffb"
+	if _, err := r.MarshalBinary(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("name not UTF-8: %v", err)
+	}
+	// A stored name that is not UTF-8 is refused on reading, also by a
+	// Decoder that has seen the seat's user before.
+	r.Seats[1].Name = "Bxyb"
+	good, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(good, []byte("Bxyb"), []byte("B\xffyb"[:4]), 1)
+	var dec Decoder
+	if _, err := dec.Decode(good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dec.Decode(bad); !errors.Is(err, ErrInvalid) {
+		t.Errorf("name not UTF-8 decoded: %v", err)
+	}
+}
+
+// TestDecoderSharesButKeepsApart: a Decoder gives the same results as
+// UnmarshalBinary, across many results whose players repeat and change
+// their names.
+func TestDecoderSharesButKeepsApart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var dec Decoder
+	for i := range 2000 {
+		var seats []Seat
+		for _, p := range rng.Perm(6)[:1+rng.IntN(5)] {
+			seats = append(seats, Seat{UserID: fmt.Sprint(p), Name: fmt.Sprintf("n%d-%d", p, rng.IntN(3)), Score: rng.IntN(100) - 20})
+		}
+		r := res(i, Variants[rng.IntN(3)], seats...)
+		b, err := r.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := dec.Decode(b)
+		if err != nil || !reflect.DeepEqual(got, r) {
+			t.Fatalf("result %d: %+v, %v; want %+v", i, got, err, r)
+		}
+	}
+}
+
+func TestLeadersEqualRatingsShareARank(t *testing.T) {
+	var results []Result
+	for i := range 3 {
+		results = append(results, res(i, game.Dice, human("a", 40), human("b", 40), human("c", 10)))
+	}
+	board := Leaders(results, LeaderboardOptions{})
+	got := map[string]int{}
+	for _, e := range board.Entries {
+		got[e.UserID] = e.Rank
+	}
+	if want := map[string]int{"a": 1, "b": 1, "c": 3}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ranks %v, want %v", got, want)
+	}
+	if e := board.Entries[0]; e.Wins != 3 || e.SharedWins != 3 || e.WinShare != 0.5 {
+		t.Errorf("shared wins: %+v", e.Summary)
+	}
+}
+
+func TestChronologicalKeepsTiesInOrder(t *testing.T) {
+	a, b, c := res(1, game.Dice, human("a", 1)), res(2, game.Dice, human("b", 1)), res(2, game.Dice, human("c", 1))
+	for _, in := range [][]Result{{a, b, c}, {c, b, a}, {b, a, c}} {
+		out := Chronological(in)
+		if out[0].Seats[0].UserID != "a" || len(out) != 3 {
+			t.Errorf("Chronological(%v) starts with %s", gameUsers(in), out[0].Seats[0].UserID)
+		}
+		// b and c share a time: their given order stays.
+		if bi, ci := slices.IndexFunc(in, isUser("b")), slices.IndexFunc(in, isUser("c")); (bi < ci) != (slices.IndexFunc(out, isUser("b")) < slices.IndexFunc(out, isUser("c"))) {
+			t.Errorf("Chronological(%v) = %v: the tie changed order", gameUsers(in), gameUsers(out))
+		}
+	}
+	// The board of newest-first results with ties is the board of the
+	// oldest-first ones.
+	if x, y := Leaders([]Result{c, b, a}, LeaderboardOptions{}), Leaders([]Result{a, c, b}, LeaderboardOptions{}); !reflect.DeepEqual(x, y) {
+		t.Errorf("boards differ:\n%+v\n%+v", x, y)
+	}
+}
+
+func isUser(id string) func(Result) bool {
+	return func(r Result) bool { return r.Seats[0].UserID == id }
+}
+
+func gameUsers(rs []Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Seats[0].UserID)
+	}
+	return out
 }

@@ -223,9 +223,13 @@ func pruneResults(g *bbolt.Bucket, now time.Time, keep Retention) (int, error) {
 	if lastK == nil {
 		return 0, nil
 	}
-	last := binary.BigEndian.Uint64(lastK)
+	capped := keep.ResultsPerGuild > 0 && len(lastK) == 8
+	var last uint64
+	if capped {
+		last = binary.BigEndian.Uint64(lastK)
+	}
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if keep.ResultsPerGuild > 0 && len(k) == 8 && binary.BigEndian.Uint64(k)+uint64(keep.ResultsPerGuild) <= last {
+		if capped && len(k) == 8 && binary.BigEndian.Uint64(k)+uint64(keep.ResultsPerGuild) <= last {
 			drop = append(drop, copyBytes(k))
 			continue
 		}

@@ -428,3 +428,63 @@ func TestGuildLeftGraceAndSweep(t *testing.T) {
 		t.Errorf("marks after the purge: %v", m)
 	}
 }
+
+// TestSaveGameReplacesARecord: a record saved again under its game ID
+// replaces the first, even with another end time.
+func TestSaveGameReplacesARecord(t *testing.T) {
+	s := openWith(t)
+	s.now = func() time.Time { return histT0 }
+	g1, rec1 := playedGame(t, game.Dice, []string{"User 1", "User 2"}, 4)
+	_, rec2 := playedGame(t, game.Dice, []string{"User 1", "User 2"}, 5)
+	r := resultOf("g", "same", histT0, game.Dice, g1, []string{"u1", "u2"})
+	if err := s.SaveGame(r, rec1); err != nil {
+		t.Fatal(err)
+	}
+	r.Time = histT0.Add(time.Minute)
+	if err := s.SaveGame(r, rec2); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := s.Records("g", 0)
+	if err != nil || len(infos) != 1 || !infos[0].Time.Equal(r.Time) {
+		t.Fatalf("Records = %+v, %v; want the second save alone", infos, err)
+	}
+	got, _, _ := s.Record("g", "same")
+	if !bytes.Equal(got.JSON, compactJSON(t, rec2)) {
+		t.Error("the record kept is not the second one")
+	}
+}
+
+func compactJSON(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestDeleteUserDeletesUnreadable: a value DeleteUser cannot read might
+// hold the user: it goes.
+func TestDeleteUserDeletesUnreadable(t *testing.T) {
+	s := openWith(t)
+	s.now = func() time.Time { return histT0 }
+	for i := range 3 {
+		if err := s.AppendResult(simpleResult("g", i, 1, 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw := getRaw(t, s, "results/g", seqKey(2))
+	raw[len(raw)-1] ^= 1
+	putRaw(t, s, "results/g", seqKey(2), raw)
+	if _, err := s.Results("g", 0); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damage not seen: %v", err)
+	}
+	f, err := s.DeleteUser("g", "u1")
+	if err != nil || f != (Forgotten{Results: 2, Unreadable: 1}) {
+		t.Errorf("DeleteUser = %+v, %v; want 2 results and 1 unreadable", f, err)
+	}
+	rs, err := s.Results("g", 0)
+	if err != nil || len(rs) != 2 {
+		t.Errorf("after: %d results, %v", len(rs), err)
+	}
+}
