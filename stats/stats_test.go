@@ -367,3 +367,40 @@ func gameUsers(rs []Result) []string {
 	}
 	return out
 }
+
+// FuzzDecode: no input makes the decoder panic, and whatever it accepts
+// is a valid result that encodes and decodes to itself.
+func FuzzDecode(f *testing.F) {
+	for i, r := range []Result{
+		res(0, game.Dice, human("a", 1), bot("E", 2)),
+		res(1, game.Jokers, Seat{Name: "Player 2", Score: -3}),
+	} {
+		b, err := r.MarshalBinary()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)-1-i])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var dec Decoder
+		r, err := dec.Decode(data)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("decoded an invalid result: %v", err)
+		}
+		b, err := r.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again Result
+		if err := again.UnmarshalBinary(b); err != nil || !reflect.DeepEqual(again, r) {
+			t.Fatalf("re-decoded %+v, %v; want %+v", again, err, r)
+		}
+	})
+}
