@@ -56,6 +56,22 @@ type Result struct {
 	Seats []Seat
 }
 
+// FromGame is the result of game g of guild, ended at time at: the
+// variant, and per seat the name and score from g. users[i] is seat i's
+// Discord user ID, "" for a computer player. The names are the record's
+// (g.Record()), so result and record agree, as the store requires.
+func FromGame(guild, gameID string, at time.Time, g *game.Game, users []string) (Result, error) {
+	names, scores := g.Players(), g.Scores()
+	if len(users) != len(names) {
+		return Result{}, fmt.Errorf("%w: %d user IDs for %d seats", ErrInvalid, len(users), len(names))
+	}
+	r := Result{Guild: guild, GameID: gameID, Time: at, Variant: g.Variant(), Seats: make([]Seat, len(names))}
+	for i, n := range names {
+		r.Seats[i] = Seat{UserID: users[i], Name: n, Computer: users[i] == "", Score: scores[i]}
+	}
+	return r, r.Validate()
+}
+
 // ErrInvalid is wrapped by the errors of Validate and UnmarshalBinary.
 var ErrInvalid = errors.New("invalid result")
 

@@ -404,3 +404,34 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestFromGame(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Cards, Players: []string{"Anna", "🤖 Bot Emma (hard)"}, Seed: [32]byte{9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 6 { // a few moves, so that a score is not zero
+		for p := range 2 {
+			if legal := g.LegalMoves(p); len(legal) > 0 {
+				if err := g.Apply(legal[len(legal)-1]); err != nil {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	r, err := FromGame("g", "c/1", t0, g, []string{"42", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Seat{{UserID: "42", Name: "Anna", Score: g.Scores()[0]}, {Name: "🤖 Bot Emma (hard)", Computer: true, Score: g.Scores()[1]}}
+	if r.Variant != game.Cards || r.GameID != "c/1" || !r.Time.Equal(t0) || !reflect.DeepEqual(r.Seats, want) {
+		t.Errorf("FromGame = %+v, want seats %+v", r, want)
+	}
+	if _, err := FromGame("g", "c/1", t0, g, []string{"42"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("one user ID for two seats: %v", err)
+	}
+	if _, err := FromGame("", "c/1", t0, g, []string{"42", ""}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("no guild: %v", err)
+	}
+}

@@ -51,9 +51,9 @@ func playedGame(t testing.TB, v game.Variant, names []string, seed byte) (*game.
 // resultOf makes the result of g as the bot would: seat i is users[i]
 // ("" for a computer).
 func resultOf(guild, id string, at time.Time, v game.Variant, g *game.Game, users []string) gamestats.Result {
-	r := gamestats.Result{Guild: guild, GameID: id, Time: at, Variant: v}
-	for i, n := range g.Players() {
-		r.Seats = append(r.Seats, gamestats.Seat{UserID: users[i], Name: n, Computer: users[i] == "", Score: g.Scores()[i]})
+	r := must(gamestats.FromGame(guild, id, at, g, users))
+	if r.Variant != v {
+		panic("variant")
 	}
 	return r
 }
