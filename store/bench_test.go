@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	gamestats "github.com/qwixxbot/qwixxbot/stats"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
 )
 

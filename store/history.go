@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
-	gamestats "github.com/qwixxbot/qwixxbot/stats"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
-	gamestats "github.com/qwixxbot/qwixxbot/stats"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 )
 
 var histT0 = time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)

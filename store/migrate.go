@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	gamestats "github.com/qwixxbot/qwixxbot/stats"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/rs/zerolog"
 	"go.etcd.io/bbolt"
 )

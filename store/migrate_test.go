@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
-	gamestats "github.com/qwixxbot/qwixxbot/stats"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/rs/zerolog"
 	"go.etcd.io/bbolt"
 )

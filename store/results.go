@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	gamestats "github.com/qwixxbot/qwixxbot/stats"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
 )
 
