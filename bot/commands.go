@@ -8,12 +8,15 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
 )
 
 // Renderer draws the pictures the bot sends. Labels come from the language.
+// Sheet is a player's private sheet: choices are the cells their current
+// choices would cross, marked on the picture (never on the public table).
 type Renderer interface {
 	Table(v game.PublicView, l Lang) ([]byte, error)
-	Sheet(v game.PublicView, seat int, l Lang) ([]byte, error)
+	Sheet(v game.PublicView, seat int, choices []render.Cell, l Lang) ([]byte, error)
 	Hand(v game.PrivateView, l Lang) ([]byte, error)
 	Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error)
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
@@ -102,8 +103,15 @@ func (s *memStore) PutGuildSettings(g string, b []byte) error {
 // tinyRenderer draws a 4x4 PNG whose pixel encodes what was asked, so tests
 // can check which view reached it.
 type tinyRenderer struct {
-	mu    sync.Mutex
-	hands []game.PrivateView
+	mu     sync.Mutex
+	hands  []game.PrivateView
+	sheets []sheetRequest
+}
+
+// sheetRequest is what a private sheet was asked to show.
+type sheetRequest struct {
+	seat    int
+	choices []render.Cell
 }
 
 var tinyPNG = sync.OnceValue(func() []byte {
@@ -114,8 +122,13 @@ var tinyPNG = sync.OnceValue(func() []byte {
 	return buf.Bytes()
 })
 
-func (r *tinyRenderer) Table(game.PublicView, Lang) ([]byte, error)      { return tinyPNG(), nil }
-func (r *tinyRenderer) Sheet(game.PublicView, int, Lang) ([]byte, error) { return tinyPNG(), nil }
+func (r *tinyRenderer) Table(game.PublicView, Lang) ([]byte, error) { return tinyPNG(), nil }
+func (r *tinyRenderer) Sheet(_ game.PublicView, seat int, choices []render.Cell, _ Lang) ([]byte, error) {
+	r.mu.Lock()
+	r.sheets = append(r.sheets, sheetRequest{seat, choices})
+	r.mu.Unlock()
+	return tinyPNG(), nil
+}
 func (r *tinyRenderer) Hand(v game.PrivateView, _ Lang) ([]byte, error) {
 	r.mu.Lock()
 	r.hands = append(r.hands, v)

@@ -14,7 +14,7 @@ var imageLabels = map[language.Tag]render.Labels{
 	language.German: {
 		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte", Turn: "Zug %d",
 		Active: "Am Zug", Decided: "Entschieden", Display: "Auslage", DrawPile: "Zugstapel", Discard: "Ablage",
-		Hand: "Hand", PlayedBy: "Ausgespielt von %s", Joker: "JOKER", JokerMark: "J", GameOver: "Spielende",
+		Hand: "Hand", PlayedBy: "Zuletzt: %s", Joker: "JOKER", JokerMark: "J", GameOver: "Spielende",
 		EndLocks: "Zwei Reihen abgeschlossen", EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
 		Rank: "Platz", Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
 		Stopped: "Spiel abgebrochen", EndLocksRows: "%s abgeschlossen", EndLocksBy: "%s hat zwei Reihen abgeschlossen",
@@ -23,7 +23,7 @@ var imageLabels = map[language.Tag]render.Labels{
 	language.French: {
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points", Turn: "Tour %d",
 		Active: "Actif", Decided: "A choisi", Display: "Étalage", DrawPile: "Pioche", Discard: "Défausse",
-		Hand: "Main", PlayedBy: "Joué par %s", Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie",
+		Hand: "Main", PlayedBy: "Dernier coup : %s", Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie",
 		EndLocks: "Deux rangées verrouillées", EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants (ex æquo)",
 		Rank: "Rang", Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
 		Stopped: "Partie arrêtée", EndLocksRows: "Rangées %s verrouillées", EndLocksBy: "%s a verrouillé deux rangées",
@@ -45,9 +45,9 @@ type Images struct{}
 // Table draws every sheet and the dice or card display.
 func (Images) Table(v game.PublicView, l Lang) ([]byte, error) { return render.Table(v, l.Labels()) }
 
-// Sheet draws one player's sheet.
-func (Images) Sheet(v game.PublicView, seat int, l Lang) ([]byte, error) {
-	return render.Sheet(v, seat, l.Labels())
+// Sheet draws one player's sheet with their choices marked.
+func (Images) Sheet(v game.PublicView, seat int, choices []render.Cell, l Lang) ([]byte, error) {
+	return render.Sheet(v, seat, l.Labels(), choices...)
 }
 
 // Hand draws a player's private hand.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
 )
 
 // PictureCache is a Renderer that draws and encodes each picture once: a
@@ -90,8 +91,8 @@ func (c *PictureCache) Table(v game.PublicView, l Lang) ([]byte, error) {
 }
 
 // Sheet implements Renderer.
-func (c *PictureCache) Sheet(v game.PublicView, seat int, l Lang) ([]byte, error) {
-	return c.get("sheet "+l.Code()+" "+pictureKey(v, seat), func() ([]byte, error) { return c.next.Sheet(v, seat, l) })
+func (c *PictureCache) Sheet(v game.PublicView, seat int, choices []render.Cell, l Lang) ([]byte, error) {
+	return c.get("sheet "+l.Code()+" "+pictureKey(v, seat, choices), func() ([]byte, error) { return c.next.Sheet(v, seat, choices, l) })
 }
 
 // Hand implements Renderer.

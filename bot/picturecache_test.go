@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
 )
 
 // countingRenderer draws a distinct picture per call and counts the calls.
@@ -15,9 +16,11 @@ func (r *countingRenderer) draw() ([]byte, error) {
 	n := r.n.Add(1)
 	return bytes.Repeat([]byte{byte(n)}, 1000), nil
 }
-func (r *countingRenderer) Table(game.PublicView, Lang) ([]byte, error)      { return r.draw() }
-func (r *countingRenderer) Sheet(game.PublicView, int, Lang) ([]byte, error) { return r.draw() }
-func (r *countingRenderer) Hand(game.PrivateView, Lang) ([]byte, error)      { return r.draw() }
+func (r *countingRenderer) Table(game.PublicView, Lang) ([]byte, error) { return r.draw() }
+func (r *countingRenderer) Sheet(game.PublicView, int, []render.Cell, Lang) ([]byte, error) {
+	return r.draw()
+}
+func (r *countingRenderer) Hand(game.PrivateView, Lang) ([]byte, error) { return r.draw() }
 func (r *countingRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
 	return r.draw()
 }
@@ -40,8 +43,8 @@ func TestPictureCacheDrawsOncePerState(t *testing.T) {
 		t.Fatalf("the same table drawn %d times", r.n.Load())
 	}
 	c.Table(pv, de)
-	c.Sheet(pv, 0, en)
-	c.Sheet(pv, 0, en)
+	c.Sheet(pv, 0, nil, en)
+	c.Sheet(pv, 0, nil, en)
 	if r.n.Load() != 3 {
 		t.Fatalf("%d drawings for table en, table de, sheet 0 twice; want 3", r.n.Load())
 	}
@@ -60,5 +63,23 @@ func TestPictureCacheDrawsOncePerState(t *testing.T) {
 	hits, misses, _ := c.Stats()
 	if r.n.Load() != 5 || hits != 3 || misses != 5 {
 		t.Fatalf("drawings %d, hits %d, misses %d; want 5, 3, 5", r.n.Load(), hits, misses)
+	}
+}
+
+// A private sheet with other choices marked is another picture: the
+// choices are part of the cache key.
+func TestPictureCacheSheetChoices(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &countingRenderer{}
+	c := NewPictureCache(r, 1<<20)
+	en, pv := LangFor("en"), g.Public()
+	a, _ := c.Sheet(pv, 0, nil, en)
+	b, _ := c.Sheet(pv, 0, []render.Cell{{Color: game.Red, Number: 7}}, en)
+	b2, _ := c.Sheet(pv, 0, []render.Cell{{Color: game.Red, Number: 7}}, en)
+	if r.n.Load() != 2 || bytes.Equal(a, b) || !bytes.Equal(b, b2) {
+		t.Fatalf("%d drawings for a sheet without and twice with a choice; want 2", r.n.Load())
 	}
 }

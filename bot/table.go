@@ -144,7 +144,8 @@ func newTableID() string {
 	return string(b)
 }
 
-// newSeed draws a game seed from crypto/rand (DESIGN: production seeds).
+// newSeed draws a game seed from crypto/rand, so that nobody can predict a
+// game's dice or deal; tests seed their games through Options.NewGame.
 func newSeed() [32]byte {
 	var s [32]byte
 	if _, err := rand.Read(s[:]); err != nil {

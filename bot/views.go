@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render"
 )
 
 func (b *Bot) cmdSheet(r *request) { b.showSheet(r, "") }
@@ -52,7 +53,7 @@ func (b *Bot) showSheet(r *request, tableID string) {
 	if !ok {
 		return
 	}
-	png, err := b.rd.Sheet(t.g.Public(), seat, r.lang)
+	png, err := b.rd.Sheet(t.g.Public(), seat, sheetChoices(t, seat), r.lang)
 	if err != nil {
 		r.fail(err)
 		return
@@ -67,6 +68,37 @@ func (b *Bot) showSheet(r *request, tableID string) {
 		Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: comps,
 		Files: []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
 	}})
+}
+
+// sheetChoices are the cells of seat's sheet that one of their legal moves
+// now would cross (a white sum, a white and a coloured die, the number for
+// everyone), each once, for the marks on their private sheet. Takes and
+// plays cross nothing here (plays are built in the hand view), and a player
+// who may not act has none.
+func sheetChoices(t *Table, seat int) []render.Cell {
+	g := t.g
+	if t.Stage != StagePlaying || !g.MayAct(seat) {
+		return nil
+	}
+	var cells []render.Cell
+	d := g.Dice()
+	for _, m := range g.LegalMoves(seat) {
+		var n int
+		switch m.Kind {
+		case game.White:
+			n = g.WhiteSum()
+		case game.Number:
+			n = g.TopNumber()
+		case game.Colored:
+			n = d[m.White-1] + d[game.DieOf(m.Color)]
+		default:
+			continue
+		}
+		if c := (render.Cell{Color: m.Color, Number: n}); !slices.Contains(cells, c) {
+			cells = append(cells, c)
+		}
+	}
+	return cells
 }
 
 // personalControls are buttons for exactly the user's legal moves now, in

@@ -9,11 +9,15 @@ import (
 	"golang.org/x/image/vector"
 )
 
-// canvas draws on a paletted image whose bounds start at (0, 0).
-type canvas struct{ p *image.Paletted }
+// canvas draws on a paletted image whose bounds start at (0, 0). log, when
+// set, records every text drawn (see textLog).
+type canvas struct {
+	p   *image.Paletted
+	log *textLog
+}
 
 func newCanvas(w, h int, bg uint8) canvas {
-	c := canvas{image.NewPaletted(image.Rect(0, 0, w, h), palette)}
+	c := canvas{p: image.NewPaletted(image.Rect(0, 0, w, h), palette)}
 	if bg != 0 {
 		c.fill(c.p.Rect, bg)
 	}

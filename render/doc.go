@@ -4,12 +4,20 @@
 //
 // The public pictures take a game.PublicView only, which cannot hold a
 // hidden card colour (RULES C10); only Hand takes a game.PrivateView. Every
-// word comes from the Labels passed in; the fonts are the embedded Go fonts,
-// so the output is the same on every machine.
+// word comes from the Labels passed in. The fonts are embedded, so the
+// output is the same on every machine: the Go fonts, and for every other
+// script, symbol and monochrome emoji the fallback fonts in fonts/ (see
+// fonts/README.md), loaded on first use. All text is cleaned before it is
+// drawn (see CleanName) and a name with nothing drawable is shown as its
+// seat ("Player 2").
 //
 // Pictures are Width pixels wide and drawn with a fixed palette into an
 // image.Paletted: rows are told apart by colour, lightness and a symbol
-// (red ●, yellow ▲, green ■, blue ◆). Everything that does not change
+// (red ●, yellow ▲, green ■, blue ◆); the coloured dice have their row's
+// symbol as pips and the cards played carry it large, so nothing depends
+// on telling hues apart. This turn's crosses are ink cells with an orange X,
+// plain in greyscale on every row. Sheet marks the viewer's choices with
+// dashed rings; the public table has no such parameter. Everything that does not change
 // between states (empty sheets, glyphs, shapes) is drawn once and cached, and
 // the PNG encoder is specialised for these flat-colour images. All functions
 // are safe for concurrent use.

@@ -57,7 +57,7 @@ func pooledPage(w, h int) canvas {
 		b := make([]byte, w*h)
 		bp = &b
 	}
-	c := canvas{&image.Paletted{Pix: (*bp)[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette}}
+	c := canvas{p: &image.Paletted{Pix: (*bp)[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette}}
 	c.fill(c.p.Rect, cPage)
 	return c
 }

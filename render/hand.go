@@ -33,6 +33,7 @@ func hand(v game.PrivateView, l Labels, alloc alloc) (canvas, error) {
 	if err := prepare(v.PublicView, l); err != nil {
 		return fail(err)
 	}
+	v.PublicView = withNames(v.PublicView, l)
 	if !v.Variant.CardGame() {
 		return fail(fmt.Errorf("%w: a %v game has no hands", ErrView, v.Variant))
 	}

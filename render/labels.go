@@ -21,7 +21,7 @@ type Labels struct {
 	DrawPile  string // "Draw pile"
 	Discard   string // "Discard": the discard pile
 	Hand      string // "Hand": hand size on the table, title of the private hand
-	PlayedBy  string // format with one %s (a name): "Played by %s"
+	PlayedBy  string // format with one %s (a name): "Last play: %s", over the cards just played
 	Joker     string // "JOKER": printed on joker cards in a hand
 	JokerMark string // "J": before the number of a played joker
 	GameOver  string // "Game over": title of the results
@@ -61,7 +61,7 @@ func DefaultLabels() Labels {
 		DrawPile:  "Draw pile",
 		Discard:   "Discard",
 		Hand:      "Hand",
-		PlayedBy:  "Played by %s",
+		PlayedBy:  "Last play: %s",
 		Joker:     "JOKER",
 		JokerMark: "J",
 		GameOver:  "Game over",

@@ -11,7 +11,7 @@ import (
 )
 
 // TestLook writes every scenario to $RENDER_LOOK (full size and scaled to
-// 500 px wide, as a phone shows it) for people to look at.
+// phoneWidth (400 px) wide, as a phone shows it) for people to look at.
 func TestLook(t *testing.T) {
 	dir := os.Getenv("RENDER_LOOK")
 	if dir == "" {
@@ -37,8 +37,8 @@ func TestLook(t *testing.T) {
 		}
 		write(s.name+".png", img)
 		b := img.Bounds()
-		small := image.NewRGBA(image.Rect(0, 0, 500, b.Dy()*500/b.Dx()))
+		small := image.NewRGBA(image.Rect(0, 0, phoneWidth, b.Dy()*phoneWidth/b.Dx()))
 		xdraw.CatmullRom.Scale(small, small.Rect, img, b, xdraw.Src, nil)
-		write(s.name+"-500.png", small)
+		write(s.name+"-phone.png", small)
 	}
 }

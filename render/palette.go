@@ -23,14 +23,13 @@ const (
 	cLine            // thin borders
 	cPassBg          // passed-over cell
 	cPassFg          // passed-over number
-	cFresh           // highlight of crosses made this turn
+	cFresh           // this turn's crosses: the X on an ink cell
 	cCard            // card back (neutral side)
 	cCardEdge        // card border
 	cCardInk         // number on the neutral side
 	cGold            // winner star
 	cGood            // "decided" badge
 	cJoker           // joker card face
-	cPurple          // joker rainbow
 	cHeader          // header band of a sheet
 	cRowBase         // first of the row colours: numShades per colour
 )
@@ -70,7 +69,6 @@ var baseRGB = func() [numBase]rgb {
 	b[cGold] = rgb{0xF0, 0xB0, 0x00}
 	b[cGood] = rgb{0x1F, 0x7A, 0x4D}
 	b[cJoker] = rgb{0x22, 0x22, 0x28}
-	b[cPurple] = rgb{0x8E, 0x44, 0xAD}
 	b[cHeader] = rgb{0xF3, 0xF0, 0xE9}
 	// Row colours: besides hue they differ in lightness (yellow light, red
 	// medium, green darker, blue darkest) and every row carries a symbol.
@@ -105,11 +103,11 @@ func blend(a, b rgb, t float64) rgb {
 func rampPairs() (fine, coarse [][2]uint8) {
 	fine = [][2]uint8{
 		{cInk, cPaper}, {cInk, cPage}, {cInk, cHeader}, {cInkSoft, cPaper}, {cInkSoft, cPage},
-		{cPaper, cInk}, {cCardInk, cCard}, {cInk, cFresh}, {cPassFg, cPassBg}, {cPaper, cJoker},
+		{cPaper, cInk}, {cCardInk, cCard}, {cFresh, cInk}, {cPassFg, cPassBg}, {cPaper, cJoker},
 		{cInkSoft, cHeader}, {cInk, cCard},
 	}
 	coarse = [][2]uint8{
-		{cPaper, cPage}, {cLine, cPaper}, {cLine, cPage}, {cInk, cPassBg}, {cFresh, cPaper},
+		{cPaper, cPage}, {cLine, cPaper}, {cLine, cPage}, {cInk, cPassBg},
 		{cGold, cPaper}, {cGood, cPaper}, {cCardEdge, cPage}, {cCard, cCardEdge}, {cPaper, cGood},
 		{cHeader, cPaper}, {cInkSoft, cPassBg}, {cPaper, cInkSoft},
 	}
@@ -127,7 +125,8 @@ func rampPairs() (fine, coarse [][2]uint8) {
 			[2]uint8{rowC(c, sDimTint), rowC(c, sDimBg)},
 			[2]uint8{cInk, rowC(c, sDimTint)},
 			[2]uint8{cPassBg, rowC(c, sBg)},
-			[2]uint8{cFresh, rowC(c, sBg)},
+			[2]uint8{cInk, rowC(c, sBg)},
+			[2]uint8{cInk, rowC(c, sDimBg)},
 			[2]uint8{rowC(c, sBg), cPage},
 			[2]uint8{rowC(c, sBg), cCard},
 		)

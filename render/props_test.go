@@ -18,13 +18,13 @@ import (
 // at is the palette index at (x, y).
 func at(img *image.Paletted, x, y int) uint8 { return img.ColorIndexAt(x, y) }
 
-// sheetTop is the y of seat p's sheet on a table image.
+// sheetTop is the y of seat p's compact sheet on a table image.
 func sheetTop(v game.PublicView, p int) int {
-	return margin + topHeight(v) + gapY + p*(panelH+gapY)
+	return margin + topHeight(v) + gapY + p*(cPanelH+cGapY)
 }
 
 // TestTableGeometry: every image is Width wide, and each player adds one
-// sheet to the table's height (2–5 players, D1).
+// compact sheet to the table's height (2–5 players, D1).
 func TestTableGeometry(t *testing.T) {
 	l := DefaultLabels()
 	two, err := TableImage(emptyDice2(t), l)
@@ -38,14 +38,33 @@ func TestTableGeometry(t *testing.T) {
 	if two.Rect.Dx() != Width || five.Rect.Dx() != Width {
 		t.Errorf("widths %d and %d, want %d", two.Rect.Dx(), five.Rect.Dx(), Width)
 	}
-	if got, want := five.Rect.Dy()-two.Rect.Dy(), 3*(panelH+gapY); got != want {
+	if got, want := five.Rect.Dy()-two.Rect.Dy(), 3*(cPanelH+cGapY); got != want {
 		t.Errorf("5 players are %d px taller than 2, want %d", got, want)
 	}
 }
 
-// TestSheetMarks checks the sheet against the view cell by cell: crosses
-// are ink at the cell centre, fresh crosses have the highlight, passed
-// numbers are greyed (S2), locked and closed rows are dimmed (S3, D7).
+// sheetGeom is where a layout puts a sheet's parts, in image coordinates
+// once the sheet's top-left corner is added.
+type sheetGeom struct {
+	rowY      func(game.Color) int
+	rowH      int
+	cell      func(game.Color, int) image.Rectangle
+	lockProbe int         // x offset from the lock's centre inside the disc
+	corner    image.Point // a point in a cell off its number and cross
+	misthrow  func(i int) image.Point
+}
+
+var (
+	fullGeom = sheetGeom{rowY, rowH, cellRect, -20, image.Pt(6, 10),
+		func(i int) image.Point { return image.Pt(misthrowBoxX(i)+mbS/2, footY+3+fbH/2) }}
+	compactGeom = sheetGeom{cRowY, cRowH, cCellRect, -10, image.Pt(7, 9),
+		func(i int) image.Point { return image.Pt(cMisthrowX(i)+cMisS/2, cHdrH/2) }}
+)
+
+// TestSheetMarks checks the sheets against the view cell by cell, on the
+// table (compact) and on each player's full sheet: crosses are ink at the
+// cell centre, fresh crosses have the highlight, passed numbers are greyed
+// (S2), locked and closed rows are dimmed (S3, D7), misthrows crossed.
 func TestSheetMarks(t *testing.T) {
 	views := map[string]game.PublicView{"dice5": dice5Locked(t)}
 	_, views["cards4"] = cards4(t)
@@ -55,66 +74,81 @@ func TestSheetMarks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for p, pv := range v.Players {
-			y0 := sheetTop(v, p)
-			for _, c := range game.Colors {
-				row, fresh := pv.Sheet.Rows[c], pv.Fresh[c]
-				dim := row.Locked() || (v.Variant == game.Dice && v.Closed[c])
-				wantBand := rowC(c, sBg)
+		for p := range v.Players {
+			checkSheetMarks(t, name+" table", img, v, p, compactGeom, image.Pt(margin, sheetTop(v, p)))
+			full, err := SheetImage(v, p, DefaultLabels())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSheetMarks(t, name+" sheet", full, v, p, fullGeom, image.Pt(margin, margin+topHeight(v)+gapY))
+		}
+	}
+}
+
+func checkSheetMarks(t *testing.T, name string, img *image.Paletted, v game.PublicView, p int, g sheetGeom, o image.Point) {
+	t.Helper()
+	pv := v.Players[p]
+	for _, c := range game.Colors {
+		row, fresh := pv.Sheet.Rows[c], pv.Fresh[c]
+		dim := row.Locked() || (v.Variant == game.Dice && v.Closed[c])
+		wantBand := rowC(c, sBg)
+		if dim {
+			wantBand = rowC(c, sDimBg)
+		}
+		// The band between the symbol and the first cell.
+		if got := at(img, o.X+cellX0-1, o.Y+g.rowY(c)+g.rowH/2); got != wantBand {
+			t.Errorf("%s seat %d %v: band colour %d, want %d (dimmed %v)", name, p, c, got, wantBand, dim)
+		}
+		for pos := 0; pos < game.LockPos; pos++ {
+			r := g.cell(c, pos).Add(o)
+			cx, cy := r.Min.X+pitch/2, r.Min.Y+g.rowH/2
+			corner := at(img, r.Min.X+g.corner.X, r.Min.Y+g.corner.Y)
+			switch {
+			case row.Crossed(pos):
+				// The X: ink, or orange on the ink cell of this turn's crosses.
+				wantX := uint8(cInk)
+				if fresh.Crossed(pos) {
+					wantX = cFresh
+				}
+				if got := at(img, cx, cy); got != wantX {
+					t.Errorf("%s seat %d %v %d: crossed cell centre %d, want %d", name, p, c, game.NumberAt(c, pos), got, wantX)
+				}
+				if fresh.Crossed(pos) != (corner == cInk) {
+					t.Errorf("%s seat %d %v %d: fresh %v but cell colour %d", name, p, c, game.NumberAt(c, pos), fresh.Crossed(pos), corner)
+				}
+			case row.Passed(pos):
+				if corner != cPassBg {
+					t.Errorf("%s seat %d %v %d: passed cell colour %d, want grey", name, p, c, game.NumberAt(c, pos), corner)
+				}
+			default:
+				want := rowC(c, sTint)
 				if dim {
-					wantBand = rowC(c, sDimBg)
+					want = rowC(c, sDimTint)
 				}
-				// The band between the symbol and the first cell.
-				if got := at(img, margin+cellX0-1, y0+rowY(c)+rowH/2); got != wantBand {
-					t.Errorf("%s seat %d %v: band colour %d, want %d (dimmed %v)", name, p, c, got, wantBand, dim)
-				}
-				for pos := 0; pos < game.LockPos; pos++ {
-					r := cellRect(c, pos).Add(image.Pt(margin, y0))
-					cx, cy := r.Min.X+pitch/2, r.Min.Y+rowH/2
-					corner := at(img, r.Min.X+6, r.Min.Y+10) // inside the cell, off the number and the X
-					switch {
-					case row.Crossed(pos):
-						if got := at(img, cx, cy); got != cInk {
-							t.Errorf("%s seat %d %v %d: crossed cell centre %d, want ink", name, p, c, game.NumberAt(c, pos), got)
-						}
-						if fresh.Crossed(pos) != (corner == cFresh) {
-							t.Errorf("%s seat %d %v %d: fresh %v but cell colour %d", name, p, c, game.NumberAt(c, pos), fresh.Crossed(pos), corner)
-						}
-					case row.Passed(pos):
-						if corner != cPassBg {
-							t.Errorf("%s seat %d %v %d: passed cell colour %d, want grey", name, p, c, game.NumberAt(c, pos), corner)
-						}
-					default:
-						want := rowC(c, sTint)
-						if dim {
-							want = rowC(c, sDimTint)
-						}
-						if corner != want {
-							t.Errorf("%s seat %d %v %d: open cell colour %d, want %d", name, p, c, game.NumberAt(c, pos), corner, want)
-						}
-					}
-				}
-				// The lock: an ink disc once crossed, filled padlock when closed.
-				lr := cellRect(c, game.LockPos).Add(image.Pt(margin, y0))
-				edge := at(img, lr.Min.X+pitch/2-20, lr.Min.Y+rowH/2)
-				switch {
-				case row.Locked() && fresh.Locked():
-					if edge != cFresh {
-						t.Errorf("%s seat %d %v: lock crossed this turn, disc colour %d", name, p, c, edge)
-					}
-				case row.Locked():
-					if edge != cInk {
-						t.Errorf("%s seat %d %v: own lock, disc colour %d, want ink", name, p, c, edge)
-					}
+				if corner != want {
+					t.Errorf("%s seat %d %v %d: open cell colour %d, want %d", name, p, c, game.NumberAt(c, pos), corner, want)
 				}
 			}
-			// Misthrow boxes: an X in each used one.
-			for i := range game.MaxMisthrows {
-				x, y := y0+footY+3+fbH/2, margin+misthrowBoxX(i)+mbS/2
-				if got := at(img, y, x) == cInk; got != (i < pv.Sheet.Misthrows) {
-					t.Errorf("%s seat %d: misthrow box %d marked %v, misthrows %d", name, p, i+1, got, pv.Sheet.Misthrows)
-				}
+		}
+		// The lock: an ink disc once crossed, the highlight this turn.
+		lr := g.cell(c, game.LockPos).Add(o)
+		edge := at(img, lr.Min.X+pitch/2+g.lockProbe, lr.Min.Y+g.rowH/2)
+		switch {
+		case row.Locked() && fresh.Locked():
+			if edge != cFresh {
+				t.Errorf("%s seat %d %v: lock crossed this turn, disc colour %d", name, p, c, edge)
 			}
+		case row.Locked():
+			if edge != cInk {
+				t.Errorf("%s seat %d %v: own lock, disc colour %d, want ink", name, p, c, edge)
+			}
+		}
+	}
+	// Misthrow boxes: an X in each used one.
+	for i := range game.MaxMisthrows {
+		m := g.misthrow(i).Add(o)
+		if got := at(img, m.X, m.Y) == cInk; got != (i < pv.Sheet.Misthrows) {
+			t.Errorf("%s seat %d: misthrow box %d marked %v, misthrows %d", name, p, i+1, got, pv.Sheet.Misthrows)
 		}
 	}
 }
@@ -130,13 +164,13 @@ func TestActiveAndDecided(t *testing.T) {
 	decided := 0
 	for p, pv := range v.Players {
 		y0 := sheetTop(v, p)
-		edge := at(img, margin+1, y0+panelH/2)
+		edge := at(img, margin+1, y0+cPanelH/2)
 		if want := p == v.Active; (edge == cInk) != want {
 			t.Errorf("seat %d: outline colour %d, active %v", p, edge, want)
 		}
 		green := 0
 		for x := margin; x < margin+panelW; x++ {
-			if at(img, x, y0+hdrH/2) == cGood {
+			if at(img, x, y0+cHdrH/2) == cGood {
 				green++
 			}
 		}
@@ -153,7 +187,8 @@ func TestActiveAndDecided(t *testing.T) {
 }
 
 // TestDice: a die shows its pips (the centre pip exactly for odd values), a
-// die that left the game (0, D7) is drawn as an empty outline.
+// die that left the game (0, D7) is drawn as an empty outline with its
+// row's symbol.
 func TestDice(t *testing.T) {
 	for _, v := range []game.PublicView{dice5Locked(t), emptyDice2(t)} {
 		img, err := TableImage(v, DefaultLabels())
@@ -168,8 +203,9 @@ func TestDice(t *testing.T) {
 			inside := at(img, x+4, cy)
 			switch {
 			case d == 0:
-				if inside != cPaper || centre != cPaper {
-					t.Errorf("die %d gone: inside %d, centre %d, want empty", i+1, inside, centre)
+				// Empty but for its row's symbol in grey.
+				if inside != cPaper || centre != cLine {
+					t.Errorf("die %d gone: inside %d, centre %d, want paper and the grey symbol", i+1, inside, centre)
 				}
 			default:
 				if inside != body {
@@ -209,6 +245,7 @@ func TestEveryLabelIsUsed(t *testing.T) {
 		for _, f := range []func() (*image.Paletted, error){
 			func() (*image.Paletted, error) { return TableImage(cv, l) },
 			func() (*image.Paletted, error) { return TableImage(dv, l) },
+			func() (*image.Paletted, error) { return SheetImage(cv, 1, l) },
 			func() (*image.Paletted, error) { return ResultsImage(res, m, l) },
 			func() (*image.Paletted, error) { return ResultsImage(over, nil, l) },
 			func() (*image.Paletted, error) { return HandImage(hand, l) },
@@ -339,9 +376,7 @@ func TestConcurrent(t *testing.T) {
 // the 5-player tables (the largest) included.
 func TestImageSizes(t *testing.T) {
 	l := DefaultLabels()
-	c5 := find(t, game.Jokers, []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"}, func(g *game.Game) bool {
-		return g.Turn() > 10 && g.Phase() == game.PhaseNumber
-	}).Public()
+	c5 := cards5(t)
 	_, c4 := cards4(t)
 	res, m := finished3(t)
 	_, over := dice5TwoLocks(t)
@@ -372,5 +407,21 @@ func TestImageSizes(t *testing.T) {
 		if len(b) > 150<<10 {
 			t.Errorf("%s: %d bytes, over the 150 KB budget", c.name, len(b))
 		}
+	}
+}
+
+// TestFitNameKeepsTheWords: a long name is shortened, not the words around
+// it ("Zuletzt: Maximilian-Alexand…"), and a name that fits is whole.
+func TestFitNameKeepsTheWords(t *testing.T) {
+	if err := loadFonts(); err != nil {
+		t.Fatal(err)
+	}
+	const w = 222
+	if got := fitName(fLabel, "Last play: %s", "Ben", w); got != "Last play: Ben" {
+		t.Errorf("short name: %q", got)
+	}
+	got := fitName(fLabel, "Dernier coup : %s", "Maximilian-Alexander von Hohenberg", w)
+	if !strings.HasPrefix(got, "Dernier coup : Max") || !strings.HasSuffix(got, "…") || fLabel.width(got) > w {
+		t.Errorf("long name: %q (%d px of %d)", got, fLabel.width(got), w)
 	}
 }

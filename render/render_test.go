@@ -21,7 +21,7 @@ func germanLabels() Labels {
 	return Labels{
 		Total: "Gesamt", Misthrows: "Fehlwürfe", Crosses: "Kreuze", Points: "Punkte",
 		Turn: "Zug %d", Active: "Am Zug", Decided: "Entschieden", Display: "Auslage",
-		DrawPile: "Nachziehstapel", Discard: "Ablage", Hand: "Hand", PlayedBy: "Gespielt von %s",
+		DrawPile: "Nachziehstapel", Discard: "Ablage", Hand: "Hand", PlayedBy: "Zuletzt ausgespielt: %s",
 		Joker: "JOKER", JokerMark: "J", GameOver: "Spielende", EndLocks: "Zwei Reihen geschlossen",
 		EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)", Rank: "Platz",
 		Player: "Spieler", Game: "Spiel %d", GameNofM: "Spiel %d von %d",
@@ -32,7 +32,7 @@ func frenchLabels() Labels {
 	return Labels{
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points",
 		Turn: "Tour %d", Active: "À jouer", Decided: "A décidé", Display: "Étalage",
-		DrawPile: "Pioche", Discard: "Défausse", Hand: "Main", PlayedBy: "Joué par %s",
+		DrawPile: "Pioche", Discard: "Défausse", Hand: "Main", PlayedBy: "Dernier coup : %s",
 		Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie", EndLocks: "Deux rangées fermées",
 		EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants ex æquo", Rank: "Rang",
 		Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
@@ -56,7 +56,18 @@ func scenarios(t testing.TB) []scenario {
 	mid5 := dice5Locked(t)
 	d4 := dice4(t)
 	c3 := cards3(t)
+	cv, cseat, cells := withChoices(t)
+	de, fr := germanLabels(), frenchLabels()
+	d2, k2, k5 := dice2(t), cards2(t), cards5(t)
 	return []scenario{
+		{"table2-dice-de", true, func() (*image.Paletted, error) { return TableImage(d2, de) }},
+		{"table2-cards-fr", true, func() (*image.Paletted, error) { return TableImage(k2, fr) }},
+		{"table4-dice-fr", true, func() (*image.Paletted, error) { return TableImage(d4, fr) }},
+		{"table4-cards-de", true, func() (*image.Paletted, error) { return TableImage(c4, de) }},
+		{"table5-dice-de", true, func() (*image.Paletted, error) { return TableImage(mid5, de) }},
+		{"table5-cards-fr", true, func() (*image.Paletted, error) { return TableImage(k5, fr) }},
+		{"sheet-cards-de", false, func() (*image.Paletted, error) { return SheetImage(c4, 1, de) }},
+		{"sheet-cards-fr", false, func() (*image.Paletted, error) { return SheetImage(c4, 2, fr) }},
 		{"dice2-empty", true, func() (*image.Paletted, error) { return TableImage(empty, en) }},
 		{"dice5-locked", true, func() (*image.Paletted, error) { return TableImage(mid5, en) }},
 		{"dice5-twolocks", false, func() (*image.Paletted, error) { return TableImage(over5, en) }},
@@ -67,6 +78,7 @@ func scenarios(t testing.TB) []scenario {
 		{"results-tie", false, func() (*image.Paletted, error) { return ResultsImage(tiedGame(t), nil, en) }},
 		{"results-nomatch", false, func() (*image.Paletted, error) { return ResultsImage(over5, nil, en) }},
 		{"sheet-dice", false, func() (*image.Paletted, error) { return SheetImage(mid5, 2, en) }},
+		{"sheet-choices", true, func() (*image.Paletted, error) { return SheetImage(cv, cseat, en, cells...) }},
 		{"table-en", true, func() (*image.Paletted, error) { return TableImage(c3, en) }},
 		{"table-de", true, func() (*image.Paletted, error) { return TableImage(c3, germanLabels()) }},
 		{"table-fr", true, func() (*image.Paletted, error) { return TableImage(c3, frenchLabels()) }},

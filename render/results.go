@@ -40,6 +40,7 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: results: %w", err)
 	}
+	v = withNames(v, l)
 	if m != nil {
 		for i, r := range m.Results {
 			if len(r) != len(m.Players) {
@@ -245,7 +246,7 @@ func drawMatch(c canvas, m *game.Match, l Labels, y, h int) {
 			f = fLabelB
 			c.draw(star(10), margin+16+nameW-16, ry, cGold)
 		}
-		c.textIn(f, fit(f, name, nameW-36), margin+16, ry, left, cInk)
+		c.textIn(f, fit(f, playerName(name, p, l), nameW-36), margin+16, ry, left, cInk)
 		for g := range games {
 			s := "–"
 			if g < len(m.Results) {

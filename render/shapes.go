@@ -162,3 +162,28 @@ var pipSpots = [7][][2]float64{
 	{{-1, -1}, {1, -1}, {0, 0}, {-1, 1}, {1, 1}},
 	{{-1, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}},
 }
+
+// choiceRing is a dashed ellipse with radii rx, ry (to the middle of the
+// stroke), stroke w, in n dashes with one centred at each of the top,
+// bottom, left and right (n a multiple of 4), each dash the share dash of
+// its pitch: the mark of a cell a choice would cross, around its number.
+func choiceRing(rx, ry, w float64, n int, dash float64) *mask {
+	return shape(fmt.Sprintf("ring/%g/%g/%g/%d/%g", rx, ry, w, n, dash), int(math.Max(rx, ry)+w)+1, func(p *path) {
+		const steps = 8
+		step := 2 * math.Pi / float64(n)
+		half := step * dash / 2
+		for k := range n {
+			a0, a1 := float64(k)*step-half, float64(k)*step+half
+			var pts []float64
+			for i := 0; i <= steps; i++ {
+				a := a0 + (a1-a0)*float64(i)/steps
+				pts = append(pts, (rx+w/2)*math.Cos(a), (ry+w/2)*math.Sin(a))
+			}
+			for i := steps; i >= 0; i-- {
+				a := a0 + (a1-a0)*float64(i)/steps
+				pts = append(pts, (rx-w/2)*math.Cos(a), (ry-w/2)*math.Sin(a))
+			}
+			p.poly(pts...)
+		}
+	})
+}

@@ -9,7 +9,8 @@ import (
 )
 
 // Layout of the images, in pixels. Every image is Width wide: Discord shows
-// it about 500 px wide on a phone, where the 32 px numbers are still ~14 px.
+// it about 400 px wide on a phone, half size, so no text is under 22 px
+// (minFontPx) on the table and the full sheet.
 const (
 	// Width is the width of every image.
 	Width  = 800
@@ -54,8 +55,9 @@ func cellRect(c game.Color, pos int) image.Rectangle {
 // rowArt[dim][state] are the four rows with every cell in one state, so a
 // sheet is assembled by copying cells. They do not depend on the labels.
 var (
-	rowArtOnce sync.Once
-	rowArt     [2][numStates]*image.Paletted
+	rowArtOnce  sync.Once
+	rowArt      [2][numStates]*image.Paletted
+	rowArtTexts []drawnText // the numbers of the plain rows
 )
 
 func rowArtwork() *[2][numStates]*image.Paletted {
@@ -63,10 +65,14 @@ func rowArtwork() *[2][numStates]*image.Paletted {
 		for dim := range 2 {
 			for st := range numStates {
 				c := newCanvas(panelW, panelH, cPaper)
+				c.log = &textLog{}
 				for _, col := range game.Colors {
 					drawRow(c, col, dim == 1, st)
 				}
 				rowArt[dim][st] = c.p
+				if dim == 0 && st == stPlain {
+					rowArtTexts = c.log.texts
+				}
 			}
 		}
 	})
@@ -85,14 +91,16 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 	for pos := 0; pos <= game.LockPos; pos++ {
 		r := cellRect(col, pos)
 		cx, cy := r.Min.X+pitch/2, r.Min.Y+rowH/2
-		fill, num := tint, dark
+		fill, num, mark := tint, dark, uint8(cInk)
 		switch st {
 		case stPassed:
 			if pos != game.LockPos {
 				fill, num = cPassBg, cPassFg
 			}
 		case stFresh:
-			fill, num = cFresh, cInk
+			// This turn's crosses: an ink cell, the number in paper and the
+			// X in orange; it stands out on every row and in greyscale.
+			fill, num, mark = cInk, cPaper, cFresh
 		}
 		if pos == game.LockPos {
 			// Open lock; closed by someone else (filled); locked by this
@@ -108,14 +116,11 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 				c.draw(disc(24), cx, cy, cInk)
 				c.draw(padlock(true), cx, cy, cPaper)
 			case stFresh:
-				c.draw(disc(26), cx, cy, cInk)
-				c.draw(disc(22), cx, cy, cFresh)
+				c.draw(box(pitch-6, rowH-6, 8), r.Min.X+3, r.Min.Y+3, cInk)
+				c.draw(disc(21), cx, cy, cFresh)
 				c.draw(padlock(true), cx, cy, cInk)
 			}
 			continue
-		}
-		if st == stFresh {
-			c.draw(frameMask(pitch-2, rowH-2, 10, 3), r.Min.X+1, r.Min.Y+1, cInk)
 		}
 		c.draw(box(pitch-6, rowH-6, 8), r.Min.X+3, r.Min.Y+3, fill)
 		c.textIn(fNum, strconv.Itoa(game.NumberAt(col, pos)), cx, cy, center, num)
@@ -123,15 +128,18 @@ func drawRow(c canvas, col game.Color, dim bool, st int) {
 		case stPassed:
 			c.draw(box(pitch-18, 4, 2), r.Min.X+9, cy-2, cInkSoft)
 		case stCrossed, stFresh:
-			c.draw(cross(15, 6.5), cx, cy, cInk)
+			c.draw(cross(15, 6.5), cx, cy, mark)
 		}
 	}
 }
 
-// statics are the parts of the images that depend only on the labels.
+// statics are the parts of the images that depend only on the labels, with
+// the texts drawn on them.
 type statics struct {
-	panel *image.Paletted // an empty sheet, no name, no numbers
-	strip *image.Paletted // the scoring strip
+	panel      *image.Paletted // an empty sheet, no name, no numbers
+	strip      *image.Paletted // the scoring strip
+	panelTexts []drawnText
+	stripTexts []drawnText
 }
 
 var (
@@ -149,7 +157,9 @@ func staticsFor(l Labels) *statics {
 	if s != nil {
 		return s
 	}
-	s = &statics{panel: drawPanel(l), strip: drawStrip(l)}
+	s = &statics{}
+	s.panel, s.panelTexts = drawPanel(l)
+	s.strip, s.stripTexts = drawStrip(l)
 	staticMu.Lock()
 	if len(staticCache) >= maxStatics {
 		clear(staticCache)
@@ -174,13 +184,15 @@ func footBoxX(i int) int { return 14 + i*(fbW+fOpW) }
 func misthrowBoxX(i int) int { return panelW - 14 - game.MaxMisthrows*mbP + (mbP - mbS) + i*mbP }
 
 // drawPanel paints an empty sheet: paper, header band, rows, footer.
-func drawPanel(l Labels) *image.Paletted {
+func drawPanel(l Labels) (*image.Paletted, []drawnText) {
 	c := newCanvas(panelW, panelH, cPage)
+	c.log = &textLog{}
 	c.rbox(0, 0, panelW, panelH, 14, cPaper)
 	c.rbox(0, 0, panelW, hdrH+8, 14, cHeader)
 	c.fill(image.Rect(0, hdrH, panelW, hdrH+8), cPaper)
 	art := rowArtwork()[0][stPlain]
 	c.blit(art, image.Rect(0, rowsY, panelW, rowsY+rowsH), image.Pt(0, rowsY))
+	c.log.addAt(rowArtTexts, 0, 0)
 	// Header: the total's label; the number is drawn per sheet.
 	c.textIn(fLabel, l.Total, panelW-16-60, hdrH/2, right, cInkSoft)
 	// Footer.
@@ -207,35 +219,33 @@ func drawPanel(l Labels) *image.Paletted {
 	// Misthrow boxes with their label.
 	mx := misthrowBoxX(0)
 	lw := mx - 10 - (footBoxX(game.NumColors+1) + fTotW + 12)
-	f := fitFace(l.Misthrows, lw, fLabel, fSmall)
-	c.textIn(f, fit(f, l.Misthrows, lw), mx-10, cy, right, cInkSoft)
+	textLines(c, fLabel, l.Misthrows, lw, mx-10, cy, cInkSoft)
 	for i := range game.MaxMisthrows {
 		c.draw(box(mbS, mbS, 5), misthrowBoxX(i), cy-mbS/2, cInkSoft)
 		c.draw(box(mbS-4, mbS-4, 3), misthrowBoxX(i)+2, cy-mbS/2+2, cPaper)
 	}
-	return c.p
+	return c.p, c.log.texts
 }
 
 // drawStrip paints the scoring strip: crosses 1…12 over points 1…78 (S4).
-func drawStrip(l Labels) *image.Paletted {
+func drawStrip(l Labels) (*image.Paletted, []drawnText) {
 	c := newCanvas(panelW, stripH, cPage)
+	c.log = &textLog{}
 	c.rbox(0, 0, panelW, stripH, 12, cPaper)
 	const colW = 52
 	x0 := panelW - 8 - 12*colW
 	lw := x0 - 20
-	f := fitFace(l.Crosses, lw, fLabel, fSmall)
-	c.textIn(f, fit(f, l.Crosses, lw), x0-10, 16, right, cInkSoft)
-	f = fitFace(l.Points, lw, fLabelB, fSmall)
-	c.textIn(f, fit(f, l.Points, lw), x0-10, 40, right, cInk)
+	c.textIn(fLabel, fit(fLabel, l.Crosses, lw), x0-10, 16, right, cInkSoft)
+	c.textIn(fLabelB, fit(fLabelB, l.Points, lw), x0-10, 40, right, cInk)
 	for n := 1; n <= 12; n++ {
 		x := x0 + (n-1)*colW
 		if n%2 == 1 {
 			c.draw(box(colW, stripH-8, 6), x, 4, cHeader)
 		}
-		c.textIn(fSmall, strconv.Itoa(n)+"×", x+colW/2, 16, center, cInkSoft)
+		c.textIn(fLabel, strconv.Itoa(n)+"×", x+colW/2, 16, center, cInkSoft)
 		c.textIn(fLabelB, strconv.Itoa(game.RowScore(n)), x+colW/2, 40, center, cInk)
 	}
-	return c.p
+	return c.p, c.log.texts
 }
 
 // sheetOpts says how to mark a sheet on the table.
@@ -244,6 +254,24 @@ type sheetOpts struct {
 	closed                 [game.NumColors]bool
 	winner                 bool
 	noFresh                bool // final sheets: no highlight
+	// choices are the cells the viewer's current choices would cross,
+	// marked with a dashed ring (their private sheet only).
+	choices []Cell
+}
+
+// Choice ring geometry: radii to the middle of the stroke, stroke width,
+// dashes and the share of a dash's pitch it covers.
+const (
+	ringRX, ringRY = 24.5, 21
+	ringW          = 3.5
+	ringDashes     = 16
+	ringDash       = 0.6
+)
+
+// Cell is a number cell of a sheet: its row and the number printed in it.
+type Cell struct {
+	Color  game.Color
+	Number int
 }
 
 // drawSheet draws player pv's sheet with its top-left corner at (x0, y0).
@@ -279,6 +307,14 @@ func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts,
 				c.blit(art[dim][s], r, r.Min.Add(image.Pt(x0, y0)))
 			}
 		}
+	}
+	for _, ch := range o.choices {
+		pos := game.Position(ch.Color, ch.Number)
+		if !ch.Color.Valid() || pos < 0 || pos >= game.LockPos {
+			continue
+		}
+		r := cellRect(ch.Color, pos)
+		c.draw(choiceRing(ringRX, ringRY, ringW, ringDashes, ringDash), x0+r.Min.X+pitch/2, y0+r.Min.Y+rowH/2, cInk)
 	}
 	// Outline: bold for the active player.
 	if o.active {
@@ -337,7 +373,7 @@ type badge struct {
 }
 
 func (b badge) width() int {
-	w := fSmall.width(b.text) + 20
+	w := fLabel.width(b.text) + 20
 	if b.check {
 		w += 20
 	}
@@ -352,6 +388,6 @@ func (b badge) draw(c canvas, x, cy int) int {
 		c.draw(checkMark(8), tx+8, cy, cPaper)
 		tx += 20
 	}
-	c.textIn(fSmall, b.text, tx, cy, left, cPaper)
+	c.textIn(fLabel, b.text, tx, cy, left, cPaper)
 	return x + w
 }

@@ -167,6 +167,30 @@ func cards4(t testing.TB) (*game.Game, game.PublicView) {
 	return g, g.Public()
 }
 
+// dice2 is a 2-player dice game in action 2, half played.
+func dice2(t testing.TB) game.PublicView {
+	g := find(t, game.Dice, []string{"Anna", "Benedikt"}, func(g *game.Game) bool {
+		return g.Turn() >= 16 && g.Phase() == game.PhaseColor
+	})
+	return g.Public()
+}
+
+// cards2 is a 2-player card game (no jokers) in action 2 after a play.
+func cards2(t testing.TB) game.PublicView {
+	g := find(t, game.Cards, []string{"Jürgen", "Zoé"}, func(g *game.Game) bool {
+		return g.Turn() >= 10 && g.Phase() == game.PhaseNumber && len(g.Public().Table.Played) > 1
+	})
+	return g.Public()
+}
+
+// cards5 is a 5-player jokers game in action 2.
+func cards5(t testing.TB) game.PublicView {
+	g := find(t, game.Jokers, []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"}, func(g *game.Game) bool {
+		return g.Turn() > 10 && g.Phase() == game.PhaseNumber
+	})
+	return g.Public()
+}
+
 // cards3 is a 3-player jokers game in action 2 (for the language images).
 func cards3(t testing.TB) game.PublicView {
 	g := find(t, game.Jokers, []string{"Anna", "Jürgen", "Zoé"}, func(g *game.Game) bool {

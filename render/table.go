@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"strconv"
+	"strings"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -50,8 +51,11 @@ func prepare(v game.PublicView, l Labels) error {
 }
 
 // Table draws the public table as PNG: the dice or the card display, and
-// every player's sheet with the active player and those who already decided
-// marked. It uses only the public view, so it cannot show a hidden card.
+// every player's sheet, compact (rows, name, total, misthrows, hand size),
+// with the active player and those who already decided marked. It is made
+// to be read on a phone in one preview (see compact.go); Sheet draws one
+// sheet in full. It uses only the public view, so it cannot show a hidden
+// card.
 func Table(v game.PublicView, l Labels) ([]byte, error) {
 	return encodePooled(func(a alloc) (canvas, error) { return table(v, l, a) }, "table")
 }
@@ -65,33 +69,41 @@ func table(v game.PublicView, l Labels, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: table: %w", err)
 	}
-	st := staticsFor(l)
-	h := margin + topHeight(v) + gapY + len(v.Players)*(panelH+gapY) + stripH + margin
-	c := alloc(Width, h)
+	v = withNames(v, l)
+	c := alloc(Width, tableHeight(v))
 	y := drawTop(c, v, l, margin) + gapY
 	for p, pv := range v.Players {
-		drawSheet(c, st, l, pv, optsFor(v, p), margin, y)
-		y += panelH + gapY
+		drawCompact(c, l, pv, optsFor(v, p), margin, y)
+		y += cPanelH + cGapY
 	}
-	c.blit(st.strip, st.strip.Rect, image.Pt(margin, y))
 	return c, nil
 }
 
+// tableHeight is the height of the public table: the dice or the cards and
+// a compact panel per player.
+func tableHeight(v game.PublicView) int {
+	n := len(v.Players)
+	return margin + topHeight(v) + gapY + n*cPanelH + (n-1)*cGapY + margin
+}
+
 // Sheet draws one player's sheet as PNG, under the dice or the card display
-// and above the scoring strip.
-func Sheet(v game.PublicView, seat int, l Labels) ([]byte, error) {
-	return encodePooled(func(a alloc) (canvas, error) { return sheet(v, seat, l, a) }, "sheet")
+// and above the scoring strip. It is the player's private view: each of
+// choices, the cells their current choices would cross, gets a dashed ring
+// (the public table never shows them).
+func Sheet(v game.PublicView, seat int, l Labels, choices ...Cell) ([]byte, error) {
+	return encodePooled(func(a alloc) (canvas, error) { return sheet(v, seat, l, choices, a) }, "sheet")
 }
 
 // SheetImage draws one player's sheet (see Sheet) without encoding it.
-func SheetImage(v game.PublicView, seat int, l Labels) (*image.Paletted, error) {
-	return own(sheet(v, seat, l, newPage))
+func SheetImage(v game.PublicView, seat int, l Labels, choices ...Cell) (*image.Paletted, error) {
+	return own(sheet(v, seat, l, choices, newPage))
 }
 
-func sheet(v game.PublicView, seat int, l Labels, alloc alloc) (canvas, error) {
+func sheet(v game.PublicView, seat int, l Labels, choices []Cell, alloc alloc) (canvas, error) {
 	if err := prepare(v, l); err != nil {
 		return canvas{}, fmt.Errorf("render: sheet: %w", err)
 	}
+	v = withNames(v, l)
 	if seat < 0 || seat >= len(v.Players) {
 		return canvas{}, fmt.Errorf("render: sheet: %w: seat %d of %d", ErrView, seat, len(v.Players))
 	}
@@ -99,9 +111,13 @@ func sheet(v game.PublicView, seat int, l Labels, alloc alloc) (canvas, error) {
 	h := margin + topHeight(v) + gapY + panelH + gapY + stripH + margin
 	c := alloc(Width, h)
 	y := drawTop(c, v, l, margin) + gapY
-	drawSheet(c, st, l, v.Players[seat], optsFor(v, seat), margin, y)
+	o := optsFor(v, seat)
+	o.choices = choices
+	drawSheet(c, st, l, v.Players[seat], o, margin, y)
+	c.log.addAt(st.panelTexts, margin, y)
 	y += panelH + gapY
 	c.blit(st.strip, st.strip.Rect, image.Pt(margin, y))
+	c.log.addAt(st.stripTexts, margin, y)
 	return c, nil
 }
 
@@ -120,7 +136,7 @@ func optsFor(v game.PublicView, p int) sheetOpts {
 // Heights of the top sections.
 const (
 	diceH  = 96
-	cardsH = 168
+	cardsH = 150
 	dieS   = 58
 )
 
@@ -158,27 +174,7 @@ func drawDice(c canvas, v game.PublicView, l Labels, y int) {
 	}
 	x := 200
 	for i, d := range v.Dice {
-		body, pips, col, colored := dieColors(i)
-		dy := cy - dieS/2
-		switch {
-		case d == 0:
-			c.draw(dashed(dieS, dieS), x, dy, cLine)
-		default:
-			c.draw(box(dieS, dieS, 11), x, dy, body)
-			if !colored {
-				c.draw(frameMask(dieS, dieS, 11, 2.5), x, dy, cInk)
-			}
-			for _, s := range pipSpots[d] {
-				c.draw(pip(5.5), x+dieS/2+int(s[0]*15), dy+dieS/2+int(s[1]*15), pips)
-			}
-		}
-		if colored {
-			sc := rowC(col, sBg)
-			if d == 0 {
-				sc = cLine
-			}
-			c.draw(rowSymbol(col, 7), x+dieS/2, y+diceH-12, sc)
-		}
+		drawDie(c, i, d, x, cy-dieS/2)
 		x += dieS + 12
 		if i == 1 {
 			if v.Dice[0] > 0 && v.Dice[1] > 0 {
@@ -189,32 +185,85 @@ func drawDice(c canvas, v game.PublicView, l Labels, y int) {
 	}
 }
 
+// drawDie draws die i (0 and 1 white, then red, yellow, green, blue)
+// showing d, its top-left corner at (x, y); d 0 is a die that left the game
+// (D7): a dashed outline. The pips of a coloured die are its row's symbol
+// (red ●, yellow ▲, green ■, blue ◆), so the dice are told apart without
+// their colours; a die that left the game keeps its symbol in grey.
+func drawDie(c canvas, i, d, x, y int) {
+	body, pips, col, colored := dieColors(i)
+	if d == 0 {
+		c.draw(dashed(dieS, dieS), x, y, cLine)
+		if colored {
+			c.draw(rowSymbol(col, 11), x+dieS/2, y+dieS/2, cLine)
+		}
+		return
+	}
+	c.draw(box(dieS, dieS, 11), x, y, body)
+	if !colored {
+		c.draw(frameMask(dieS, dieS, 11, 2.5), x, y, cInk)
+	}
+	p := pip(5.5)
+	if colored {
+		p = rowSymbol(col, pipSymbol(col))
+	}
+	for _, s := range pipSpots[d] {
+		c.draw(p, x+dieS/2+int(s[0]*15), y+dieS/2+int(s[1]*15), pips)
+	}
+}
+
+// pipSymbol is the size of the row symbol that is a pip of the die of
+// colour col. The squares are a little larger than the circles, so the two
+// read apart at a glance (the red and green dice look alike to many
+// colour-blind players); the diamond, the tallest, a little smaller, so
+// the three pips of a column of six stay apart (15 px apart).
+func pipSymbol(col game.Color) float64 {
+	switch col {
+	case game.Red:
+		return 6
+	case game.Green:
+		return 7
+	case game.Blue:
+		return 5.4
+	}
+	return 6.5
+}
+
 // Card sizes on the table.
 const (
-	tcW, tcH = 62, 88
-	tcP      = 70
+	tcW, tcH = 58, 80
+	tcP      = 64
+)
+
+// Left edges of the card groups on the table, and the width of their
+// labels: the display, the draw pile, the discard pile, the cards played.
+const (
+	tcDisplayX = margin + 16
+	tcDrawX    = tcDisplayX + 3*tcP + tcW + 16
+	tcDiscardX = tcDrawX + 164
+	tcPlayedX  = tcDiscardX + 108
 )
 
 func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 	t := v.Table
 	c.rbox(margin, y, panelW, cardsH, 14, cPaper)
 	if v.Turn > 0 {
-		c.textIn(fLabelB, fmt.Sprintf(l.Turn, v.Turn), margin+16, y+20, left, cInk)
+		s := fmt.Sprintf(l.Turn, v.Turn)
+		c.textIn(fLabelB, fit(fLabelB, s, panelW-32), margin+16, y+18, left, cInk)
 	}
-	ly, cy := y+52, y+66
+	ly, cy := y+48, y+62
 	label := func(s string, x, w int) {
-		f := fitFace(s, w, fLabel, fSmall)
-		c.textIn(f, fit(f, s, w), x, ly, left, cInkSoft)
+		c.textIn(fLabel, fit(fLabel, s, w), x, ly, left, cInkSoft)
 	}
 	// Display: four cards, numbers only.
-	x := margin + 16
-	label(l.Display, x, 4*tcP-8)
+	x := tcDisplayX
+	label(l.Display, x, tcDrawX-x-10)
 	for i, n := range t.Display {
 		cardBack(c, x+i*tcP, cy, n)
 	}
 	// Draw pile: a stack, the top number and the size.
-	x = margin + 16 + 4*tcP + 20
-	label(l.DrawPile, x, 124)
+	x = tcDrawX
+	label(l.DrawPile, x, tcDiscardX-x-8)
 	if t.DrawSize > 0 {
 		if t.DrawSize > 2 {
 			cardBack(c, x+6, cy+6, 0)
@@ -223,30 +272,30 @@ func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 			cardBack(c, x+3, cy+3, 0)
 		}
 		cardBack(c, x, cy, t.DrawTop)
-		count(c, t.DrawSize, x+tcW+2, cy+tcH-4)
+		count(c, t.DrawSize, x+tcW+4, cy+tcH-14)
 	} else {
 		c.draw(dashed(tcW, tcH), x, cy, cLine)
 	}
 	// Discard pile, face down.
-	x += 130
-	label(l.Discard, x, 96)
+	x = tcDiscardX
+	label(l.Discard, x, tcPlayedX-x-8)
 	if t.DiscardSize > 0 {
 		if t.DiscardSize > 1 {
 			cardBack(c, x+4, cy+4, 0)
 		}
 		cardBack(c, x, cy, 0)
-		count(c, t.DiscardSize, x+tcW+2, cy+tcH-4)
+		count(c, t.DiscardSize, x+tcW+4, cy+tcH-14)
 	} else {
 		c.draw(dashed(tcW, tcH), x, cy, cLine)
 	}
 	// The cards just played, face up.
-	x += 104
+	x = tcPlayedX
 	if len(t.Played) > 0 {
 		who := ""
 		if t.PlayedBy >= 0 && t.PlayedBy < len(v.Players) {
 			who = v.Players[t.PlayedBy].Name
 		}
-		label(fmt.Sprintf(l.PlayedBy, who), x, Width-margin-x-8)
+		label(fitName(fLabel, l.PlayedBy, who, Width-margin-x-8), x, Width-margin-x-8)
 		for i, pc := range t.Played {
 			playedCard(c, l, x+i*tcP, cy, pc)
 		}
@@ -267,39 +316,63 @@ func cardBack(c canvas, x, y, n int) {
 // count is a pile's size in a dark circle at (cx, cy).
 func count(c canvas, n, cx, cy int) {
 	s := strconv.Itoa(n)
-	r := max(15, fSmall.width(s)/2+7)
+	r := max(16, fLabelB.width(s)/2+6)
 	c.draw(disc(float64(r)), cx, cy, cInk)
 	c.textIn(fLabelB, s, cx, cy, center, cPaper)
 }
 
-// playedCard is a card shown face up on the table: its colour (a joker: the
-// colour it was played as, with a rainbow edge and the joker mark).
+// playedCard is a card shown face up on the table: its colour and, large,
+// its row's symbol, so the colour reads without telling hues apart (a
+// joker: the colour it was played as, with the joker's stripe and mark).
 func playedCard(c canvas, l Labels, x, y int, pc game.PlayedCard) {
 	col := pc.Color
 	if !col.Valid() {
 		col = game.Red
 	}
+	fg := rowC(col, sSymbol)
 	c.draw(box(tcW, tcH, 8), x, y, rowC(col, sBg))
+	c.draw(frameMask(tcW-6, tcH-6, 6, 2), x+3, y+3, fg)
 	text := strconv.Itoa(pc.Number)
 	f := fCard
 	if pc.Joker {
-		rainbow(c, x+4, y+5, tcW-8, 7)
+		rainbow(c, x+7, y+8, tcW-14, 8)
 		text = l.JokerMark + text
-		f = fitFace(text, tcW-8, fCard, fBox, fLabelB)
+		f = fitFace(text, tcW-10, fCard, fBox, fLabelB)
 	}
-	c.textIn(f, text, x+tcW/2, y+tcH/2+4, center, rowC(col, sSymbol))
-	c.draw(rowSymbol(col, 6), x+12, y+tcH-13, rowC(col, sSymbol))
+	c.draw(rowSymbol(col, playedSymR), x+tcW/2, y+playedSymbolY(pc.Joker), fg)
+	c.textIn(f, text, x+tcW/2, y+tcH-24, center, fg)
 }
 
-// rainbow paints the joker's stripe of the four row colours.
+// playedSymR is the radius of the row symbol on a played card: as wide as
+// the number's digits, so the row reads without its colour.
+const playedSymR = 12
+
+// playedSymbolY is the centre of the row symbol on a played card, below
+// the joker's stripe on a joker.
+func playedSymbolY(joker bool) int {
+	if joker {
+		return 32
+	}
+	return 25
+}
+
+// fitName fills format's %s with name, shortening the name rather than
+// the words around it when the whole does not fit into w pixels.
+func fitName(f *face, format, name string, w int) string {
+	before, after, _ := strings.Cut(format, "%s")
+	if whole := before + name + after; f.width(whole) <= w {
+		return whole
+	}
+	if short := fit(f, name, w-f.width(before+after)); short != "" {
+		return before + short + after
+	}
+	return fit(f, before+name+after, w)
+}
+
+// rainbow paints the joker's stripe: the four row colours, nothing else.
 func rainbow(c canvas, x, y, w, h int) {
-	cols := []uint8{rowC(game.Red, sBg), rowC(game.Yellow, sBg), rowC(game.Green, sBg), rowC(game.Blue, sBg), cPurple}
-	sw := w / len(cols)
-	for i, ci := range cols {
-		x1 := x + (i+1)*sw
-		if i == len(cols)-1 {
-			x1 = x + w
-		}
-		c.fill(image.Rect(x+i*sw, y, x1, y+h), ci)
+	for i, col := range game.Colors {
+		x0, x1 := x+i*w/len(game.Colors), x+(i+1)*w/len(game.Colors)
+		c.fill(image.Rect(x0, y, x1, y+h), rowC(col, sBg))
 	}
 }

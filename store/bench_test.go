@@ -1,9 +1,15 @@
 package store
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
+	"go.etcd.io/bbolt"
 )
 
 // BenchmarkUpdate is one durable read-modify-write of a 4 KiB game blob,
@@ -90,5 +96,73 @@ func BenchmarkUpdateParallel(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
 			b.ReportMetric(float64(st.Commits-before.Commits)/float64(b.N), "commits/write")
 		})
+	}
+}
+
+// BenchmarkGuildStats reads the results of a guild with 10,000 games and
+// computes what /qwixx stats and /qwixx leaderboard show: one player's
+// statistics with their last 5 games, and the guild's board. Issue 15 asks
+// for at most 20 ms.
+func BenchmarkGuildStats(b *testing.B) {
+	s := newStore(b)
+	s.keep.ResultsPerGuild = -1
+	fillGuild(b, s, benchGuild, benchGames, benchUsers)
+	b.ReportAllocs()
+	for b.Loop() {
+		rs, err := s.Results(benchGuild, 0)
+		if err != nil || len(rs) != benchGames {
+			b.Fatalf("%d results, %v", len(rs), err)
+		}
+		st := gamestats.ForUser(rs, benchUser(7), 5)
+		board := gamestats.Leaders(rs, gamestats.LeaderboardOptions{})
+		if st.All.Games == 0 || len(st.Recent) != 5 || board.Games != benchGames || len(board.Entries) != benchUsers {
+			b.Fatalf("stats %+v, board of %d games, %d entries", st.All, board.Games, len(board.Entries))
+		}
+	}
+}
+
+const (
+	benchGuild = "123456789012345678"
+	benchGames = 10000
+	benchUsers = 40
+)
+
+func benchUser(i int) string { return fmt.Sprintf("1000000000000000%02d", i) }
+
+// fillGuild stores n results of 2–5 of users players (a quarter of them
+// with a computer player) in guild, one a minute, in transactions of 500.
+func fillGuild(tb testing.TB, s *Store, guild string, n, users int) {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i += 500 {
+		err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
+			results, err := bucket(tx, bucketResults)
+			if err != nil {
+				return err
+			}
+			for j := i; j < i+500 && j < n; j++ {
+				r := gamestats.Result{Guild: guild, GameID: fmt.Sprintf("987654321098765432/%d", j),
+					Time: start.Add(time.Duration(j) * time.Minute), Variant: gamestats.Variants[j%3]}
+				for k, p := range rng.Perm(users)[:2+rng.IntN(4)] {
+					if k == 0 && rng.IntN(4) == 0 {
+						r.Seats = append(r.Seats, gamestats.Seat{Name: "🤖 Bot Emma (hard)", Computer: true, Score: rng.IntN(120) - 10})
+						continue
+					}
+					r.Seats = append(r.Seats, gamestats.Seat{UserID: benchUser(p), Name: fmt.Sprintf("Player name %d", p), Score: rng.IntN(120) - 10})
+				}
+				v, err := r.MarshalBinary()
+				if err != nil {
+					return err
+				}
+				if _, err := putResult(results, guild, encodeFrame(v)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
 	}
 }

@@ -370,7 +370,7 @@ func TestGuildSettingsCorrupt(t *testing.T) {
 func TestResultsSkipCorrupt(t *testing.T) {
 	s := newStore(t)
 	for i := 1; i <= 5; i++ {
-		if err := s.AppendResult("g", []byte(fmt.Sprintf("match%d", i))); err != nil {
+		if err := s.appendRaw("g", []byte(fmt.Sprintf("match%d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -391,7 +391,7 @@ func TestResultsSkipCorrupt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("limit=%d", tt.limit), func(t *testing.T) {
-			rs, err := s.Results("g", tt.limit)
+			rs, err := s.rawResults("g", tt.limit)
 			if got := fmt.Sprintf("%s", rs); got != tt.want {
 				t.Errorf("Results = %s, want %s", got, tt.want)
 			}

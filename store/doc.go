@@ -1,20 +1,50 @@
 // Package store keeps qwixxbot's state in a single bbolt file: the running
-// game of every channel, pending turn timers, finished match results and
-// guild settings. It knows nothing about games: every value is an opaque,
-// versioned byte blob that the bot encodes and decodes itself.
+// game of every channel, pending turn timers, the history of finished games
+// (results and game records) and guild settings. Games and settings are
+// opaque, versioned byte blobs that the bot encodes and decodes itself;
+// results are stats.Results and records are game records (game/RECORD.md),
+// which the store reads to apply retention and to forget a user.
 //
-// # Bucket layout (schema version 3)
+// # Bucket layout (schema version 4)
 //
 //	meta                      "version" -> schema version, uint64 big-endian
 //	games                     channel ID -> framed game blob
 //	results                   (nested, one bucket per guild)
-//	  <guild ID>              sequence, uint64 big-endian -> framed result blob
+//	  <guild ID>              sequence, uint64 big-endian -> framed stats.Result
+//	                          (its MarshalBinary encoding; since version 4)
 //	guilds                    guild ID -> framed settings blob
 //	timers                    (since version 2)
 //	  due                     due time (8 bytes, sortable) + key -> payload
 //	  keys                    key -> due time (8 bytes, sortable)
 //	quarantine                (since version 3)
 //	                          "<channel ID>/<time>" -> framed JSON record
+//	records                   (since version 4; nested, one bucket per guild)
+//	  <guild ID>              end time (8 bytes, sortable) + game ID ->
+//	                          framed JSON {"game", "time", "users", "record"}
+//	departed                  (since version 4)
+//	                          guild ID -> time the bot left it (8 bytes, sortable)
+//
+// # What is kept about players, and for how long
+//
+// For every finished game (SaveGame) the store keeps its result: guild,
+// game ID, end time, variant, and per seat the Discord user ID, the display
+// name at the time, whether it was a computer player, and the score. It
+// also keeps the game's record: the players' names in seat order, their
+// user IDs (in "users", beside the record), the dice or cards and every
+// move. Nothing else about a person outlives the game: no messages, no
+// avatars, no other Discord data.
+//
+// Retention (Retention, WithRetention) drops, oldest first: results older
+// than 2 years (DefaultResultMaxAge) or beyond 10,000 per guild
+// (DefaultResultsPerGuild); records older than 90 days
+// (DefaultRecordMaxAge) or beyond 250 per guild (DefaultRecordsPerGuild).
+// SaveGame applies it to its guild, Sweep to all of them. DeleteUser
+// forgets a user, in one guild or all: their seats keep the score, lose the
+// user ID and are renamed "Player N" in results and records alike, so that
+// the other players' statistics stay and the records still replay. When
+// the bot leaves a guild (GuildLeft), Sweep deletes the guild's results,
+// records and settings after 30 days (DefaultGuildGrace) unless the guild
+// comes back first (GuildBack, or a game saved there).
 //
 // Result keys come from the guild bucket's NextSequence, so a cursor walks a
 // guild's results oldest first and Results reads them backwards. The due
@@ -24,7 +54,8 @@
 //
 // # Frames and corruption (since version 3)
 //
-// Every value in games, guilds, results/<guild> and quarantine is framed:
+// Every value in games, guilds, results/<guild>, records/<guild> and
+// quarantine is framed:
 //
 //	byte 0      0x51 ('Q'), the frame's magic
 //	byte 1      1, the frame version

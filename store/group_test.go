@@ -93,9 +93,9 @@ var writers = []writer{
 		t.Errorf("timer-%d missing", i)
 	}},
 	{"AppendResult", func(s *Store, i int) error {
-		return s.AppendResult("guild-"+strconv.Itoa(i%4), []byte("r"+strconv.Itoa(i)))
+		return s.appendRaw("guild-"+strconv.Itoa(i%4), []byte("r"+strconv.Itoa(i)))
 	}, func(t *testing.T, s *Store, i int) {
-		rs, err := s.Results("guild-"+strconv.Itoa(i%4), 0)
+		rs, err := s.rawResults("guild-"+strconv.Itoa(i%4), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

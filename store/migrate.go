@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/rs/zerolog"
 	"go.etcd.io/bbolt"
 )
@@ -16,6 +17,8 @@ var (
 	bucketGuilds     = []byte("guilds")
 	bucketTimers     = []byte("timers")
 	bucketQuarantine = []byte("quarantine")
+	bucketRecords    = []byte("records")
+	bucketDeparted   = []byte("departed")
 	bucketDue        = []byte("due")  // inside timers
 	bucketKeys       = []byte("keys") // inside timers
 
@@ -34,7 +37,7 @@ type Migration struct {
 
 // SchemaVersion is the schema version this code writes: the Version of the
 // last migration.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations is append only: never edit, reorder or remove a released entry
 // (see the package documentation).
@@ -42,6 +45,7 @@ var migrations = []Migration{
 	{Version: 1, Name: "create games, results, guilds buckets", Apply: migrate1},
 	{Version: 2, Name: "create timers bucket with due-time and key indexes", Apply: migrate2},
 	{Version: 3, Name: "create quarantine bucket, frame every game, guild and result value with a CRC-32C", Apply: migrate3},
+	{Version: 4, Name: "create records and departed buckets, keep only result values that are stats results", Apply: migrate4},
 }
 
 func migrate1(tx *bbolt.Tx) error {
@@ -97,6 +101,67 @@ func migrate3(tx *bbolt.Tx) error {
 	for _, g := range guilds {
 		if err := frameValues(results.Bucket(g), string(bucketResults)+"/"+string(g)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// migrate4 creates the buckets of game records (records/<guild>) and of
+// guilds the bot left (departed), and gives the results a format: from
+// version 4 on a result value is a frame around a gamestats.Result in its
+// binary encoding. Before, AppendResult took any bytes, and no release of
+// qwixxbot called it, so a version-3 result value is either already such
+// a result (kept; its guild field set to the bucket's guild if it differs)
+// or bytes of no known meaning (deleted: no reader could use them, and
+// statistics would report them as corrupt for ever). Values whose frame is
+// damaged are left as they are: they were corrupt before and Results
+// reports them as such.
+func migrate4(tx *bbolt.Tx) error {
+	for _, name := range [][]byte{bucketRecords, bucketDeparted} {
+		if _, err := tx.CreateBucket(name); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	results, err := bucket(tx, bucketResults)
+	if err != nil {
+		return err
+	}
+	var guilds [][]byte
+	if err := results.ForEachBucket(func(k []byte) error {
+		guilds = append(guilds, copyBytes(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, gid := range guilds {
+		g := results.Bucket(gid)
+		var put []kv
+		if err := g.ForEach(func(k, v []byte) error {
+			if v == nil {
+				return nil
+			}
+			payload, err := decodeFrame(v)
+			if err != nil {
+				return nil // corrupt before, reported by Results
+			}
+			var r gamestats.Result
+			switch {
+			case r.UnmarshalBinary(payload) != nil:
+				put = append(put, kv{copyBytes(k), nil})
+			case r.Guild != string(gid):
+				r.Guild = string(gid)
+				b, err := r.MarshalBinary()
+				if err != nil {
+					return err
+				}
+				put = append(put, kv{copyBytes(k), encodeFrame(b)})
+			}
+			return nil
+		}); err != nil {
+			return fmt.Errorf("read %s/%s: %w", bucketResults, gid, err)
+		}
+		if err := apply(g, put); err != nil {
+			return fmt.Errorf("convert %s/%s: %w", bucketResults, gid, err)
 		}
 	}
 	return nil

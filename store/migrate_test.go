@@ -8,12 +8,15 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/game"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/rs/zerolog"
 	"go.etcd.io/bbolt"
 )
@@ -56,7 +59,7 @@ func layout(t *testing.T, s *Store) []string {
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
 			names = append(names, string(name))
-			if string(name) == string(bucketResults) {
+			if string(name) == string(bucketResults) || string(name) == string(bucketRecords) {
 				return nil // one sub-bucket per guild: data, not layout
 			}
 			return b.ForEachBucket(func(k []byte) error {
@@ -140,7 +143,7 @@ func TestMigration1(t *testing.T) {
 	if err := s.Put("ch", []byte("g")); err != nil {
 		t.Errorf("Put at version 1: %v", err)
 	}
-	if err := s.AppendResult("guild", []byte("r")); err != nil {
+	if err := s.appendRaw("guild", []byte("r")); err != nil {
 		t.Errorf("AppendResult at version 1: %v", err)
 	}
 	if err := s.PutGuildSettings("guild", []byte("s")); err != nil {
@@ -232,7 +235,7 @@ func TestMigrateFromEmptyToLatest(t *testing.T) {
 	if v, err := s.Version(); err != nil || v != SchemaVersion {
 		t.Errorf("Version() = %d, %v; want %d, nil", v, err, SchemaVersion)
 	}
-	want := []string{"games", "guilds", "meta", "quarantine", "results", "timers", "timers/due", "timers/keys"}
+	want := []string{"departed", "games", "guilds", "meta", "quarantine", "records", "results", "timers", "timers/due", "timers/keys"}
 	if got := layout(t, s); !slices.Equal(got, want) {
 		t.Errorf("buckets = %q, want %q", got, want)
 	}
@@ -434,7 +437,7 @@ func TestMigration3(t *testing.T) {
 		}
 	}
 	for g, rs := range results {
-		got, err := s.Results(g, 0)
+		got, err := s.rawResults(g, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -451,10 +454,10 @@ func TestMigration3(t *testing.T) {
 		t.Errorf("Timers() = %+v, %v; want the chan-1 timer", ts, err)
 	}
 	// The result sequence continues; quarantine works.
-	if err := s.AppendResult("guild-1", []byte("r4")); err != nil {
+	if err := s.appendRaw("guild-1", []byte("r4")); err != nil {
 		t.Fatal(err)
 	}
-	if rs, err := s.Results("guild-1", 1); err != nil || fmt.Sprintf("%s", rs) != "[r4]" {
+	if rs, err := s.rawResults("guild-1", 1); err != nil || fmt.Sprintf("%s", rs) != "[r4]" {
 		t.Errorf("Results after append = %s, %v; want [r4]", rs, err)
 	}
 	if raw := rawValues(t, s)["results/guild-1/4"]; len(raw) != 6+2 {
@@ -507,5 +510,103 @@ func TestMigration3DamagedPage(t *testing.T) {
 	}
 	if got := mustRead(t, path); !bytes.Equal(got, file) {
 		t.Errorf("the failed migration changed the file")
+	}
+}
+
+// TestMigration4 builds a version-3 database by hand, with result values
+// of every kind a version-3 file can hold, and checks that migration 4
+// adds the records and departed buckets, keeps the values that are
+// stats.Results (setting their guild to their bucket's), deletes bytes of
+// no known meaning, leaves a damaged frame for Results to report, and
+// touches nothing else.
+func TestMigration4(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "q.db")
+	result := func(guild, id string, score int) []byte {
+		r := gamestats.Result{Guild: guild, GameID: id, Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Variant: game.Cards,
+			Seats: []gamestats.Seat{{UserID: "7", Name: "Anna", Score: score}, {Name: "🤖 Bot", Computer: true, Score: 3}}}
+		b, err := r.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	damaged := encodeFrame(result("guild-1", "d", 1))
+	damaged[len(damaged)-1] ^= 0x10
+	values := map[string][][]byte{
+		"guild-1": {
+			encodeFrame(result("guild-1", "a", 10)), // kept as it is
+			encodeFrame([]byte("r2")),               // no meaning: deleted
+			encodeFrame(result("elsewhere", "c", 30)),
+			damaged, // left for Results to report
+		},
+		"guild-2": {encodeFrame([]byte("only"))},
+	}
+	writeHand(t, path, func(tx *bbolt.Tx) error {
+		for _, m := range []func(*bbolt.Tx) error{migrate1, migrate2, migrate3} {
+			if err := m(tx); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket([]byte("games")).Put([]byte("chan-1"), encodeFrame([]byte("game"))); err != nil {
+			return err
+		}
+		if err := tx.Bucket([]byte("guilds")).Put([]byte("guild-1"), encodeFrame([]byte("settings"))); err != nil {
+			return err
+		}
+		for g, vs := range values {
+			b, err := tx.Bucket([]byte("results")).CreateBucket([]byte(g))
+			if err != nil {
+				return err
+			}
+			for _, v := range vs {
+				seq, err := b.NextSequence()
+				if err != nil {
+					return err
+				}
+				if err := b.Put([]byte(seqKey(seq)), v); err != nil {
+					return err
+				}
+			}
+		}
+		return putVersion(tx, 3)
+	})
+
+	s, err := open(path, migrations[:4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := s.Version(); err != nil || v != 4 {
+		t.Errorf("Version() = %d, %v; want 4, nil", v, err)
+	}
+	want := []string{"departed", "games", "guilds", "meta", "quarantine", "records", "results", "timers", "timers/due", "timers/keys"}
+	if got := layout(t, s); !slices.Equal(got, want) {
+		t.Errorf("buckets at version 4 = %q, want %q", got, want)
+	}
+	raw := rawValues(t, s)
+	wantRaw := map[string]string{
+		"games/chan-1":      string(encodeFrame([]byte("game"))),
+		"guilds/guild-1":    string(encodeFrame([]byte("settings"))),
+		"results/guild-1/1": string(values["guild-1"][0]),
+		"results/guild-1/3": string(encodeFrame(result("guild-1", "c", 30))),
+		"results/guild-1/4": string(damaged),
+	}
+	if !reflect.DeepEqual(raw, wantRaw) {
+		t.Errorf("values on disk after migration 4:\n got %q\nwant %q", raw, wantRaw)
+	}
+	rs, err := s.Results("guild-1", 0)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "results/guild-1/4") {
+		t.Errorf("Results error = %v, want ErrCorrupt naming results/guild-1/4", err)
+	}
+	if len(rs) != 2 || rs[0].GameID != "c" || rs[0].Guild != "guild-1" || rs[1].GameID != "a" || rs[1].Seats[0].Score != 10 {
+		t.Errorf("Results(guild-1) = %+v, want c then a", rs)
+	}
+	// The sequence goes on after the deleted and the kept values.
+	r := gamestats.Result{Guild: "guild-2", Time: time.Now(), Variant: game.Dice, Seats: []gamestats.Seat{{UserID: "1", Name: "x", Score: 1}}}
+	if err := s.AppendResult(r); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := rawValues(t, s)["results/guild-2/2"]; !ok {
+		t.Error("the next result of guild-2 is not at sequence 2")
 	}
 }

@@ -5,32 +5,61 @@ import (
 	"errors"
 	"fmt"
 
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
 )
 
-// AppendResult records a finished match of guildID. Results are kept in the
-// order they were appended, under keys from the guild bucket's sequence.
-func (s *Store) AppendResult(guildID string, result []byte) error {
+// AppendResult records the result of a finished game in its guild
+// (r.Guild), without a game record. It is SaveGame(r, nil).
+func (s *Store) AppendResult(r gamestats.Result) error {
+	return s.SaveGame(r, nil)
+}
+
+// Results returns guildID's game results, newest first, at most limit of
+// them (all of them when limit <= 0). A guild without results has none.
+//
+// Every result is verified against its checksum and decoded. Corrupt or
+// undecodable results are skipped, not counted against limit, and
+// reported: Results then returns the good results it found together with
+// an error wrapping ErrCorrupt that names every bad key
+// (results/<guild>/<sequence>). A caller that can live with a gap in a
+// guild's history uses the results and logs the error. If bbolt cannot
+// read the guild's results to the end, the results read before the damage
+// come back with an error wrapping ErrCorrupt.
+func (s *Store) Results(guildID string, limit int) ([]gamestats.Result, error) {
+	var (
+		out []gamestats.Result
+		dec gamestats.Decoder
+	)
+	sized := func(n int) { out = make([]gamestats.Result, 0, n) }
+	err := s.eachResultSized(guildID, limit, sized, func(payload []byte) error {
+		r, err := dec.Decode(payload)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("store: results for guild %s: %w", guildID, err)
+	}
+	return out, nil
+}
+
+// appendRaw appends a bare payload to guildID's results, as AppendResult
+// did before results had a format: tests of the framing and of the
+// migrations use it.
+func (s *Store) appendRaw(guildID string, payload []byte) error {
 	if guildID == "" {
 		return fmt.Errorf("store: append result: guild ID: %w", ErrEmptyKey)
 	}
-	framed := encodeFrame(result)
 	err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
 		results, err := bucket(tx, bucketResults)
 		if err != nil {
 			return err
 		}
-		g, err := results.CreateBucketIfNotExists([]byte(guildID))
-		if err != nil {
-			return err
-		}
-		seq, err := g.NextSequence()
-		if err != nil {
-			return err
-		}
-		var k [8]byte
-		binary.BigEndian.PutUint64(k[:], seq)
-		return g.Put(k[:], framed)
+		_, err = putResult(results, guildID, encodeFrame(payload))
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("store: append result for guild %s: %w", guildID, err)
@@ -38,23 +67,59 @@ func (s *Store) AppendResult(guildID string, result []byte) error {
 	return nil
 }
 
-// Results returns guildID's match results, newest first, at most limit of
-// them (all of them when limit <= 0). A guild without results has none.
-//
-// Every result is verified against its checksum. Corrupt results are
-// skipped, not counted against limit, and reported: Results then returns
-// the good results it found together with an error wrapping ErrCorrupt that
-// names every corrupt key (results/<guild>/<sequence>). A caller that can
-// live with a gap in a guild's history uses the results and logs the
-// error. If bbolt cannot read the guild's results to the end, the results
-// read before the damage come back with an error wrapping ErrCorrupt.
-func (s *Store) Results(guildID string, limit int) ([][]byte, error) {
+// rawResults returns guildID's result payloads, newest first, without
+// decoding them: Results without the format, for the tests of framing.
+func (s *Store) rawResults(guildID string, limit int) ([][]byte, error) {
+	var out [][]byte
+	err := s.eachResult(guildID, limit, func(payload []byte) error {
+		out = append(out, copyBytes(payload))
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("store: results for guild %s: %w", guildID, err)
+	}
+	return out, nil
+}
+
+// putResult appends a framed value to results/<guildID> under the guild
+// bucket's next sequence number and returns that number.
+func putResult(results *bbolt.Bucket, guildID string, framed []byte) (uint64, error) {
+	g, err := results.CreateBucketIfNotExists([]byte(guildID))
+	if err != nil {
+		return 0, err
+	}
+	seq, err := g.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	return seq, g.Put(seqBytes(seq), framed)
+}
+
+func seqBytes(seq uint64) []byte {
+	var k [8]byte
+	binary.BigEndian.PutUint64(k[:], seq)
+	return k[:]
+}
+
+// eachResult calls fn with the verified payload of guildID's results,
+// newest first, up to limit accepted ones (all when limit <= 0). The
+// payload is only valid during the call. A corrupt frame, or fn returning
+// an error, skips the value and is reported in the returned error (which
+// then wraps ErrCorrupt when the value's was); a damaged page stops the
+// walk with an error wrapping ErrCorrupt.
+func (s *Store) eachResult(guildID string, limit int, fn func(payload []byte) error) error {
+	return s.eachResultSized(guildID, limit, nil, fn)
+}
+
+// eachResultSized is eachResult that first tells sized (if not nil) about
+// how many results will come, at most.
+func (s *Store) eachResultSized(guildID string, limit int, sized func(n int), fn func(payload []byte) error) error {
 	if guildID == "" {
-		return nil, fmt.Errorf("store: results: guild ID: %w", ErrEmptyKey)
+		return fmt.Errorf("guild ID: %w", ErrEmptyKey)
 	}
 	var (
-		out     [][]byte
-		corrupt []error
+		n   int
+		bad []error
 	)
 	err := s.view(func(tx *bbolt.Tx) error {
 		results, err := bucket(tx, bucketResults)
@@ -65,27 +130,41 @@ func (s *Store) Results(guildID string, limit int) ([][]byte, error) {
 		if g == nil {
 			return nil
 		}
+		if sized != nil {
+			// The sequence bounds the count; the cap usually too.
+			est := g.Sequence()
+			if limit > 0 && uint64(limit) < est {
+				est = uint64(limit)
+			}
+			if c := s.keep.ResultsPerGuild; c > 0 && uint64(c) < est {
+				est = uint64(c)
+			}
+			sized(int(min(est, 1<<20)))
+		}
 		c := g.Cursor()
-		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
+		for k, v := c.Last(); k != nil && (limit <= 0 || n < limit); k, v = c.Prev() {
 			payload, err := decodeFrame(v)
+			if err == nil {
+				err = fn(payload)
+			}
 			if err != nil {
-				corrupt = append(corrupt, fmt.Errorf("value %s/%s/%s: %w", bucketResults, guildID, resultKey(k), err))
+				bad = append(bad, fmt.Errorf("value %s/%s/%s: %w", bucketResults, guildID, resultKey(k), err))
 				continue
 			}
-			out = append(out, append(make([]byte, 0, len(payload)), payload...))
+			n++
 		}
 		return nil
 	})
 	if err != nil {
-		corrupt = append(corrupt, err)
+		bad = append(bad, err)
 		if !errors.Is(err, ErrCorrupt) {
-			return nil, fmt.Errorf("store: results for guild %s: %w", guildID, err)
+			return err
 		}
 	}
-	if len(corrupt) > 0 {
-		return out, fmt.Errorf("store: results for guild %s: %d unreadable, skipped: %w", guildID, len(corrupt), errors.Join(corrupt...))
+	if len(bad) > 0 {
+		return fmt.Errorf("%d unreadable, skipped: %w", len(bad), errors.Join(bad...))
 	}
-	return out, nil
+	return nil
 }
 
 // resultKey prints a result key: its sequence number, or hex if it is not

@@ -41,7 +41,8 @@ type Store struct {
 	db   *bbolt.DB
 	path string
 	log  zerolog.Logger
-	now  func() time.Time // the clock of Quarantine; tests replace it
+	now  func() time.Time // the clock of Quarantine and retention; tests replace it
+	keep Retention        // how long results and records are kept (history.go)
 
 	// Group commit (group.go). mu guards leading, closed and queue;
 	// idle is signalled when leading becomes false.
@@ -63,6 +64,7 @@ type Option func(*options)
 type options struct {
 	lockTimeout time.Duration
 	log         zerolog.Logger
+	keep        Retention
 }
 
 // WithLockTimeout sets how long Open waits for the file lock held by another
@@ -97,7 +99,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 // open is Open with a migration list of the caller's choosing, so tests can
 // stop at any version.
 func open(path string, migs []Migration, opts ...Option) (*Store, error) {
-	o := options{lockTimeout: DefaultLockTimeout, log: zerolog.Nop()}
+	o := options{lockTimeout: DefaultLockTimeout, log: zerolog.Nop(), keep: DefaultRetention()}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -137,7 +139,7 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
 		}
 	}
-	s := &Store{db: db, path: path, log: o.log, now: time.Now}
+	s := &Store{db: db, path: path, log: o.log, now: time.Now, keep: o.keep}
 	s.idle.L = &s.mu
 	if err := safeMigrate(db, migs, o.log); err != nil {
 		_ = db.Close()

@@ -339,8 +339,13 @@ func TestEmptyKeysRefused(t *testing.T) {
 		}},
 		{"PutTimer", func() error { return s.PutTimer("", time.Now(), nil) }},
 		{"DeleteTimer", func() error { return s.DeleteTimer("") }},
-		{"AppendResult", func() error { return s.AppendResult("", []byte("x")) }},
+		{"appendRaw", func() error { return s.appendRaw("", []byte("x")) }},
 		{"Results", func() error { _, err := s.Results("", 0); return err }},
+		{"Record", func() error { _, _, err := s.Record("", "x"); return err }},
+		{"Records", func() error { _, err := s.Records("", 0); return err }},
+		{"DeleteUser", func() error { _, err := s.DeleteUser("g", ""); return err }},
+		{"GuildLeft", func() error { return s.GuildLeft("", time.Now()) }},
+		{"GuildBack", func() error { _, err := s.GuildBack(""); return err }},
 		{"GuildSettings", func() error { _, _, err := s.GuildSettings(""); return err }},
 		{"PutGuildSettings", func() error { return s.PutGuildSettings("", []byte("x")) }},
 	}
@@ -451,11 +456,11 @@ func TestTimers(t *testing.T) {
 func TestResults(t *testing.T) {
 	s := newStore(t)
 	for i := 1; i <= 5; i++ {
-		if err := s.AppendResult("g1", []byte(fmt.Sprintf("g1-match%d", i))); err != nil {
+		if err := s.appendRaw("g1", []byte(fmt.Sprintf("g1-match%d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.AppendResult("g2", []byte("g2-match1")); err != nil {
+	if err := s.appendRaw("g2", []byte("g2-match1")); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -473,7 +478,7 @@ func TestResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/limit=%d", tt.guild, tt.limit), func(t *testing.T) {
-			rs, err := s.Results(tt.guild, tt.limit)
+			rs, err := s.rawResults(tt.guild, tt.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -485,11 +490,11 @@ func TestResults(t *testing.T) {
 	t.Run("order survives more than 255 results", func(t *testing.T) {
 		// Keys are big-endian so byte order is numeric order past one byte.
 		for i := 1; i <= 300; i++ {
-			if err := s.AppendResult("big", []byte(strconv.Itoa(i))); err != nil {
+			if err := s.appendRaw("big", []byte(strconv.Itoa(i))); err != nil {
 				t.Fatal(err)
 			}
 		}
-		rs, err := s.Results("big", 3)
+		rs, err := s.rawResults("big", 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -530,8 +535,8 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 		s.Put("ch1", []byte("game1")),
 		s.Update("ch2", func([]byte, bool) ([]byte, bool, error) { return []byte("game2"), false, nil }),
 		s.PutTimer("ch1", due, []byte("turn")),
-		s.AppendResult("g", []byte("r1")),
-		s.AppendResult("g", []byte("r2")),
+		s.appendRaw("g", []byte("r1")),
+		s.appendRaw("g", []byte("r2")),
 		s.PutGuildSettings("g", []byte("settings")),
 	}
 	if err := errors.Join(steps...); err != nil {
@@ -563,7 +568,7 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 	if len(ts) != 1 || ts[0].Key != "ch1" || !ts[0].Due.Equal(due) || string(ts[0].Payload) != "turn" {
 		t.Errorf("timers after reopen = %+v, want one ch1 timer at %v", ts, due)
 	}
-	rs, err := s.Results("g", 0)
+	rs, err := s.rawResults("g", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,10 +576,10 @@ func TestPersistenceAcrossReopen(t *testing.T) {
 		t.Errorf("results after reopen = %s, want %s", got, want)
 	}
 	// The sequence continues where it stopped: no key is reused.
-	if err := s.AppendResult("g", []byte("r3")); err != nil {
+	if err := s.appendRaw("g", []byte("r3")); err != nil {
 		t.Fatal(err)
 	}
-	if rs, _ := s.Results("g", 0); fmt.Sprintf("%s", rs) != "[r3 r2 r1]" {
+	if rs, _ := s.rawResults("g", 0); fmt.Sprintf("%s", rs) != "[r3 r2 r1]" {
 		t.Errorf("results after reopen and append = %s, want [r3 r2 r1]", rs)
 	}
 	if b, ok, _ := s.GuildSettings("g"); !ok || string(b) != "settings" {
