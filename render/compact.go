@@ -178,6 +178,9 @@ func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int
 	for _, col := range game.Colors {
 		row := pv.Sheet.Rows[col]
 		fresh := pv.Fresh[col]
+		if o.noFresh {
+			fresh = 0
+		}
 		dim := 0
 		if row.Locked() || o.closed[col] {
 			dim = 1
@@ -203,10 +206,14 @@ func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int
 		}
 	}
 	cy := y0 + cHdrH/2
-	if o.active {
+	switch {
+	case o.active:
 		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cInk)
 		c.draw(marker(), x0+19, cy, cInk)
-	} else {
+	case o.winner:
+		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cGold)
+		c.draw(star(11), x0+19, cy, cGold)
+	default:
 		c.rframe(x0, y0, panelW, cPanelH, 12, 2, cLine)
 	}
 	// Right end: the total, the misthrows, the hand size.

@@ -29,7 +29,6 @@ type Labels struct {
 	EndMisses string // "Fourth misthrow": why the game ended
 	Winner    string // "Winner" (one winner)
 	Winners   string // "Winners" (tied winners)
-	Rank      string // "Rank": ranking column
 	Player    string // "Player": ranking and match table column
 	Game      string // format with one %d: "Game %d", a match table column
 	GameNofM  string // format with two %d (played, planned): "Game %d of %d"
@@ -69,7 +68,6 @@ func DefaultLabels() Labels {
 		EndMisses: "Fourth misthrow",
 		Winner:    "Winner",
 		Winners:   "Winners",
-		Rank:      "Rank",
 		Player:    "Player",
 		Game:      "Game %d",
 		GameNofM:  "Game %d of %d",

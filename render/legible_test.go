@@ -176,3 +176,58 @@ func TestSheetTextLegibleAtPhoneWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsTextLegibleAtPhoneWidth: the results are posted to the channel
+// like the table, so they follow the same rule, with the match table of a
+// five-game match and long names, in the three languages; five players fit
+// one phone preview (with a match's table, 1.6 × the width).
+func TestResultsTextLegibleAtPhoneWidth(t *testing.T) {
+	langs := map[string]Labels{"en": DefaultLabels(), "de": germanLabels(), "fr": frenchLabels()}
+	for _, va := range []game.Variant{game.Dice, game.Cards} {
+		for n := 2; n <= game.MaxPlayers; n++ {
+			v := phoneTable(t, va, n)
+			m, err := game.NewMatch(longNames[:n], game.MaxMatchGames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g := 0; g < 3; g++ {
+				scores := make([]int, n)
+				for p := range scores {
+					scores[p] = 10*g + p - 5
+				}
+				if err := m.Add(scores); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for lang, l := range langs {
+				name := fmt.Sprintf("%v/%d/%s", va, n, lang)
+				var log textLog
+				c, err := results(v, m, l, recording(&log))
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				checkLegible(t, name, c.p.Rect, log.texts)
+				if !drewText(log.texts, "1. ") || !drewText(log.texts, l.Total) {
+					t.Errorf("%s: the ranked names or the match table were not recorded", name)
+				}
+				if n < game.MaxPlayers {
+					continue
+				}
+				// Five players fit one preview; a match's table adds a
+				// sixth of a phone screen.
+				single, err := results(v, nil, l, newPage)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range []struct {
+					r   image.Rectangle
+					max float64
+				}{{single.p.Rect, 1.3}, {c.p.Rect, 1.6}} {
+					if float64(x.r.Dy()) > x.max*float64(x.r.Dx()) {
+						t.Errorf("%s: %v is %.2f × as tall as wide (want at most %.1f)", name, x.r, float64(x.r.Dy())/float64(x.r.Dx()), x.max)
+					}
+				}
+			}
+		}
+	}
+}

@@ -23,7 +23,7 @@ func germanLabels() Labels {
 		Turn: "Zug %d", Active: "Am Zug", Decided: "Entschieden", Display: "Auslage",
 		DrawPile: "Nachziehstapel", Discard: "Ablage", Hand: "Hand", PlayedBy: "Zuletzt ausgespielt: %s",
 		Joker: "JOKER", JokerMark: "J", GameOver: "Spielende", EndLocks: "Zwei Reihen geschlossen",
-		EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)", Rank: "Platz",
+		EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
 		Player: "Spieler", Game: "Spiel %d", GameNofM: "Spiel %d von %d",
 	}
 }
@@ -34,7 +34,7 @@ func frenchLabels() Labels {
 		Turn: "Tour %d", Active: "À jouer", Decided: "A décidé", Display: "Étalage",
 		DrawPile: "Pioche", Discard: "Défausse", Hand: "Main", PlayedBy: "Dernier coup : %s",
 		Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie", EndLocks: "Deux rangées fermées",
-		EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants ex æquo", Rank: "Rang",
+		EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants ex æquo",
 		Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
 	}
 }

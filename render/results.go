@@ -16,13 +16,13 @@ import (
 const (
 	resTitH  = 92
 	stopTitH = 60 // the title of a stopped game: no winner line
-	rankRowH = 40
 	matchRow = 38
 )
 
 // Results draws the end of a game as PNG: the winner or tied winners, what
-// ended the game ("Fourth misthrow: Ben", "Red and blue locked"), the
-// ranking with totals, and the final sheets. With a match of several games
+// ended the game ("Fourth misthrow: Ben", "Red and blue locked"), and the
+// final sheets as compact panels in rank order ("1. Anna", the winners
+// starred), legible on a phone like the table. With a match of several games
 // of which at least one is finished it adds the match table: each game's
 // scores and the running totals ("Game 2 of 5"). A game stopped before it
 // was over (v.End is NotOver) has no winner: its title says so
@@ -51,9 +51,7 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 			return canvas{}, fmt.Errorf("render: results: %w: match of %d players, %d games", ErrView, len(m.Players), m.Games)
 		}
 	}
-	st := staticsFor(l)
 	n := len(v.Players)
-	rankH := rankRowH + n*rankRowH + 16
 	matchH := 0
 	if m != nil && (m.Games <= 1 || m.Played() == 0) {
 		m = nil // a single game's table would repeat the ranking; no game finished, nothing to show
@@ -66,7 +64,7 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 	if stopped {
 		titH = stopTitH
 	}
-	h := margin + titH + gapY + rankH + gapY + matchH + n*(panelH+gapY) - gapY + margin
+	h := margin + titH + gapY + matchH + n*cPanelH + (n-1)*cGapY + margin
 	c := alloc(Width, h)
 
 	scores := make([]int, n)
@@ -107,18 +105,16 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 	}
 	if why != "" {
 		wx := max(x+24, panelW/2)
-		f := fitFace(why, Width-margin-16-wx, fLabel, fSmall)
-		c.textIn(f, fit(f, why, Width-margin-16-wx), Width-margin-16, y+30, right, cInkSoft)
+		c.textIn(fLabel, fit(fLabel, why, Width-margin-16-wx), Width-margin-16, y+30, right, cInkSoft)
 	}
 	y += titH + gapY
 
-	// Ranking: equal totals share a rank.
-	c.rbox(margin, y, panelW, rankH, 14, cPaper)
-	const colRank, colName, colPts = margin + 24, margin + 110, Width - margin - 24
-	hy := y + rankRowH/2 + 4
-	c.textIn(fSmall, l.Rank, colRank, hy, left, cInkSoft)
-	c.textIn(fSmall, l.Player, colName, hy, left, cInkSoft)
-	c.textIn(fSmall, l.Points, colPts, hy, right, cInkSoft)
+	if m != nil {
+		drawMatch(c, m, l, y, matchH-gapY)
+		y += matchH
+	}
+	// The final sheets in rank order, each name after its rank: the
+	// ranking and the sheets in one (equal totals share a rank).
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -129,32 +125,14 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		if i == 0 || scores[p] != scores[order[i-1]] {
 			rank = i + 1
 		}
-		ry := y + rankRowH + i*rankRowH + rankRowH/2 + 4
-		if i%2 == 0 {
-			c.rbox(margin+8, ry-rankRowH/2+2, panelW-16, rankRowH-4, 8, cHeader)
-		}
-		f, ink := fLabel, uint8(cInkSoft)
-		if slices.Contains(win, p) {
-			f, ink = fLabelB, cInk
-			c.draw(star(11), colRank+40, ry, cGold)
-		}
-		c.textIn(fLabelB, strconv.Itoa(rank)+".", colRank, ry, left, ink)
-		c.textIn(f, fit(f, v.Players[p].Name, colPts-colName-80), colName, ry, left, cInk)
-		c.textIn(fBox, strconv.Itoa(scores[p]), colPts, ry, right, cInk)
-	}
-	y += rankH + gapY
-
-	if m != nil {
-		drawMatch(c, m, l, y, matchH-gapY)
-		y += matchH
-	}
-	for p, pv := range v.Players {
+		pv := v.Players[p]
+		pv.Name = strconv.Itoa(rank) + ". " + pv.Name
 		o := sheetOpts{cards: v.Variant.CardGame(), winner: slices.Contains(win, p), noFresh: true}
 		if v.Variant == game.Dice {
 			o.closed = v.Closed
 		}
-		drawSheet(c, st, l, pv, o, margin, y)
-		y += panelH + gapY
+		drawCompact(c, l, pv, o, margin, y)
+		y += cPanelH + cGapY
 	}
 	return c, nil
 }
@@ -227,13 +205,16 @@ func drawMatch(c canvas, m *game.Match, l Labels, y, h int) {
 	x0 := margin + 16 + nameW
 	colW := (Width - margin - 16 - totW - x0) / games
 	hy := y + 50 + matchRow/2
-	c.textIn(fSmall, l.Player, margin+16, hy, left, cInkSoft)
+	c.textIn(fLabel, l.Player, margin+16, hy, left, cInkSoft)
 	for g := range games {
 		s := fmt.Sprintf(l.Game, g+1)
-		c.textIn(fSmall, fit(fSmall, s, colW-6), x0+g*colW+colW/2, hy, center, cInkSoft)
+		if fLabel.width(s) > colW-6 {
+			s = strconv.Itoa(g + 1) // "Game 4" where it fits, else "4"
+		}
+		c.textIn(fLabel, s, x0+g*colW+colW/2, hy, center, cInkSoft)
 	}
 	tx := Width - margin - 16
-	c.textIn(fSmall, l.Total, tx, hy, right, cInkSoft)
+	c.textIn(fLabel, l.Total, tx, hy, right, cInkSoft)
 	tot := m.Totals()
 	lead := m.Leaders()
 	for p, name := range m.Players {
