@@ -39,11 +39,11 @@ type chartStyle struct {
 }
 
 var chartStyles = [game.MaxPlayers]chartStyle{
-	{ink: cInk, width: chartLineW, text: cPaper},                                                     // solid, ●
-	{ink: rowC(game.Blue, sBg), dash: []float64{16, 11}, width: chartLineW, text: cPaper},            // dashed, ■
-	{ink: cFresh, dash: []float64{0.5, 10}, width: 6.5, text: cInk},                                  // dotted, ◆
-	{ink: rowC(game.Green, sBg), dash: []float64{18, 9, 0.5, 9}, width: chartLineW, text: cPaper},    // dash-dot, ▲
-	{ink: rowC(game.Red, sDark), dash: []float64{6, 8}, width: chartLineW, text: cPaper},             // short dashes, ⬢
+	{ink: cInk, width: chartLineW, text: cPaper},                                                  // solid, ●
+	{ink: rowC(game.Blue, sBg), dash: []float64{16, 11}, width: chartLineW, text: cPaper},         // dashed, ■
+	{ink: cFresh, dash: []float64{0.5, 10}, width: 6.5, text: cInk},                               // dotted, ◆
+	{ink: rowC(game.Green, sBg), dash: []float64{18, 9, 0.5, 9}, width: chartLineW, text: cPaper}, // dash-dot, ▲
+	{ink: rowC(game.Red, sDark), dash: []float64{6, 8}, width: chartLineW, text: cPaper},          // short dashes, ⬢
 }
 
 // Chart draws a game's score chart as PNG: each player's total turn by turn
