@@ -59,3 +59,8 @@ func (Images) Hand(v game.PrivateView, l Lang) ([]byte, error) { return render.H
 func (Images) Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error) {
 	return render.Results(v, m, l.Labels())
 }
+
+// Chart draws the score chart, each player's total turn by turn.
+func (Images) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, error) {
+	return render.Chart(v, s, l.Labels())
+}
