@@ -16,12 +16,12 @@ const (
 	chartH      = 660
 	chartPlotY0 = margin + 112         // top of the plot
 	chartPlotY1 = chartH - margin - 84 // bottom of the plot (the lowest gridline)
-	chartEndGap = 22                   // from the last turn to the name badges
+	chartEndGap = 25                   // from the last turn to the name badges
 	chartBadgeR = 16                   // radius of a player's badge
 	chartLabelH = 38                   // least distance of two name labels
 	chartNameW  = 170                  // widest name label
 	chartLineW  = 4.5
-	chartStack  = 28 // between two markers of one player in one turn
+	chartStack  = 32 // between two markers of one player in one turn
 	chartMinDX  = 52 // least distance of two turn labels
 	chartMinDY  = 40 // least distance of two gridlines
 )
@@ -78,14 +78,32 @@ type chartLayout struct {
 	labelY         []int // centre of each player's name label
 }
 
-// chartMark is a marker drawn on a line: a lock (with its row) or a misthrow.
+// chartMark is a marker drawn on a line: a lock (with its row) or a
+// misthrow. It is drawn at at, on a stem from its point base on the line
+// when the two differ.
 type chartMark struct {
-	kind   game.ScoreEventKind
-	player int
-	turn   int
-	color  game.Color
-	at     image.Point
+	kind     game.ScoreEventKind
+	player   int
+	turn     int
+	color    game.Color
+	base, at image.Point
 }
+
+// chartMarkGap is the least distance, across and down, of two markers.
+const chartMarkGap = 30
+
+// markNear reports whether a marker placed so far is closer to at than
+// chartMarkGap both across and down.
+func (lay *chartLayout) markNear(at image.Point) bool {
+	for _, m := range lay.marks {
+		if abs(m.at.X-at.X) < chartMarkGap && abs(m.at.Y-at.Y) < chartMarkGap {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int { return max(x, -x) }
 
 func (lay *chartLayout) xf(t int) float64 {
 	return float64(lay.x0) + float64(t)*float64(lay.x1-lay.x0)/float64(lay.turns)
@@ -192,14 +210,19 @@ func chart(v game.PublicView, s game.ScoreSeries, l Labels, alloc alloc) (canvas
 		e := lay.ends[p]
 		c.draw(disc(6), e.X, e.Y, chartStyles[p%len(chartStyles)].ink)
 	}
-	// The markers over the lines.
+	// The markers over the lines, moved ones on a stem.
+	for _, m := range lay.marks {
+		if m.at != m.base {
+			c.stroke([]fpt{{float64(m.base.X), float64(m.base.Y)}, {float64(m.at.X), float64(m.at.Y)}}, 2, nil, chartStyles[m.player%len(chartStyles)].ink)
+		}
+	}
 	for _, m := range lay.marks {
 		st := chartStyles[m.player%len(chartStyles)]
 		switch m.kind {
 		case game.EventLock:
-			c.draw(disc(15), m.at.X, m.at.Y, cPaper)
+			c.draw(disc(18), m.at.X, m.at.Y, cPaper)
 			c.draw(chartLock(), m.at.X, m.at.Y, rowC(m.color, sBg))
-			c.draw(rowSymbol(m.color, 3.5), m.at.X, m.at.Y+chartLockBodyY, rowC(m.color, sSymbol))
+			c.draw(rowSymbol(m.color, 4.5), m.at.X, m.at.Y+chartLockBodyY, rowC(m.color, sSymbol))
 		case game.EventMisthrow:
 			c.draw(disc(14), m.at.X, m.at.Y, cPaper)
 			c.draw(cross(8, 4.5), m.at.X, m.at.Y, st.ink)
@@ -255,13 +278,21 @@ func layoutChart(s game.ScoreSeries, nameW int) *chartLayout {
 	for p, t := range s.Totals {
 		lay.ends[p] = lay.pt(len(t)-1, t[len(t)-1])
 	}
-	stacked := map[[2]int]int{}
+	// A marker sits on its point of the line; where it would cover another
+	// marker it moves up (down near the top) by steps, on a stem.
 	for _, e := range s.Events {
-		k := [2]int{e.Player, e.Turn}
-		at := lay.pt(e.Turn, s.Totals[e.Player][e.Turn])
-		at.Y -= stacked[k] * chartStack
-		stacked[k]++
-		lay.marks = append(lay.marks, chartMark{kind: e.Kind, player: e.Player, turn: e.Turn, color: e.Color, at: at})
+		base := lay.pt(e.Turn, s.Totals[e.Player][e.Turn])
+		at := base
+		for dir := -1; ; dir = 1 {
+			at = base
+			for lay.markNear(at) && at.Y >= lay.y0 && at.Y <= lay.y1+chartStack {
+				at.Y += dir * chartStack
+			}
+			if !lay.markNear(at) && at.Y >= lay.y0-chartStack/2 || dir == 1 {
+				break
+			}
+		}
+		lay.marks = append(lay.marks, chartMark{kind: e.Kind, player: e.Player, turn: e.Turn, color: e.Color, base: base, at: at})
 	}
 	// Name labels at their line's end, moved apart where they would touch.
 	order := make([]int, n)
@@ -357,13 +388,13 @@ func (c canvas) capsule(ax, ay, bx, by, r float64, fg uint8) {
 }
 
 // chartLockBodyY is the centre of chartLock's body below its anchor.
-const chartLockBodyY = 6
+const chartLockBodyY = 7
 
-// chartLock is the padlock of a lock marker, three quarters of padlock's
+// chartLock is the padlock of a lock marker, nine tenths of padlock's
 // size, centred on its anchor.
 func chartLock() *mask {
-	return shape("chartlock", 15, func(p *path) {
-		const k, dy = 0.75, 0.75
+	return shape("chartlock", 18, func(p *path) {
+		const k, dy = 0.9, 1.0
 		p.rrect(-11*k, -2*k+dy, 11*k, 15*k+dy, 2.5, false)
 		ro, ri := 8*k, 4.5*k
 		top := -9*k + dy

@@ -110,14 +110,13 @@ func endNear(lay *chartLayout, p int) bool {
 	return false
 }
 
-func abs(x int) int { return max(x, -x) }
-
 // TestChartMarkersAtEventTurnsD6D7: a marker for exactly every event of the
 // series, at its turn's x and on the player's line (stacked upwards when a
 // player has two in one turn): a padlock in the row's colour for a lock
 // (S3, D7, C8), an ✕ in the player's ink for a misthrow (D6, C7).
 func TestChartMarkersAtEventTurnsD6D7(t *testing.T) {
 	kinds := map[game.ScoreEventKind]int{}
+	moved := 0
 	for name, g := range chartGames(t) {
 		v, s := g.Public(), g.ScoreSeries()
 		c, lay, err := chart(v, s, DefaultLabels(), newPage)
@@ -127,20 +126,26 @@ func TestChartMarkersAtEventTurnsD6D7(t *testing.T) {
 		if len(lay.marks) != len(s.Events) {
 			t.Fatalf("%s: %d markers for %d events", name, len(lay.marks), len(s.Events))
 		}
-		seen := map[[2]int]int{}
 		for i, m := range lay.marks {
 			e := s.Events[i]
 			if m.kind != e.Kind || m.player != e.Player || m.turn != e.Turn || (e.Kind == game.EventLock && m.color != e.Color) {
 				t.Errorf("%s: marker %+v for event %+v", name, m, e)
 			}
-			k := [2]int{e.Player, e.Turn}
-			want := image.Pt(int(math.Round(lay.xf(e.Turn))), int(math.Round(lay.yf(s.Totals[e.Player][e.Turn])))-seen[k]*chartStack)
-			seen[k]++
-			if m.at != want {
-				t.Errorf("%s: marker of %+v at %v, want %v", name, e, m.at, want)
+			base := image.Pt(int(math.Round(lay.xf(e.Turn))), int(math.Round(lay.yf(s.Totals[e.Player][e.Turn]))))
+			if m.base != base || m.at.X != base.X || (m.at.Y-base.Y)%chartStack != 0 {
+				t.Errorf("%s: marker of %+v at %v (line point %v), want at the line point %v or moved straight up or down by steps of %d",
+					name, e, m.at, m.base, base, chartStack)
 			}
-			if covered(lay, m.at, i) || e.Turn == s.Turns() {
-				continue // another marker, a leader or a badge may be drawn over it
+			for j, o := range lay.marks[:i] {
+				if abs(o.at.X-m.at.X) < chartMarkGap && abs(o.at.Y-m.at.Y) < chartMarkGap {
+					t.Errorf("%s: markers %d %v and %d %v overlap", name, j, o.at, i, m.at)
+				}
+			}
+			if m.at != m.base {
+				moved++
+			}
+			if e.Turn == s.Turns() {
+				continue // a leader or a badge may be drawn over it
 			}
 			kinds[e.Kind]++
 			switch e.Kind {
@@ -156,8 +161,8 @@ func TestChartMarkersAtEventTurnsD6D7(t *testing.T) {
 			}
 		}
 	}
-	if kinds[game.EventLock] == 0 || kinds[game.EventMisthrow] == 0 {
-		t.Errorf("markers checked by pixel: %v; want both kinds", kinds)
+	if kinds[game.EventLock] == 0 || kinds[game.EventMisthrow] == 0 || moved == 0 {
+		t.Errorf("markers checked by pixel: %v, moved off their point: %d; want both kinds and some moved", kinds, moved)
 	}
 }
 
