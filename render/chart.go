@@ -21,15 +21,15 @@ const (
 	chartLabelH = 38                   // least distance of two name labels
 	chartNameW  = 170                  // widest name label
 	chartLineW  = 4.5
-	chartStack  = 32 // between two markers of one player in one turn
+	chartStack  = 32 // the step by which a marker moves off another
 	chartMinDX  = 52 // least distance of two turn labels
 	chartMinDY  = 40 // least distance of two gridlines
 )
 
 // chartStyle is how a player's line looks: its ink, its dash pattern (on,
-// off, …; nil is solid) and its width, and the badge shape at its name. The
-// lines differ in dash pattern and badge as well as colour, so they can be
-// told apart in greyscale and by colour-blind players.
+// off, …; nil is solid) and its width; chartBadge is the shape at its end.
+// The lines differ in dash pattern and badge as well as colour, so they can
+// be told apart in greyscale and by colour-blind players.
 type chartStyle struct {
 	ink   uint8
 	dash  []float64
