@@ -19,6 +19,9 @@ type Renderer interface {
 	Sheet(v game.PublicView, seat int, choices []render.Cell, l Lang) ([]byte, error)
 	Hand(v game.PrivateView, l Lang) ([]byte, error)
 	Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error)
+	// Chart draws the score chart: each player's total turn by turn (s is
+	// the series of v's game).
+	Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, error)
 }
 
 // localized returns a command text in German and French for Discord's

@@ -106,6 +106,7 @@ type tinyRenderer struct {
 	mu     sync.Mutex
 	hands  []game.PrivateView
 	sheets []sheetRequest
+	charts []game.ScoreSeries
 }
 
 // sheetRequest is what a private sheet was asked to show.
@@ -136,6 +137,12 @@ func (r *tinyRenderer) Hand(v game.PrivateView, _ Lang) ([]byte, error) {
 	return tinyPNG(), nil
 }
 func (r *tinyRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
+	return tinyPNG(), nil
+}
+func (r *tinyRenderer) Chart(_ game.PublicView, s game.ScoreSeries, _ Lang) ([]byte, error) {
+	r.mu.Lock()
+	r.charts = append(r.charts, s)
+	r.mu.Unlock()
 	return tinyPNG(), nil
 }
 

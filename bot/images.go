@@ -19,6 +19,7 @@ var imageLabels = map[language.Tag]render.Labels{
 		Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
 		Stopped: "Spiel abgebrochen", EndLocksRows: "%s abgeschlossen", EndLocksBy: "%s hat zwei Reihen abgeschlossen",
 		EndMisthrowBy: "Vierter Fehlwurf: %s", RowColors: [4]string{"Rot", "Gelb", "Grün", "Blau"}, And: "und", Colon: ": ",
+		ChartTitle: "Punkte Zug für Zug", TurnAxis: "Zug",
 	},
 	language.French: {
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points", Turn: "Tour %d",
@@ -28,6 +29,7 @@ var imageLabels = map[language.Tag]render.Labels{
 		Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
 		Stopped: "Partie arrêtée", EndLocksRows: "Rangées %s verrouillées", EndLocksBy: "%s a verrouillé deux rangées",
 		EndMisthrowBy: "Quatrième coup manqué : %s", RowColors: [4]string{"rouge", "jaune", "verte", "bleue"}, And: "et", Colon: " : ",
+		ChartTitle: "Points tour par tour", TurnAxis: "Tour",
 	},
 }
 
@@ -56,4 +58,9 @@ func (Images) Hand(v game.PrivateView, l Lang) ([]byte, error) { return render.H
 // Results draws the final sheets, ranking and match table.
 func (Images) Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error) {
 	return render.Results(v, m, l.Labels())
+}
+
+// Chart draws the score chart, each player's total turn by turn.
+func (Images) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, error) {
+	return render.Chart(v, s, l.Labels())
 }

@@ -105,6 +105,16 @@ func (c *PictureCache) Results(v game.PublicView, m *game.Match, l Lang) ([]byte
 	return c.get("results "+l.Code()+" "+pictureKey(v, m), func() ([]byte, error) { return c.next.Results(v, m, l) })
 }
 
+// Chart implements Renderer. The chart shows the series and the players'
+// names (its last point is the scores), so the key covers those.
+func (c *PictureCache) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, error) {
+	names := make([]string, len(v.Players))
+	for p, pv := range v.Players {
+		names[p] = pv.Name
+	}
+	return c.get("chart "+l.Code()+" "+pictureKey(names, s), func() ([]byte, error) { return c.next.Chart(v, s, l) })
+}
+
 // pictureKey hashes what a picture shows (128-bit FNV of the JSON): a
 // collision would show one state's picture for another.
 func pictureKey(vs ...any) string {

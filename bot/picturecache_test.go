@@ -24,6 +24,9 @@ func (r *countingRenderer) Hand(game.PrivateView, Lang) ([]byte, error) { return
 func (r *countingRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
 	return r.draw()
 }
+func (r *countingRenderer) Chart(game.PublicView, game.ScoreSeries, Lang) ([]byte, error) {
+	return r.draw()
+}
 
 // A picture is drawn once per state and language and shared; a new state,
 // another seat or language is drawn anew; the least recently used go once

@@ -469,6 +469,13 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	} else {
 		data.Files = []*discordgo.File{{Name: "results.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 	}
+	// Beside it the score chart: every player's total turn by turn, the
+	// turns played so far for a stopped game.
+	if png, err := b.rd.Chart(g.Public(), g.ScoreSeries(), l); err != nil {
+		log.Error().Err(err).Msg("render chart")
+	} else {
+		data.Files = append(data.Files, &discordgo.File{Name: "chart.png", ContentType: "image/png", Reader: bytes.NewReader(png)})
+	}
 	label := l.T("btn.again")
 	if t.Match != nil && !t.Match.Done() {
 		label = l.T("btn.next")

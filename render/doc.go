@@ -1,6 +1,8 @@
 // Package render draws Qwixx pictures for the bot: the public table (every
 // player's score sheet with the dice or the card display), one player's
-// sheet, a private hand, and the results of a game and a match.
+// sheet, a private hand, the results of a game and a match, and a game's
+// score chart (Chart: each player's total turn by turn, locks and
+// misthrows marked).
 //
 // The public pictures take a game.PublicView only, which cannot hold a
 // hidden card colour (RULES C10); only Hand takes a game.PrivateView. Every

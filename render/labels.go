@@ -43,6 +43,10 @@ type Labels struct {
 	RowColors     [4]string // the rows' colours in a list of locked rows, in row order: "red", …
 	And           string    // "and": the last joint of a list ("red, yellow and blue")
 	Colon         string    // ": " between a label and its value ("Winner: Anna"); French " : "; empty means ": "
+
+	// The score chart (Chart). The vertical axis is labelled Points.
+	ChartTitle string // "Points per turn": title of the chart
+	TurnAxis   string // "Turn": the horizontal axis
 }
 
 // DefaultLabels returns English labels, a convenience for tests and tools;
@@ -79,6 +83,9 @@ func DefaultLabels() Labels {
 		RowColors:     [4]string{"red", "yellow", "green", "blue"},
 		And:           "and",
 		Colon:         ": ",
+
+		ChartTitle: "Points per turn",
+		TurnAxis:   "Turn",
 	}
 }
 

@@ -231,3 +231,33 @@ func TestResultsTextLegibleAtPhoneWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestChartTextLegibleAtPhoneWidth: every text of the chart, in English,
+// German and French, 1–5 players with long names, is at least 11 px with
+// the picture 400 px wide, and the chart is at most 1.3 times as tall as
+// it is wide.
+func TestChartTextLegibleAtPhoneWidth(t *testing.T) {
+	langs := map[string]Labels{"en": DefaultLabels(), "de": germanLabels(), "fr": frenchLabels()}
+	for name, g := range chartGames(t) {
+		for lang, l := range langs {
+			var log textLog
+			c, _, err := chart(g.Public(), g.ScoreSeries(), l, recording(&log))
+			if err != nil {
+				t.Fatalf("%s/%s: %v", name, lang, err)
+			}
+			checkLegible(t, name+"/"+lang, c.p.Rect, log.texts)
+			if w, h := c.p.Rect.Dx(), c.p.Rect.Dy(); w != Width || float64(h) > 1.3*float64(w) {
+				t.Errorf("%s: %d×%d, want %d wide and at most 1.3 times as tall", name, w, h, Width)
+			}
+			want := []string{l.ChartTitle, l.TurnAxis, l.Points, "0", "1"}
+			for _, pv := range g.Public().Players {
+				want = append(want, string([]rune(pv.Name)[:1]))
+			}
+			for _, w := range want {
+				if !drewText(log.texts, w) {
+					t.Errorf("%s/%s: no text starting %q recorded", name, lang, w)
+				}
+			}
+		}
+	}
+}

@@ -240,6 +240,7 @@ func TestEveryLabelIsUsed(t *testing.T) {
 	cardLocks.Players = slices.Clone(cv.Players)
 	cardLocks.Players[0].Sheet.Rows[game.Red] |= 1 << game.LockPos
 	cardLocks.Players[0].Sheet.Rows[game.Blue] |= 1 << game.LockPos
+	chartG := chartDice2(t)
 	draw := func(l Labels) [][]byte {
 		var out [][]byte
 		for _, f := range []func() (*image.Paletted, error){
@@ -252,6 +253,7 @@ func TestEveryLabelIsUsed(t *testing.T) {
 			func() (*image.Paletted, error) { return ResultsImage(tie, nil, l) },
 			func() (*image.Paletted, error) { return ResultsImage(cardLocks, nil, l) },
 			func() (*image.Paletted, error) { return ResultsImage(dv, nil, l) },
+			func() (*image.Paletted, error) { return chartOf(chartG, l) },
 		} {
 			img, err := f()
 			if err != nil {

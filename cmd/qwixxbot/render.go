@@ -12,7 +12,7 @@ import (
 )
 
 // runRender replays a record up to a step and draws the table there (and,
-// at the end, the results; for card games each player's hand) as PNG files.
+// at the end, the results and the score chart; for card games each player's hand) as PNG files.
 func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -56,6 +56,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	if g.Over() {
 		files["results.png"] = func() ([]byte, error) { return imgs.Results(g.Public(), nil, l) }
+		files["chart.png"] = func() ([]byte, error) { return imgs.Chart(g.Public(), g.ScoreSeries(), l) }
 	}
 	if g.Variant().CardGame() {
 		for p, name := range g.Players() {
