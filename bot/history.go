@@ -269,7 +269,7 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 	}
 	var lines []string
 	for _, pg := range us.Recent {
-		lines = append(lines, recentLine(l, pg))
+		lines = append(lines, recentLine(l, pg, playedVariants(us) > 1))
 	}
 	if len(lines) > 0 {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T("stats.recent"), Value: joinWithin(lines, 1024)})
@@ -312,9 +312,10 @@ func decimal(l Lang, x float64) string {
 }
 
 // recentLine is one of a player's last games: the date (each client shows
-// it in its own time zone), the variant and every seat's score, the
-// player's in bold, computers marked.
-func recentLine(l Lang, pg stats.PlayedGame) string {
+// it in its own time zone), the variant (when the player played several),
+// the place and every seat's score, the player's in bold, computers
+// marked.
+func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
 	var seats []string
 	for i, s := range pg.Seats {
 		name := s.Name
@@ -331,7 +332,11 @@ func recentLine(l Lang, pg stats.PlayedGame) string {
 	if pg.Rank == 1 && pg.Winners() > 1 {
 		place = l.T("stats.sharedfirst")
 	}
-	return fmt.Sprintf("<t:%d:d> %s, %s: %s", pg.Time.Unix(), variantName(l, pg.Variant), place, strings.Join(seats, ", "))
+	head := fmt.Sprintf("<t:%d:d>", pg.Time.Unix())
+	if variant {
+		head += " " + variantName(l, pg.Variant) + ","
+	}
+	return head + " " + place + ": " + strings.Join(seats, ", ")
 }
 
 // escapeMarkdown keeps a name from formatting the text around it.

@@ -19,7 +19,7 @@ var historyMessages = map[string][3]string{
 
 	"hist.none":      {"This bot keeps no history of games.", "Dieser Bot speichert keine Partien.", "Ce bot ne garde pas l'historique des parties."},
 	"record.missing": {"I have no record of that game. Records are kept for %[1]d {1:day|days}, and games stopped with {/end} are not kept.", "Von dieser Partie habe ich kein Protokoll. Protokolle bleiben %[1]d {1:Tag|Tage} gespeichert; mit {/end} abgebrochene Partien werden nicht gespeichert.", "Je n'ai pas de relevé de cette partie. Les relevés sont gardés %[1]d {1:jour|jours}, et les parties arrêtées avec {/end} ne sont pas gardées."},
-	"record.sent":    {"The record of the game of %[1]s (%[2]s: %[3]s). `qwixxbot replay` and `qwixxbot render` read it as it is.", "Das Protokoll der Partie vom %[1]s (%[2]s: %[3]s). `qwixxbot replay` und `qwixxbot render` lesen es so, wie es ist.", "Le relevé de la partie du %[1]s (%[2]s : %[3]s). `qwixxbot replay` et `qwixxbot render` le lisent tel quel."},
+	"record.sent":    {"The record of the game of %[1]s · %[2]s · %[3]s. `qwixxbot replay` and `qwixxbot render` read it as it is.", "Das Protokoll der Partie vom %[1]s · %[2]s · %[3]s. `qwixxbot replay` und `qwixxbot render` lesen es so, wie es ist.", "Le relevé de la partie du %[1]s · %[2]s · %[3]s. `qwixxbot replay` et `qwixxbot render` le lisent tel quel."},
 
 	"stats.nogames":     {"%[1]s has no finished games in this server yet.", "%[1]s hat auf diesem Server noch keine beendete Partie.", "%[1]s n'a pas encore de partie terminée sur ce serveur."},
 	"stats.title":       {"📊 %[1]s: Qwixx statistics", "📊 %[1]s: Qwixx-Statistik", "📊 %[1]s : statistiques de Qwixx"},
