@@ -108,7 +108,11 @@ func (b *Bot) sendRecord(r *request, id string) {
 		return
 	}
 	if !found {
-		r.ephemeral(r.lang.T("record.missing", retentionDays(b)))
+		if days := retentionDays(b); days > 0 {
+			r.ephemeral(r.lang.T("record.missing", days))
+		} else {
+			r.ephemeral(r.lang.T("record.gone"))
+		}
 		return
 	}
 	rec, err := game.ParseRecord(gr.JSON)
@@ -135,7 +139,8 @@ func (b *Bot) sendRecord(r *request, id string) {
 }
 
 // retentionDays is how many days records are kept, for the answer that a
-// record is gone; 0 when the store does not say.
+// record is gone; 0 or less when they are kept until the cap pushes them
+// out.
 func retentionDays(b *Bot) int {
 	if s, ok := b.st.(interface{ Retention() store.Retention }); ok {
 		return int(s.Retention().RecordMaxAge / (24 * time.Hour))
