@@ -22,9 +22,13 @@ import (
 type histStore struct {
 	*memStore
 	hist *store.Store
+	fail bool // UpdateSaving fails, writing nothing
 }
 
 func (s *histStore) UpdateSaving(ch string, games []store.Finished, fn func([]byte, bool) ([]byte, bool, error)) error {
+	if s.fail {
+		return fmt.Errorf("histstore: update %s: disk full", ch)
+	}
 	if err := s.memStore.Update(ch, fn); err != nil {
 		return err
 	}
@@ -362,4 +366,117 @@ func TestStoppedGameNotKept(t *testing.T) {
 	if rs, _ := st.Results("g1", 0); len(rs) != 0 {
 		t.Fatalf("a stopped game was kept: %+v", rs)
 	}
+}
+
+// A bot whose Store is the real store keeps each game of a match once: a
+// restart after the game does not save it again, and the next game gets
+// its own ID. A failed write of the finishing move saves nothing; the move
+// made again saves the game once.
+func TestGamesSavedOnceWithTheTable(t *testing.T) {
+	h := newHarness(t)
+	st, err := store.Open(filepath.Join(t.TempDir(), "q.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h.bot.st = st
+	resp := h.command("anna", "new", strOpt("variant", "dice"), &discordgo.ApplicationCommandInteractionDataOption{Name: "games", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(2)})
+	resp = h.click("ben", buttons(resp.Data.Components, "Join")[0], nil)
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.playToEnd()
+	first := h.table().ID
+	h.bot = h.newBot() // a restart
+	h.bot.st = st
+	if err := h.bot.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.bot.Idle()
+	h.bot.Tick()
+	if rs, _ := st.Results("g1", 0); len(rs) != 1 || rs[0].GameID != first+"-1" {
+		t.Fatalf("after game 1 and a restart: %v", gameIDsOf(rs))
+	}
+	post := h.resultsPost()
+	h.click("anna", buttons(post.Components, "Next game")[0], post)
+	h.playToEnd()
+	rs, _ := st.Results("g1", 0)
+	if got := gameIDsOf(rs); !slices.Equal(got, []string{first + "-2", first + "-1"}) {
+		t.Fatalf("after the match: %v", got)
+	}
+	if recs, _ := st.Records("g1", 0); len(recs) != 2 {
+		t.Fatalf("%d records after the match", len(recs))
+	}
+}
+
+// A write of the table that fails when a game ends saves no result; the
+// move made again ends the game and saves it once.
+func TestFailedFinishSavesNothing(t *testing.T) {
+	h, st := newHistoryHarness(t)
+	hs := h.bot.st.(*histStore)
+	h.startTwo("dice")
+	// Everybody passes until the next pass ends the game (a fourth
+	// misthrow), then that write fails.
+	pass := func(tb *Table, p int) {
+		h.click(tb.Seats[p].UserID, tb.action(ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
+	}
+	for steps := 0; ; steps++ {
+		tb := h.table()
+		if tb.Stage != StagePlaying || steps > 200 {
+			t.Fatal("the game ended before a failed write")
+		}
+		p := tb.g.Waiting()[0]
+		probe := tb.g.Clone()
+		if err := probe.Apply(game.PassMove(p)); err != nil {
+			t.Fatal(err)
+		}
+		if !probe.Over() {
+			pass(tb, p)
+			continue
+		}
+		hs.fail = true
+		pass(tb, p)
+		if h.table().Stage != StagePlaying {
+			t.Fatal("the table moved on though its write failed")
+		}
+		if rs, _ := st.Results("g1", 0); len(rs) != 0 {
+			t.Fatalf("a failed write saved %d results", len(rs))
+		}
+		hs.fail = false
+		pass(h.table(), p)
+		break
+	}
+	if h.table().Stage != StageOver {
+		t.Fatal("the game did not end")
+	}
+	if rs, _ := st.Results("g1", 0); len(rs) != 1 {
+		t.Fatalf("%d results, want 1", len(rs))
+	}
+}
+
+// Computer players count in the ratings but are listed on the leaderboard
+// only when asked, marked with a robot.
+func TestLeaderboardComputers(t *testing.T) {
+	h, _ := newHistoryHarness(t)
+	resp := h.command("anna", "new", strOpt("variant", "dice"))
+	resp = h.click("anna", buttons(resp.Data.Components, "🤖 Add computer")[0], nil)
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.playToEnd()
+	board := embedText(h.command("anna", "leaderboard"))
+	if !strings.Contains(board, "anna (1)") || strings.Contains(board, "🤖") {
+		t.Fatalf("leaderboard without computers: %q", board)
+	}
+	all := embedText(h.command("anna", "leaderboard", &discordgo.ApplicationCommandInteractionDataOption{Name: "computers", Type: discordgo.ApplicationCommandOptionBoolean, Value: true}))
+	if !strings.Contains(all, "🤖 Bot Emma") || !strings.Contains(all, "anna") {
+		t.Fatalf("leaderboard with computers: %q", all)
+	}
+	if stats := embedText(h.command("anna", "stats")); !strings.Contains(stats, "🤖 Bot Emma") {
+		t.Fatalf("stats do not mark the computer: %q", stats)
+	}
+}
+
+func gameIDsOf(rs []stats.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.GameID)
+	}
+	return out
 }
