@@ -713,7 +713,17 @@ func TestE2EJokerGameTwoPlayers(t *testing.T) {
 	// The game's record, as /qwixx record sends it: a JSON attachment
 	// that replays (as qwixxbot replay does) to the game's scores.
 	sent := e.answer(ben.Command(e.srv.DefaultChannel(), "qwixx", "record", nil))
+	// The statistics count the game, privately; the leaderboard, public,
+	// lists both players.
+	st := e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "stats", nil))
+	board := e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "leaderboard", nil))
 	e.stop()
+	if !st.Ephemeral() || len(st.Embeds) != 1 || !strings.Contains(st.Embeds[0].Description, "1 game ·") {
+		t.Errorf("/qwixx stats answered %q %+v", st.Content, st.Embeds)
+	}
+	if board.Ephemeral() || len(board.Embeds) != 1 || !strings.Contains(board.Embeds[0].Description, "Anna (1)") || !strings.Contains(board.Embeds[0].Description, "Ben (1)") {
+		t.Errorf("/qwixx leaderboard answered %q %+v", board.Content, board.Embeds)
+	}
 	rec := checkScores(t, storedGame(t, e.db), res.Content)
 	if !sent.Ephemeral() || len(sent.Attachments) != 1 || !strings.HasSuffix(sent.Attachments[0].Filename, ".json") {
 		t.Fatalf("/qwixx record answered %q with %d attachments", sent.Content, len(sent.Attachments))
