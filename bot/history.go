@@ -46,6 +46,7 @@ const (
 	recentGames      = 5  // last games in /qwixx stats
 	boardLines       = 15 // ranked players on a leaderboard
 	recordChoices    = 25 // Discord's most autocomplete choices
+	recentNameLen    = 12 // characters of a name in the last games
 	historySweepTick = time.Hour
 )
 
@@ -255,7 +256,7 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 		return nil, false
 	}
 	e := &discordgo.MessageEmbed{
-		Title:       clip(l.T("stats.title", us.Name), 256),
+		Title:       clip(l.T("stats.title", escapeMarkdown(us.Name)), 256),
 		Description: summaryLine(l, us.All),
 		Color:       0x2f6fd6,
 	}
@@ -323,7 +324,7 @@ func decimal(l Lang, x float64) string {
 func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
 	var seats []string
 	for i, s := range pg.Seats {
-		name := s.Name
+		name := clip(s.Name, recentNameLen)
 		if s.Computer {
 			name = "🤖 " + name
 		}
@@ -339,7 +340,7 @@ func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
 	}
 	head := fmt.Sprintf("<t:%d:d>", pg.Time.Unix())
 	if variant {
-		head += " " + variantName(l, pg.Variant) + ","
+		head += " " + l.T("variant.short."+pg.Variant.String()) + ","
 	}
 	return head + " " + place + ": " + strings.Join(seats, ", ")
 }

@@ -480,3 +480,65 @@ func gameIDsOf(rs []stats.Result) []string {
 	}
 	return out
 }
+
+// embedWithinLimits fails unless e keeps Discord's embed limits.
+func embedWithinLimits(t *testing.T, e *discordgo.MessageEmbed) {
+	t.Helper()
+	n := func(s string) int { return len([]rune(s)) }
+	total := n(e.Title) + n(e.Description)
+	if n(e.Title) > 256 || n(e.Description) > 4096 || len(e.Fields) > 25 {
+		t.Errorf("title %d, description %d, %d fields", n(e.Title), n(e.Description), len(e.Fields))
+	}
+	for _, f := range e.Fields {
+		total += n(f.Name) + n(f.Value)
+		if n(f.Name) > 256 || n(f.Value) > 1024 || f.Value == "" {
+			t.Errorf("field %q: name %d, value %d", f.Name, n(f.Name), n(f.Value))
+		}
+	}
+	if e.Footer != nil {
+		total += n(e.Footer.Text)
+		if n(e.Footer.Text) > 2048 {
+			t.Errorf("footer %d", n(e.Footer.Text))
+		}
+	}
+	if total > 6000 {
+		t.Errorf("embed of %d characters", total)
+	}
+}
+
+// Stats and leaderboards of many players with the longest names, full of
+// Markdown, stay within Discord's embed limits in every language.
+func TestHistoryEmbedsWithinLimits(t *testing.T) {
+	h, st := newHistoryHarness(t)
+	long := func(i int) string { return strings.Repeat("*_", 14) + fmt.Sprintf("%04d", i) } // 32 characters
+	at := h.clock.Now().Add(-time.Hour)
+	for g := range 60 {
+		r := stats.Result{Guild: "g1", GameID: fmt.Sprintf("t-%d", g), Time: at.Add(time.Duration(g) * time.Second), Variant: stats.Variants[g%3]}
+		for s := range 5 {
+			u := (g + s*7) % 40
+			r.Seats = append(r.Seats, stats.Seat{UserID: fmt.Sprintf("u%d", u), Name: long(u), Score: (g*s)%90 - 10})
+		}
+		r.Seats[0].UserID = "anna"
+		if err := st.SaveGame(r, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, loc := range []string{"en-US", "de", "fr"} {
+		for _, sub := range []string{"stats", "leaderboard"} {
+			i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+				Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}},
+			}, nil)
+			l := discordgo.Locale(loc)
+			i.Locale, i.GuildLocale = l, &l
+			h.bot.Handle(i)
+			resp := h.response(i)
+			if len(resp.Data.Embeds) != 1 {
+				t.Fatalf("%s %s answered %q", loc, sub, resp.Data.Content)
+			}
+			embedWithinLimits(t, resp.Data.Embeds[0])
+		}
+	}
+	if text := embedText(h.command("anna", "stats")); !strings.Contains(text, "60 games") || strings.Count(text, "<t:") != recentGames {
+		t.Fatalf("stats of 60 games: %q", text)
+	}
+}

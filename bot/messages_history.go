@@ -12,6 +12,10 @@ var historyMessages = map[string][3]string{
 	"cmd.record.game":           {"Which game (the latest if empty)", "Welche Partie (die letzte, wenn leer)", "Quelle partie (la dernière si vide)"},
 	"cmd.forget":                {"Delete your game results and your name from the games I keep", "Deine Ergebnisse und deinen Namen aus den gespeicherten Partien löschen", "Effacer tes résultats et ton nom des parties que je garde"},
 
+	"variant.short.dice":   {"dice", "Würfel", "dés"},
+	"variant.short.cards":  {"cards", "Karten", "cartes"},
+	"variant.short.jokers": {"jokers", "Joker", "jokers"},
+
 	"btn.record":    {"Record", "Protokoll", "Relevé"},
 	"btn.showstats": {"Show in channel", "Im Kanal zeigen", "Montrer dans le salon"},
 	"btn.forget":    {"Forget me", "Vergiss mich", "Oublie-moi"},
