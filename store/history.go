@@ -110,8 +110,9 @@ func recordKey(t time.Time, gameID string) []byte {
 // ID is replaced. The guild then holds at most the retention's numbers of
 // results and records, the oldest going first, none older than its max
 // ages. A finished game shows that the bot is in the guild: a GuildLeft
-// mark is cleared. Saving a game again (the same game ID and end time, or
-// a later one) replaces its result rather than adding one.
+// mark is cleared. Saving a game again with the same game ID and end time
+// replaces its result rather than adding one (the store looks for the game
+// ID among the newest results, back to the first that ended earlier).
 func (s *Store) SaveGame(r gamestats.Result, record []byte) error {
 	sv, err := newSave(r, record)
 	if err != nil {
