@@ -194,6 +194,13 @@ func TestHistoryOfAFinishedGame(t *testing.T) {
 	if len(show) != 1 {
 		t.Fatal("no Show in channel button")
 	}
+	// The buttons outlive a restart: they carry all they need.
+	hist := h.bot.st
+	h.bot = h.newBot()
+	h.bot.st = hist
+	if err := h.bot.Start(); err != nil {
+		t.Fatal(err)
+	}
 	shown := h.click("ben", show[0], &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
 	if shown.Type != discordgo.InteractionResponseChannelMessageWithSource || shown.Data.Flags&discordgo.MessageFlagsEphemeral != 0 ||
 		!strings.Contains(embedText(shown), "anna: Qwixx statistics") {
