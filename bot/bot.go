@@ -99,6 +99,9 @@ type Bot struct {
 	// unsettled holds the channels whose reconcile gave up (sweep).
 	unsettled sync.Map
 	lastSweep atomic.Int64
+	// lastHistorySweep is when the history's retention was last applied
+	// (History.Sweep), Unix nanoseconds.
+	lastHistorySweep atomic.Int64
 	// reposts holds, by channel, when its live message is due to be posted
 	// afresh (liveMaxAge).
 	reposts sync.Map
@@ -199,9 +202,7 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
 		return
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		// The bot registers no autocomplete option: offer nothing.
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}}})
+		b.autocomplete(r)
 		return
 	}
 	if i.GuildID == "" {
@@ -400,16 +401,26 @@ func (b *Bot) saveTable(channelID string, t *Table) error {
 // saveTableBlob is saveTable that also returns the bytes stored.
 func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
 	var stored []byte
-	err := b.st.Update(channelID, func(_ []byte, exists bool) ([]byte, bool, error) {
+	fn := func(_ []byte, exists bool) ([]byte, bool, error) {
 		if t == nil {
 			return nil, exists, nil
 		}
 		blob, err := t.encode()
 		stored = blob
 		return blob, false, err
-	})
+	}
+	var err error
+	if h, ok := b.history(); ok && t != nil && len(t.finished) > 0 {
+		// The game over and its result: on disk together or not at all.
+		err = h.UpdateSaving(channelID, t.finished, fn)
+	} else {
+		err = b.st.Update(channelID, fn)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bot: save table: %w", err)
+	}
+	if t != nil {
+		t.finished = nil
 	}
 	b.timers.set(channelID, t)
 	b.keepSnapshot(channelID, t)

@@ -703,7 +703,9 @@ func (b *Bot) findPost(channelID string, t *Table, key string) (*discordgo.Messa
 			if err != nil || a.Table != t.ID {
 				continue
 			}
-			if results == (a.View == ViewResults) && (results || a.View == ViewTable) {
+			// A results message is known by its Play again button (an
+			// earlier game's keeps only its Record button).
+			if results == (a.View == ViewResults && a.Verb == "again") && (results || a.View == ViewTable) {
 				return m, nil
 			}
 		}

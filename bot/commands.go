@@ -43,23 +43,29 @@ func names(de, fr string) *map[discordgo.Locale]string {
 // the interaction whatever the client shows). Lowercase letters with their
 // accents: Discord allows ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$.
 var subcommandNames = map[string][2]string{
-	"new":      {"neu", "nouvelle"},
-	"sheet":    {"zettel", "fiche"},
-	"hand":     {"hand", "main"},
-	"leave":    {"verlassen", "quitter"},
-	"remove":   {"entfernen", "retirer"},
-	"end":      {"ende", "fin"},
-	"settings": {"einstellungen", "réglages"},
-	"rules":    {"regeln", "règles"},
-	"help":     {"hilfe", "aide"},
+	"new":         {"neu", "nouvelle"},
+	"sheet":       {"zettel", "fiche"},
+	"hand":        {"hand", "main"},
+	"leave":       {"verlassen", "quitter"},
+	"remove":      {"entfernen", "retirer"},
+	"end":         {"ende", "fin"},
+	"settings":    {"einstellungen", "réglages"},
+	"rules":       {"regeln", "règles"},
+	"help":        {"hilfe", "aide"},
+	"stats":       {"statistik", "statistiques"},
+	"leaderboard": {"rangliste", "classement"},
+	"record":      {"protokoll", "relevé"},
+	"forget-me":   {"vergiss-mich", "oublie-moi"},
 }
 
 // optionNames are the options' names in German and French.
 var optionNames = map[string][2]string{
-	"variant": {"spiel", "jeu"},
-	"games":   {"partien", "parties"},
-	"player":  {"spieler", "joueur"},
-	"timeout": {"zeitlimit", "délai"},
+	"variant":   {"spiel", "jeu"},
+	"games":     {"partien", "parties"},
+	"player":    {"spieler", "joueur"},
+	"timeout":   {"zeitlimit", "délai"},
+	"computers": {"computer", "ordinateurs"},
+	"game":      {"partie", "partie"},
 }
 
 // localName is a subcommand's or option's name as a client in the language
@@ -115,6 +121,12 @@ func Commands() []*discordgo.ApplicationCommand {
 	player.Required = true
 	timeout := opt(discordgo.ApplicationCommandOptionInteger, "timeout", "cmd.settings.timeout")
 	timeout.MinValue, timeout.MaxValue = &minTimeout, maxTimeout
+	statsPlayer := opt(discordgo.ApplicationCommandOptionUser, "player", "cmd.stats.player")
+	boardVariant := opt(discordgo.ApplicationCommandOptionString, "variant", "cmd.leaderboard.variant")
+	boardVariant.Choices = variant.Choices
+	computers := opt(discordgo.ApplicationCommandOptionBoolean, "computers", "cmd.leaderboard.computers")
+	recordGame := opt(discordgo.ApplicationCommandOptionString, "game", "cmd.record.game")
+	recordGame.Autocomplete = true
 	dm := false
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "qwixx",
@@ -132,6 +144,10 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("settings", "cmd.settings", timeout),
 			sub("rules", "cmd.rules"),
 			sub("help", "cmd.help"),
+			sub("stats", "cmd.stats", statsPlayer),
+			sub("leaderboard", "cmd.leaderboard", boardVariant, computers),
+			sub("record", "cmd.record", recordGame),
+			sub("forget-me", "cmd.forget"),
 		},
 	}}
 }
@@ -217,6 +233,29 @@ func (b *Bot) command(r *request) {
 		})
 	case "help":
 		r.ephemeral(r.lang.T("help.text"))
+	case "stats":
+		u, ok := opts.user("player")
+		if !ok {
+			u = r.userID
+		}
+		b.cmdStats(r, u)
+	case "leaderboard":
+		var v game.Variant
+		if s, ok := opts.str("variant"); ok {
+			pv, err := game.ParseVariant(s)
+			if err != nil || pv.String() != s {
+				r.ephemeral(r.lang.T("err.badcommand"))
+				return
+			}
+			v = pv
+		}
+		computers, _ := opts.boolean("computers")
+		b.cmdLeaderboard(r, v, computers)
+	case "record":
+		id, _ := opts.str("game")
+		b.sendRecord(r, id)
+	case "forget-me":
+		b.cmdForget(r)
 	default:
 		r.log.Warn().Str("sub", sub.Name).Msg("unknown subcommand")
 		r.ephemeral(r.lang.T("err.badcommand"))
@@ -271,6 +310,12 @@ func commandOptions(sub *discordgo.ApplicationCommandInteractionDataOption) (cmd
 				return nil, false
 			}
 			out[o.Name] = int64(f)
+		case discordgo.ApplicationCommandOptionBoolean:
+			v, ok := o.Value.(bool)
+			if !ok {
+				return nil, false
+			}
+			out[o.Name] = v
 		case discordgo.ApplicationCommandOptionUser:
 			v, ok := o.Value.(string)
 			if !ok || !userID(v) {
@@ -295,6 +340,11 @@ func (o cmdOptions) integer(name string) (int64, bool) {
 	return v, ok
 }
 
+func (o cmdOptions) boolean(name string) (bool, bool) {
+	v, ok := o[name].(bool)
+	return v, ok
+}
+
 func (o cmdOptions) user(name string) (string, bool) {
 	v, ok := o[name].(userRef)
 	return string(v), ok
@@ -312,4 +362,21 @@ func userID(s string) bool {
 		}
 	}
 	return true
+}
+
+// autocomplete answers the autocompletion of an option: the game of
+// /qwixx record; nothing for anything else.
+func (b *Bot) autocomplete(r *request) {
+	choices := []*discordgo.ApplicationCommandOptionChoice{}
+	data, ok := r.i.Data.(discordgo.ApplicationCommandInteractionData)
+	if ok && data.Name == "qwixx" && len(data.Options) == 1 && data.Options[0] != nil && data.Options[0].Name == "record" {
+		for _, o := range data.Options[0].Options {
+			if o != nil && o.Name == "game" && o.Focused {
+				typed, _ := o.Value.(string)
+				choices = b.autocompleteRecord(r, typed)
+			}
+		}
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}})
 }

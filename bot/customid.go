@@ -51,17 +51,22 @@ const (
 	ViewResults View = 'r' // public: the results of a finished game
 	ViewSheet   View = 's' // private: a player's own sheet and choices
 	ViewHand    View = 'h' // private: a player's hand and play builder
+	// ViewPeople is a user's private answer about their own data: the
+	// statistics (its table segment is the user whose statistics they
+	// are) and the confirmation of /qwixx forget-me (the user asking).
+	ViewPeople View = 'u'
 )
 
 // Private reports whether the view is an ephemeral message: only such a
 // message may be answered with private content (RULES C10).
-func (v View) Private() bool { return v == ViewSheet || v == ViewHand }
+func (v View) Private() bool { return v == ViewSheet || v == ViewHand || v == ViewPeople }
 
 // viewVerbs lists, per view, the verbs its components carry.
 var viewVerbs = map[View][]string{
 	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot", "leavers", "hints"},
 	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
-	ViewResults: {"again"},
+	ViewResults: {"again", "record"},
+	ViewPeople:  {"show", "forget", "keep"},
 	ViewSheet:   {"white", "number", "color", "take", "pass", "hint"},
 	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand", "hint"},
 }
@@ -181,6 +186,9 @@ func canonicalArg(verb, arg string) (string, bool) {
 	case "take":
 		nums, ok := numberList(arg, "-", 1, 3)
 		return joinInts(nums, "-"), ok
+	case "record":
+		n, err := strconv.Atoi(arg)
+		return strconv.Itoa(n), err == nil && n > 0
 	case "bot":
 		l, err := ai.ParseLevel(arg)
 		return l.String(), err == nil

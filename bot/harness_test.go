@@ -159,6 +159,9 @@ type fakeDiscord struct {
 	// hookEdited counts edits of channel messages through the token of a
 	// click on them.
 	hookEdited int
+	// files are the files of interaction responses, by interaction ID and
+	// file name ("i7/results.png").
+	files map[string][]byte
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -174,7 +177,11 @@ func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.
 	f.responses[i.ID] = r
 	if r.Data != nil {
 		for _, file := range r.Data.Files {
-			io.ReadAll(file.Reader)
+			data, _ := io.ReadAll(file.Reader)
+			if f.files == nil {
+				f.files = map[string][]byte{}
+			}
+			f.files[i.ID+"/"+file.Name] = data
 		}
 	}
 	// An update of a channel message (a click's answer of type 7) changes

@@ -25,7 +25,7 @@ var pluralRE = regexp.MustCompile(`\{(\d+):([^{}|]*)\|([^{}|]*)\}`)
 
 // commandRE finds a command in a message: {/sub} is "/qwixx sub" as a
 // client in the language shows it.
-var commandRE = regexp.MustCompile(`\{/[a-z]+\}`)
+var commandRE = regexp.MustCompile(`\{/[a-z-]+\}`)
 
 // compile turns a message of the table in language code into x/text
 // catalogue messages: each {N:one|other} becomes a variable selected with

@@ -147,6 +147,8 @@ func (b *Bot) component(r *request) {
 	switch {
 	case a.View == ViewLobby:
 		b.lobbyClick(r, a)
+	case a.View == ViewPeople:
+		b.peopleClick(r, a)
 	case a.View == ViewHand || a.Verb == "hand":
 		// In turn with the bot's edits of the user's hand views.
 		unlock := b.hands.lockUser(r.i.ChannelID, r.userID)

@@ -11,7 +11,7 @@ package bot
 // rules (x/text's plural.Selectf: "1 point", "2 points"; French "0 point"),
 // and {/sub} is the command "/qwixx sub" as a client in the language shows
 // it ("/qwixx ende", "/qwixx règles").
-var messages = mergeMessages(baseMessages, playMessages, logMessages, reasonMessages, wordMessages, rulesMessages)
+var messages = mergeMessages(baseMessages, playMessages, logMessages, reasonMessages, wordMessages, rulesMessages, historyMessages)
 
 func mergeMessages(parts ...map[string][3]string) map[string][3]string {
 	out := map[string][3]string{}
@@ -118,8 +118,8 @@ var baseMessages = map[string][3]string{
 
 	// Help
 	"help.text": {
-		"**Qwixx bot**\n{/new} opens a table (dice game, card game, or card game with jokers); players join with the button and the host starts the game.\nTake your turns with the buttons under the table picture. {/sheet} shows your sheet, {/hand} your cards (only you see them).\n{/leave} leaves the game; {/end} ends it (host or moderators). {/rules} explains the rules, {/settings} shows the time per action.",
-		"**Qwixx-Bot**\n{/new} eröffnet einen Tisch (Würfelspiel, Kartenspiel oder Kartenspiel mit Jokern); die Spieler treten per Button bei, der Gastgeber startet das Spiel.\nDeine Züge machst du mit den Buttons unter dem Tischbild. {/sheet} zeigt deinen Zettel, {/hand} deine Karten (nur du siehst sie).\n{/leave} verlässt das Spiel; {/end} beendet es (Gastgeber oder Moderatoren). {/rules} erklärt die Regeln, {/settings} zeigt die Zeit pro Aktion.",
-		"**Bot Qwixx**\n{/new} ouvre une table (jeu de dés, jeu de cartes, ou jeu de cartes avec jokers) ; les joueurs rejoignent la table avec le bouton et l'hôte lance la partie.\nJoue tes tours avec les boutons sous l'image de la table. {/sheet} affiche ta fiche, {/hand} tes cartes (toi seul les vois).\n{/leave} te fait quitter la partie ; {/end} la termine (hôte ou modérateurs). {/rules} explique les règles, {/settings} montre le temps par action.",
+		"**Qwixx bot**\n{/new} opens a table (dice game, card game, or card game with jokers); players join with the button and the host starts the game.\nTake your turns with the buttons under the table picture. {/sheet} shows your sheet, {/hand} your cards (only you see them).\n{/leave} leaves the game; {/end} ends it (host or moderators). {/rules} explains the rules, {/settings} shows the time per action.\n{/stats} shows your statistics, {/leaderboard} the server's ranking, {/record} a finished game's record as a file; {/forget-me} deletes your results and your name from the games I keep.",
+		"**Qwixx-Bot**\n{/new} eröffnet einen Tisch (Würfelspiel, Kartenspiel oder Kartenspiel mit Jokern); die Spieler treten per Button bei, der Gastgeber startet das Spiel.\nDeine Züge machst du mit den Buttons unter dem Tischbild. {/sheet} zeigt deinen Zettel, {/hand} deine Karten (nur du siehst sie).\n{/leave} verlässt das Spiel; {/end} beendet es (Gastgeber oder Moderatoren). {/rules} erklärt die Regeln, {/settings} zeigt die Zeit pro Aktion.\n{/stats} zeigt deine Statistik, {/leaderboard} die Rangliste des Servers, {/record} das Protokoll einer beendeten Partie als Datei; {/forget-me} löscht deine Ergebnisse und deinen Namen aus den gespeicherten Partien.",
+		"**Bot Qwixx**\n{/new} ouvre une table (jeu de dés, jeu de cartes, ou jeu de cartes avec jokers) ; les joueurs rejoignent la table avec le bouton et l'hôte lance la partie.\nJoue tes tours avec les boutons sous l'image de la table. {/sheet} affiche ta fiche, {/hand} tes cartes (toi seul les vois).\n{/leave} te fait quitter la partie ; {/end} la termine (hôte ou modérateurs). {/rules} explique les règles, {/settings} montre le temps par action.\n{/stats} affiche tes statistiques, {/leaderboard} le classement du serveur, {/record} le relevé d'une partie terminée en fichier ; {/forget-me} efface tes résultats et ton nom des parties que je garde.",
 	},
 }

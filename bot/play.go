@@ -29,6 +29,9 @@ func (b *Bot) playClick(r *request, a Action) {
 	case "again":
 		b.playAgain(r, a)
 		return
+	case "record":
+		b.recordClick(r, a)
+		return
 	case "hint":
 		if a.View == ViewHand {
 			b.hintHand(r, a)
@@ -247,11 +250,18 @@ func (b *Bot) autoMoves(t *Table) {
 }
 
 // finishGame records the result in the match and closes the table's game.
+// The game's result and record go to the guild's history with the table's
+// next write (saveTable).
 func (b *Bot) finishGame(t *Table) {
 	if t.Match != nil && !t.Match.Done() {
 		if err := t.Match.AddGame(t.g); err != nil {
 			b.log.Error().Err(err).Str("table", t.ID).Msg("match result not recorded")
 		}
+	}
+	if f, err := gameOver(t, b.opt.Now()); err != nil {
+		b.log.Error().Err(err).Str("table", t.ID).Msg("game result not kept")
+	} else {
+		t.finished = append(t.finished, f)
 	}
 	t.Stage = StageOver
 	t.Deadline = timeZero
@@ -481,9 +491,13 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		label = l.T("btn.next")
 	}
 	if t.Stage == StageOver {
-		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		btns := []discordgo.MessageComponent{
 			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: t.action(ViewResults, "again", "")},
-		}}}
+		}
+		if rec := b.recordButton(t, l); rec != nil {
+			btns = append(btns, rec)
+		}
+		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 	}
 	return data
 }
@@ -595,7 +609,13 @@ func (b *Bot) playAgain(r *request, a Action) {
 	if r.failed(err) {
 		return
 	}
-	empty := []discordgo.MessageComponent{}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: empty}})
+	// The finished game's Record button stays; Play again goes.
+	keep := []discordgo.MessageComponent{}
+	for _, id := range messageCustomIDs(r.i.Message) {
+		if ra, err := DecodeAction(id); err == nil && ra.Verb == "record" && ra.Table == a.Table {
+			keep = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(r.glang, id)}}}
+		}
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: keep}})
 	b.refresh.kick(b, r.i.ChannelID)
 }

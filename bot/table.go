@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // TableVersion is the version of a stored table; decodeTable refuses others.
@@ -106,6 +107,9 @@ type Table struct {
 	News []News `json:"news,omitempty"`
 
 	g *game.Game // decoded Game, loaded on demand
+	// finished are the games that ended since the table was loaded, to be
+	// saved with it (saveTable) in one transaction.
+	finished []store.Finished
 }
 
 // News is one public event of a turn.

@@ -114,6 +114,7 @@ func (b *Bot) Tick() {
 		b.sweep()
 		b.pruneTokens(now)
 	}
+	b.sweepHistory(now)
 	b.sweepDue(now)
 	expired, remind := b.timers.due(now, b.opt.ReminderBefore)
 	for _, ch := range remind {

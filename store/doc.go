@@ -46,6 +46,11 @@
 // records and settings after 30 days (DefaultGuildGrace) unless the guild
 // comes back first (GuildBack, or a game saved there).
 //
+// The bot saves a finished game with UpdateSaving, in the transaction that
+// writes the table showing it over, so that the two are on disk together
+// or not at all. Saving a game ID again replaces its result and record
+// rather than adding to them.
+//
 // Result keys come from the guild bucket's NextSequence, so a cursor walks a
 // guild's results oldest first and Results reads them backwards. The due
 // time of a timer is its Unix time in nanoseconds with the sign bit flipped,

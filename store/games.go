@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
 )
 
@@ -223,4 +224,69 @@ func nonNil(b []byte) []byte {
 		return []byte{}
 	}
 	return b
+}
+
+// Finished is a finished game for UpdateSaving: its result and its game
+// record (game/RECORD.md; nil for none), as SaveGame takes them.
+type Finished struct {
+	Result gamestats.Result
+	Record []byte
+}
+
+// UpdateSaving is Update that saves the finished games in the same
+// transaction, as SaveGame does, when fn writes the channel's game: the
+// table that shows a game over and the game's result are on disk together
+// or not at all. When fn writes nothing or fails, nothing is saved.
+func (s *Store) UpdateSaving(channelID string, games []Finished, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error {
+	if channelID == "" {
+		return fmt.Errorf("store: update game: channel ID: %w", ErrEmptyKey)
+	}
+	saves := make([]save, len(games))
+	for i, f := range games {
+		sv, err := newSave(f.Result, f.Record)
+		if err != nil {
+			return fmt.Errorf("store: update game %s: save game: %w", channelID, err)
+		}
+		saves[i] = sv
+	}
+	now := s.now()
+	key := []byte(channelID)
+	err := s.update(func(tx *bbolt.Tx, guard func(func())) error {
+		b, err := bucket(tx, bucketGames)
+		if err != nil {
+			return err
+		}
+		old, exists, err := readFramed(b, bucketGames, key)
+		if err != nil {
+			return err
+		}
+		var (
+			blob []byte
+			del  bool
+		)
+		guard(func() { blob, del, err = fn(old, exists) })
+		switch {
+		case err != nil:
+			return err
+		case del && !exists, !del && blob == nil:
+			return errNoChange
+		case del:
+			err = b.Delete(key)
+		default:
+			err = b.Put(key, encodeFrame(blob))
+		}
+		if err != nil {
+			return err
+		}
+		for _, sv := range saves {
+			if err := sv.apply(tx, now, s.keep); err != nil {
+				return fmt.Errorf("save game %s: %w", sv.r.GameID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errNoChange) {
+		return fmt.Errorf("store: update game %s: %w", channelID, err)
+	}
+	return nil
 }

@@ -110,57 +110,117 @@ func recordKey(t time.Time, gameID string) []byte {
 // ID is replaced. The guild then holds at most the retention's numbers of
 // results and records, the oldest going first, none older than its max
 // ages. A finished game shows that the bot is in the guild: a GuildLeft
-// mark is cleared.
+// mark is cleared. Saving a game again with the same game ID and end time
+// replaces its result rather than adding one (the store looks for the game
+// ID among the newest results, back to the first that ended earlier).
 func (s *Store) SaveGame(r gamestats.Result, record []byte) error {
-	payload, err := r.MarshalBinary()
+	sv, err := newSave(r, record)
 	if err != nil {
 		return fmt.Errorf("store: save game: %w", err)
 	}
-	if r.Time.Before(minDue) || r.Time.After(maxDue) {
-		return fmt.Errorf("store: save game: time %v out of range", r.Time)
-	}
-	var recFramed []byte
-	if record != nil {
-		v, err := newRecordValue(r, record)
-		if err != nil {
-			return fmt.Errorf("store: save game %s: %w", r.GameID, err)
-		}
-		recFramed = encodeFrame(v)
-	}
-	framed := encodeFrame(payload)
 	now := s.now()
 	err = s.update(func(tx *bbolt.Tx, _ func(func())) error {
-		results, records, departed, err := historyBuckets(tx)
-		if err != nil {
-			return err
-		}
-		if _, err := putResult(results, r.Guild, framed); err != nil {
-			return err
-		}
-		if _, err := pruneResults(results.Bucket([]byte(r.Guild)), now, s.keep); err != nil {
-			return err
-		}
-		if recFramed != nil {
-			g, err := records.CreateBucketIfNotExists([]byte(r.Guild))
-			if err != nil {
-				return err
-			}
-			if old := findRecord(g, r.GameID); old != nil {
-				if err := g.Delete(old); err != nil {
-					return err
-				}
-			}
-			if err := g.Put(recordKey(r.Time, r.GameID), recFramed); err != nil {
-				return err
-			}
-			if _, err := pruneRecords(g, now, s.keep); err != nil {
-				return err
-			}
-		}
-		return departed.Delete([]byte(r.Guild))
+		return sv.apply(tx, now, s.keep)
 	})
 	if err != nil {
 		return fmt.Errorf("store: save game of guild %s: %w", r.Guild, err)
+	}
+	return nil
+}
+
+// save is a finished game ready to be written: its result and record,
+// encoded and framed.
+type save struct {
+	r                 gamestats.Result
+	framed, recFramed []byte
+}
+
+// newSave checks and encodes a game for SaveGame.
+func newSave(r gamestats.Result, record []byte) (save, error) {
+	payload, err := r.MarshalBinary()
+	if err != nil {
+		return save{}, err
+	}
+	if r.Time.Before(minDue) || r.Time.After(maxDue) {
+		return save{}, fmt.Errorf("time %v out of range", r.Time)
+	}
+	sv := save{r: r, framed: encodeFrame(payload)}
+	if record != nil {
+		v, err := newRecordValue(r, record)
+		if err != nil {
+			return save{}, fmt.Errorf("game %s: %w", r.GameID, err)
+		}
+		sv.recFramed = encodeFrame(v)
+	}
+	return sv, nil
+}
+
+// apply writes the game in tx: its result (replacing a result of the
+// same game ID saved at the same time or later, so that saving a game
+// twice keeps one result), its record, the retention of its guild, and
+// clears the guild's GuildLeft mark.
+func (sv save) apply(tx *bbolt.Tx, now time.Time, keep Retention) error {
+	r := sv.r
+	results, records, departed, err := historyBuckets(tx)
+	if err != nil {
+		return err
+	}
+	if k := findResult(results.Bucket([]byte(r.Guild)), r.GameID, r.Time); k != nil {
+		if err := results.Bucket([]byte(r.Guild)).Put(k, sv.framed); err != nil {
+			return err
+		}
+	} else if _, err := putResult(results, r.Guild, sv.framed); err != nil {
+		return err
+	}
+	if _, err := pruneResults(results.Bucket([]byte(r.Guild)), now, keep); err != nil {
+		return err
+	}
+	if sv.recFramed != nil {
+		g, err := records.CreateBucketIfNotExists([]byte(r.Guild))
+		if err != nil {
+			return err
+		}
+		if old := findRecord(g, r.GameID); old != nil {
+			if err := g.Delete(old); err != nil {
+				return err
+			}
+		}
+		if err := g.Put(recordKey(r.Time, r.GameID), sv.recFramed); err != nil {
+			return err
+		}
+		if _, err := pruneRecords(g, now, keep); err != nil {
+			return err
+		}
+	}
+	return departed.Delete([]byte(r.Guild))
+}
+
+// findResult returns the key of a result of gameID in g among the newest
+// results that ended at or after since, or nil. Results lie in the order
+// they were saved, so the walk stops at the first older one: a game saved
+// again (after a crash) is found by reading a few results at most.
+func findResult(g *bbolt.Bucket, gameID string, since time.Time) []byte {
+	if g == nil || gameID == "" {
+		return nil
+	}
+	since = since.Truncate(time.Millisecond) // what a result keeps
+	var dec gamestats.Decoder
+	c := g.Cursor()
+	for k, v := c.Last(); k != nil; k, v = c.Prev() {
+		payload, err := decodeFrame(v)
+		if err != nil {
+			continue
+		}
+		r, err := dec.Decode(payload)
+		if err != nil {
+			continue
+		}
+		if r.GameID == gameID {
+			return copyBytes(k)
+		}
+		if r.Time.Before(since) {
+			return nil
+		}
 	}
 	return nil
 }

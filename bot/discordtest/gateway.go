@@ -337,7 +337,7 @@ func (s *Server) sendLocked(sess *gwSession, t string, d any) {
 }
 
 var eventIntents = map[string]int64{
-	"GUILD_CREATE": intentGuilds, "CHANNEL_CREATE": intentGuilds, "THREAD_CREATE": intentGuilds,
+	"GUILD_CREATE": intentGuilds, "GUILD_DELETE": intentGuilds, "CHANNEL_CREATE": intentGuilds, "THREAD_CREATE": intentGuilds,
 	"MESSAGE_CREATE": intentGuildMessages, "MESSAGE_UPDATE": intentGuildMessages, "MESSAGE_DELETE": intentGuildMessages,
 }
 

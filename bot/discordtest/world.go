@@ -32,6 +32,22 @@ func (s *Server) AddGuild(name, locale string) string {
 	return g.id
 }
 
+// GuildDelete sends GUILD_DELETE for a guild to the connected bot: with
+// unavailable, as Discord does while the guild is in an outage; without,
+// as when the bot is removed from the guild. The guild stays in the fake
+// world either way (the bot may be added back).
+func (s *Server) GuildDelete(guildID string, unavailable bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := map[string]any{"id": guildID}
+	if unavailable {
+		d["unavailable"] = true
+	}
+	s.logf("fake", "GUILD_DELETE %s (unavailable: %v)", guildID, unavailable)
+	s.dispatchLocked("GUILD_DELETE", d, guildID)
+	s.notifyLocked()
+}
+
 // AddChannel creates a text channel in a guild, where the bot has
 // DefaultBotPermissions, and returns its ID.
 func (s *Server) AddChannel(guildID, name string) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/game"
+	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
@@ -1219,6 +1220,9 @@ func (c *crashRun) verifyStore(when string) map[string]*bot.Table {
 		tables[ch] = tb
 		return nil
 	})
+	if err == nil {
+		c.checkHistory(st, tables, when)
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -1586,4 +1590,62 @@ func (c *crashRun) where() string {
 		fmt.Fprintf(&sb, "\n  %s (done %v, %s): %s", d.name, d.isDone(), doing, content)
 	}
 	return sb.String()
+}
+
+// checkHistory checks that the kept history holds exactly the games that
+// the stored tables show over: one result each, under the table's ID and
+// game number, with the game's scores, and a record that replays to them.
+// The bot writes a table that shows a game over and the game's result in
+// one transaction, so no kill may leave one without the other, or a game
+// counted twice.
+func (c *crashRun) checkHistory(st *store.Store, tables map[string]*bot.Table, when string) {
+	byGuild := map[string][]gamestats.Result{}
+	for _, tb := range tables {
+		if _, ok := byGuild[tb.GuildID]; ok {
+			continue
+		}
+		rs, err := st.Results(tb.GuildID, 0)
+		if err != nil {
+			c.fail("%s: results of guild %s: %v", when, tb.GuildID, err)
+		}
+		byGuild[tb.GuildID] = rs
+	}
+	for ch, tb := range tables {
+		g := tb.Running()
+		id := fmt.Sprintf("%s-%d", tb.ID, tb.GameNo)
+		var found []gamestats.Result
+		for _, r := range byGuild[tb.GuildID] {
+			if r.GameID == id {
+				found = append(found, r)
+			}
+		}
+		over := g != nil && g.Over() && tb.Stage == bot.StageOver
+		switch {
+		case !over && len(found) > 0:
+			c.fail("%s: channel %s: game %s is kept though its table shows it running", when, ch, id)
+		case over && len(found) != 1:
+			c.fail("%s: channel %s: game %s is over and kept %d times", when, ch, id, len(found))
+		case over:
+			for i, s := range found[0].Seats {
+				if s.Score != g.Scores()[i] {
+					c.fail("%s: channel %s: kept score %d of seat %d, the game's is %d", when, ch, s.Score, i, g.Scores()[i])
+				}
+			}
+			gr, ok, err := st.Record(tb.GuildID, id)
+			if err != nil || !ok {
+				c.fail("%s: channel %s: no record of game %s (%v)", when, ch, id, err)
+				continue
+			}
+			rec, err := game.ParseRecord(gr.JSON)
+			if err == nil {
+				var rg *game.Game
+				if rg, err = game.Replay(rec); err == nil && !slices.Equal(rg.Scores(), g.Scores()) {
+					err = fmt.Errorf("replays to %v, the game ended %v", rg.Scores(), g.Scores())
+				}
+			}
+			if err != nil {
+				c.fail("%s: channel %s: the record of game %s: %v", when, ch, id, err)
+			}
+		}
+	}
 }

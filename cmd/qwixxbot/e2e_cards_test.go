@@ -717,8 +717,36 @@ func TestE2EJokerGameTwoPlayers(t *testing.T) {
 	d := newCardDriver(e, 2, anna, ben)
 	e.startCards("jokers", anna, ben)
 	res := d.play()
+	// The game's record, as /qwixx record sends it: a JSON attachment
+	// that replays (as qwixxbot replay does) to the game's scores.
+	sent := e.answer(ben.Command(e.srv.DefaultChannel(), "qwixx", "record", nil))
+	// The statistics count the game, privately; the leaderboard, public,
+	// lists both players.
+	st := e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "stats", nil))
+	board := e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "leaderboard", nil))
 	e.stop()
+	if !st.Ephemeral() || len(st.Embeds) != 1 || !strings.Contains(st.Embeds[0].Description, "1 game ·") {
+		t.Errorf("/qwixx stats answered %q %+v", st.Content, st.Embeds)
+	}
+	if board.Ephemeral() || len(board.Embeds) != 1 || !strings.Contains(board.Embeds[0].Description, "Anna (1)") || !strings.Contains(board.Embeds[0].Description, "Ben (1)") {
+		t.Errorf("/qwixx leaderboard answered %q %+v", board.Content, board.Embeds)
+	}
 	rec := checkScores(t, storedGame(t, e.db), res.Content)
+	if !sent.Ephemeral() || len(sent.Attachments) != 1 || !strings.HasSuffix(sent.Attachments[0].Filename, ".json") {
+		t.Fatalf("/qwixx record answered %q with %d attachments", sent.Content, len(sent.Attachments))
+	}
+	exported, err := game.ParseRecord(sent.Attachments[0].Data)
+	if err != nil {
+		t.Fatalf("the sent record does not parse: %v", err)
+	}
+	replayed, err := game.Replay(exported)
+	if err != nil {
+		t.Fatalf("the sent record does not replay: %v", err)
+	}
+	want, _ := game.Replay(rec)
+	if !slices.Equal(replayed.Scores(), want.Scores()) || !slices.Equal(exported.Players, rec.Players) {
+		t.Fatalf("the sent record replays to %v %v, the game to %v %v", exported.Players, replayed.Scores(), rec.Players, want.Scores())
+	}
 	if d.manual != 0 {
 		t.Errorf("%d hand views were not updated by the bot", d.manual)
 	}

@@ -5,6 +5,7 @@
 //	qwixxbot replay FILE [--format json|text]     replay a game record
 //	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
 //	qwixxbot quarantine [-config FILE] [-o DIR]    list tables put aside as unreadable
+//	qwixxbot forget [-config FILE] [-guild ID] USER_ID  forget a user in the kept history
 //	qwixxbot arena [--variant V] [--players L,L] [--games N]  computer players against each other
 //	qwixxbot load [--games N] [--pace MIN-MAX|0] [--duration D]  the bot under load, against the fake Discord
 //
@@ -41,6 +42,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runRender(args[1:], stdout, stderr)
 		case "quarantine":
 			return runQuarantine(args[1:], stdout, stderr)
+		case "forget":
+			return runForget(args[1:], stdout, stderr)
 		case "arena":
 			return runArena(args[1:], stdout, stderr)
 		case "load":
@@ -104,6 +107,9 @@ func usage(w io.Writer) {
   qwixxbot quarantine [-config FILE] [-o DIR]
                                      list stored tables put aside as unreadable
                                      (with -o, write their raw bytes there)
+  qwixxbot forget [-config FILE] [-guild ID] USER_ID
+                                     forget a user in the kept results and
+                                     records, as /qwixx forget-me does
   qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…]
                  [--games N] [--seed S] [--format text|json]
                                      computer players against each other

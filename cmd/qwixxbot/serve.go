@@ -55,7 +55,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	if !cfg.Discord.Token.IsSet() {
 		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
 	}
-	st, err := store.Open(cfg.Store.Path, store.WithLogger(log))
+	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(retention(cfg.Store)))
 	if err != nil {
 		return err
 	}
@@ -117,6 +117,19 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		}
 	})
 	s.AddHandler(b.OnInteraction)
+	// Leaving a guild starts its data's grace period; an unavailable guild
+	// is an outage, not a leave. Being in a guild (every GUILD_CREATE,
+	// also those at connect) ends it.
+	s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildDelete) {
+		if g.Guild != nil {
+			b.GuildDeleted(g.ID, g.Unavailable)
+		}
+	})
+	s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) {
+		if g.Guild != nil && !g.Unavailable {
+			b.GuildCreated(g.ID)
+		}
+	})
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to discord: %w", err)
 	}
@@ -204,4 +217,22 @@ func loadConfig(path string, stderr io.Writer) (config.Config, error) {
 		fmt.Fprintf(stderr, "qwixxbot: warning: environment variable %s matches no configuration key\n", v)
 	}
 	return cfg, nil
+}
+
+// retention is the store's retention from the [store] section: an age of
+// 0 keeps for ever, a grace of 0 deletes at the next sweep.
+func retention(c config.Store) store.Retention {
+	forever := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	return store.Retention{
+		ResultMaxAge:    forever(c.ResultMaxAge),
+		ResultsPerGuild: c.ResultsPerGuild,
+		RecordMaxAge:    forever(c.RecordMaxAge),
+		RecordsPerGuild: c.RecordsPerGuild,
+		GuildGrace:      forever(c.GuildGrace),
+	}
 }

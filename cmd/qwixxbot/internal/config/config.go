@@ -63,7 +63,29 @@ type Discord struct {
 type Store struct {
 	// Path is the bbolt database file.
 	Path string
+	// ResultMaxAge is how long the results of finished games (statistics,
+	// leaderboards) are kept; 0 keeps them for ever.
+	ResultMaxAge time.Duration
+	// ResultsPerGuild is the most results a guild keeps, the oldest going
+	// first.
+	ResultsPerGuild int
+	// RecordMaxAge is how long game records are kept; 0 keeps them until
+	// RecordsPerGuild pushes them out.
+	RecordMaxAge time.Duration
+	// RecordsPerGuild is the most game records a guild keeps.
+	RecordsPerGuild int
+	// GuildGrace is how long a guild's results, records and settings
+	// outlive the bot's leaving the guild; 0 deletes them at the next
+	// hourly sweep.
+	GuildGrace time.Duration
 }
+
+// Limits of the history's caps per guild: a leaderboard reads all of a
+// guild's results, and a record is some kilobytes.
+const (
+	MaxResultsPerGuild = 100_000
+	MaxRecordsPerGuild = 10_000
+)
 
 // Log is the [log] section.
 type Log struct {
@@ -183,7 +205,12 @@ type raw struct {
 		RateLimit     int64  `toml:"rate_limit"`
 	} `toml:"discord"`
 	Store struct {
-		Path string `toml:"path"`
+		Path            string `toml:"path"`
+		ResultMaxAge    string `toml:"result_max_age"`
+		ResultsPerGuild int64  `toml:"results_per_guild"`
+		RecordMaxAge    string `toml:"record_max_age"`
+		RecordsPerGuild int64  `toml:"records_per_guild"`
+		GuildGrace      string `toml:"guild_grace"`
 	} `toml:"store"`
 	Log struct {
 		Level     string `toml:"level"`
@@ -211,6 +238,11 @@ func defaultRaw() *raw {
 	r.Discord.ShardCount = 1
 	r.Discord.RateLimit = 50
 	r.Store.Path = "qwixxbot.db"
+	r.Store.ResultMaxAge = "17520h" // 730 days
+	r.Store.ResultsPerGuild = 10000
+	r.Store.RecordMaxAge = "2160h" // 90 days
+	r.Store.RecordsPerGuild = 250
+	r.Store.GuildGrace = "720h" // 30 days
 	r.Log.Level = "info"
 	r.Log.Format = "json"
 	r.Game.TurnTimeout = "2m"
@@ -241,6 +273,11 @@ var keys = []keyDef{
 	{name: "discord.shard_count", field: func(r *raw) any { return &r.Discord.ShardCount }},
 	{name: "discord.rate_limit", field: func(r *raw) any { return &r.Discord.RateLimit }},
 	{name: "store.path", field: func(r *raw) any { return &r.Store.Path }},
+	{name: "store.result_max_age", duration: true, field: func(r *raw) any { return &r.Store.ResultMaxAge }},
+	{name: "store.results_per_guild", field: func(r *raw) any { return &r.Store.ResultsPerGuild }},
+	{name: "store.record_max_age", duration: true, field: func(r *raw) any { return &r.Store.RecordMaxAge }},
+	{name: "store.records_per_guild", field: func(r *raw) any { return &r.Store.RecordsPerGuild }},
+	{name: "store.guild_grace", duration: true, field: func(r *raw) any { return &r.Store.GuildGrace }},
 	{name: "log.level", field: func(r *raw) any { return &r.Log.Level }},
 	{name: "log.format", field: func(r *raw) any { return &r.Log.Format }},
 	{name: "log.debug_addr", field: func(r *raw) any { return &r.Log.DebugAddr }},
@@ -441,6 +478,19 @@ func (r *raw) config() (Config, error) {
 	if strings.TrimSpace(r.Store.Path) == "" {
 		bad("store.path", "is empty")
 	}
+	c.Store.ResultMaxAge = nonNegative(bad, "store.result_max_age", r.Store.ResultMaxAge)
+	c.Store.RecordMaxAge = nonNegative(bad, "store.record_max_age", r.Store.RecordMaxAge)
+	c.Store.GuildGrace = nonNegative(bad, "store.guild_grace", r.Store.GuildGrace)
+	if r.Store.ResultsPerGuild < 1 || r.Store.ResultsPerGuild > MaxResultsPerGuild {
+		bad("store.results_per_guild", "%d is not in 1..%d", r.Store.ResultsPerGuild, MaxResultsPerGuild)
+	} else {
+		c.Store.ResultsPerGuild = int(r.Store.ResultsPerGuild)
+	}
+	if r.Store.RecordsPerGuild < 1 || r.Store.RecordsPerGuild > MaxRecordsPerGuild {
+		bad("store.records_per_guild", "%d is not in 1..%d", r.Store.RecordsPerGuild, MaxRecordsPerGuild)
+	} else {
+		c.Store.RecordsPerGuild = int(r.Store.RecordsPerGuild)
+	}
 
 	// [log]
 	c.Log.Level = oneOf(bad, "log.level", r.Log.Level, logLevels)
@@ -511,6 +561,16 @@ func players(bad badFunc, key string, n int64) int {
 	return int(n)
 }
 
+// nonNegative reads a duration that may be 0 but not negative.
+func nonNegative(bad badFunc, key, s string) time.Duration {
+	d, ok := duration(bad, key, s)
+	if ok && d < 0 {
+		bad(key, "%q is negative", s)
+		return 0
+	}
+	return d
+}
+
 func duration(bad badFunc, key, s string) (time.Duration, bool) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
@@ -558,11 +618,13 @@ func (c Config) String() string {
 		seed = strconv.FormatInt(*c.Sandbox.Seed, 10)
 	}
 	return fmt.Sprintf("discord.token=%s discord.application_id=%q discord.base_url=%q discord.guild_id=%q "+
-		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d store.path=%q log.level=%s log.format=%s log.debug_addr=%q "+
+		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d store.path=%q "+
+		"store.result_max_age=%s store.results_per_guild=%d store.record_max_age=%s store.records_per_guild=%d store.guild_grace=%s log.level=%s log.format=%s log.debug_addr=%q "+
 		"game.turn_timeout=%s game.reminder_before=%s game.max_players=%d game.language=%s "+
 		"sandbox.out_dir=%q sandbox.players=%d sandbox.variant=%s sandbox.seed=%s",
 		c.Discord.Token, c.Discord.ApplicationID, c.Discord.BaseURL, c.Discord.GuildID,
-		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Store.Path, c.Log.Level, c.Log.Format, c.Log.DebugAddr,
+		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Store.Path,
+		fmtDuration(c.Store.ResultMaxAge), c.Store.ResultsPerGuild, fmtDuration(c.Store.RecordMaxAge), c.Store.RecordsPerGuild, fmtDuration(c.Store.GuildGrace), c.Log.Level, c.Log.Format, c.Log.DebugAddr,
 		fmtDuration(c.Game.TurnTimeout), fmtDuration(c.Game.ReminderBefore), c.Game.MaxPlayers, c.Game.Language,
 		c.Sandbox.OutDir, c.Sandbox.Players, c.Sandbox.Variant, seed)
 }
@@ -578,7 +640,12 @@ func (c Config) MarshalZerologObject(e *zerolog.Event) {
 		Int("shard_id", c.Discord.ShardID).
 		Int("shard_count", c.Discord.ShardCount).
 		Int("rate_limit", c.Discord.RateLimit))
-	e.Dict("store", zerolog.Dict().Str("path", c.Store.Path))
+	e.Dict("store", zerolog.Dict().Str("path", c.Store.Path).
+		Str("result_max_age", fmtDuration(c.Store.ResultMaxAge)).
+		Int("results_per_guild", c.Store.ResultsPerGuild).
+		Str("record_max_age", fmtDuration(c.Store.RecordMaxAge)).
+		Int("records_per_guild", c.Store.RecordsPerGuild).
+		Str("guild_grace", fmtDuration(c.Store.GuildGrace)))
 	e.Dict("log", zerolog.Dict().Str("level", c.Log.Level).Str("format", c.Log.Format).Str("debug_addr", c.Log.DebugAddr))
 	e.Dict("game", zerolog.Dict().
 		Str("turn_timeout", fmtDuration(c.Game.TurnTimeout)).

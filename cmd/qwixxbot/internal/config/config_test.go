@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{
 		Discord: Discord{BaseURL: "https://discord.com", ShardID: 0, ShardCount: 1, RateLimit: 50},
-		Store:   Store{Path: "qwixxbot.db"},
+		Store:   Store{Path: "qwixxbot.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour},
 		Log:     Log{Level: "info", Format: "json"},
 		Game:    Game{TurnTimeout: 2 * time.Minute, ReminderBefore: 20 * time.Second, MaxPlayers: 5, Language: "en"},
 		Sandbox: Sandbox{OutDir: "sandbox-out", Players: 3, Variant: "dice"},
@@ -143,7 +143,7 @@ seed = -42
 			ShardCount:    4,
 			RateLimit:     500,
 		},
-		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db"},
+		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour},
 		Log:     Log{Level: "debug", Format: "console"},
 		Game:    Game{TurnTimeout: 90 * time.Minute, ReminderBefore: 90 * time.Second, MaxPlayers: 4, Language: "de"},
 		Sandbox: Sandbox{OutDir: "out", Players: 5, Variant: "jokers", Seed: ptr(int64(-42))},
@@ -239,6 +239,9 @@ func TestValidation(t *testing.T) {
 		{"log.format", "[log]\nformat = \"text\"", `config: log.format: "text" is not one of json, console`},
 		{"discord.rate_limit", "[discord]\nrate_limit = 0", `config: discord.rate_limit: 0 is not in 1..1000000 requests per second`},
 		{"log.debug_addr", "[log]\ndebug_addr = \"6060\"", `config: log.debug_addr: "6060" is not host:port (for example 127.0.0.1:6060)`},
+		{"store.records_per_guild", "[store]\nrecords_per_guild = 0", `config: store.records_per_guild: 0 is not in 1..10000`},
+		{"store.results_per_guild", "[store]\nresults_per_guild = 1000000", `config: store.results_per_guild: 1000000 is not in 1..100000`},
+		{"store.guild_grace", "[store]\nguild_grace = \"-1h\"", `config: store.guild_grace: "-1h" is negative`},
 		{"turn_timeout syntax", "[game]\nturn_timeout = \"2 minutes\"", `config: game.turn_timeout: "2 minutes" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout unitless", "[game]\nturn_timeout = \"90\"", `config: game.turn_timeout: "90" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout below", "[game]\nturn_timeout = \"5s\"", `config: game.turn_timeout: "5s" is below the minimum 15s`},
@@ -335,25 +338,30 @@ variant = "cards"
 seed = 1
 `)
 	env := map[string]string{
-		"QWIXXBOT_DISCORD_TOKEN":          "env",
-		"QWIXXBOT_DISCORD_APPLICATION_ID": "10",
-		"QWIXXBOT_DISCORD_BASE_URL":       "http://localhost:9999",
-		"QWIXXBOT_DISCORD_GUILD_ID":       "20",
-		"QWIXXBOT_DISCORD_SHARD_ID":       "3",
-		"QWIXXBOT_DISCORD_SHARD_COUNT":    "8",
-		"QWIXXBOT_DISCORD_RATE_LIMIT":     "70",
-		"QWIXXBOT_STORE_PATH":             "env.db",
-		"QWIXXBOT_LOG_LEVEL":              "warn",
-		"QWIXXBOT_LOG_FORMAT":             "json",
-		"QWIXXBOT_LOG_DEBUG_ADDR":         "127.0.0.1:6060",
-		"QWIXXBOT_GAME_TURN_TIMEOUT":      "3m",
-		"QWIXXBOT_GAME_REMINDER_BEFORE":   "30s",
-		"QWIXXBOT_GAME_MAX_PLAYERS":       "4",
-		"QWIXXBOT_GAME_LANGUAGE":          "de",
-		"QWIXXBOT_SANDBOX_OUT_DIR":        "env-out",
-		"QWIXXBOT_SANDBOX_PLAYERS":        "5",
-		"QWIXXBOT_SANDBOX_VARIANT":        "jokers",
-		"QWIXXBOT_SANDBOX_SEED":           "99",
+		"QWIXXBOT_DISCORD_TOKEN":           "env",
+		"QWIXXBOT_DISCORD_APPLICATION_ID":  "10",
+		"QWIXXBOT_DISCORD_BASE_URL":        "http://localhost:9999",
+		"QWIXXBOT_DISCORD_GUILD_ID":        "20",
+		"QWIXXBOT_DISCORD_SHARD_ID":        "3",
+		"QWIXXBOT_DISCORD_SHARD_COUNT":     "8",
+		"QWIXXBOT_DISCORD_RATE_LIMIT":      "70",
+		"QWIXXBOT_STORE_PATH":              "env.db",
+		"QWIXXBOT_STORE_RESULT_MAX_AGE":    "0",
+		"QWIXXBOT_STORE_RESULTS_PER_GUILD": "500",
+		"QWIXXBOT_STORE_RECORD_MAX_AGE":    "240h",
+		"QWIXXBOT_STORE_RECORDS_PER_GUILD": "20",
+		"QWIXXBOT_STORE_GUILD_GRACE":       "1h",
+		"QWIXXBOT_LOG_LEVEL":               "warn",
+		"QWIXXBOT_LOG_FORMAT":              "json",
+		"QWIXXBOT_LOG_DEBUG_ADDR":          "127.0.0.1:6060",
+		"QWIXXBOT_GAME_TURN_TIMEOUT":       "3m",
+		"QWIXXBOT_GAME_REMINDER_BEFORE":    "30s",
+		"QWIXXBOT_GAME_MAX_PLAYERS":        "4",
+		"QWIXXBOT_GAME_LANGUAGE":           "de",
+		"QWIXXBOT_SANDBOX_OUT_DIR":         "env-out",
+		"QWIXXBOT_SANDBOX_PLAYERS":         "5",
+		"QWIXXBOT_SANDBOX_VARIANT":         "jokers",
+		"QWIXXBOT_SANDBOX_SEED":            "99",
 	}
 	if len(env) != len(keys) {
 		t.Fatalf("test sets %d variables for %d keys", len(env), len(keys))
@@ -364,7 +372,7 @@ seed = 1
 	}
 	want := Config{
 		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8, RateLimit: 70},
-		Store:   Store{Path: "env.db"},
+		Store:   Store{Path: "env.db", ResultsPerGuild: 500, RecordMaxAge: 240 * time.Hour, RecordsPerGuild: 20, GuildGrace: time.Hour},
 		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
 		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99))},
@@ -543,7 +551,8 @@ func TestString(t *testing.T) {
 	c := Default()
 	c.Sandbox.Seed = ptr(int64(7))
 	want := `discord.token=unset discord.application_id="" discord.base_url="https://discord.com" discord.guild_id="" ` +
-		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" log.level=info log.format=json log.debug_addr="" ` +
+		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" ` +
+		`store.result_max_age=17520h store.results_per_guild=10000 store.record_max_age=2160h store.records_per_guild=250 store.guild_grace=720h log.level=info log.format=json log.debug_addr="" ` +
 		`game.turn_timeout=2m game.reminder_before=20s game.max_players=5 game.language=en ` +
 		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7`
 	if got := c.String(); got != want {

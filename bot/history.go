@@ -1,0 +1,538 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/stats"
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// History keeps the finished games of every guild: their results (for
+// /qwixx stats and leaderboard) and game records (/qwixx record), with
+// the retention and the forgetting of store.Store. A Store that is also a
+// History gets every game played to its end saved with the table that
+// shows it over (UpdateSaving), and the commands of this file; without one
+// they answer that nothing is kept.
+type History interface {
+	// UpdateSaving is Store.Update that also saves the games, in the same
+	// transaction, when fn writes.
+	UpdateSaving(channelID string, games []store.Finished, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
+	Results(guildID string, limit int) ([]stats.Result, error)
+	Record(guildID, gameID string) (store.GameRecord, bool, error)
+	Records(guildID string, limit int) ([]store.RecordInfo, error)
+	DeleteUser(guildID, userID string) (store.Forgotten, error)
+	GuildLeft(guildID string, at time.Time) error
+	GuildBack(guildID string) (bool, error)
+	Sweep(now time.Time) (store.SweepReport, error)
+}
+
+// history returns the store's History, if it keeps one.
+func (b *Bot) history() (History, bool) {
+	h, ok := b.st.(History)
+	return h, ok
+}
+
+// Limits of what the history answers show.
+const (
+	recentGames      = 5  // last games in /qwixx stats
+	boardLines       = 15 // ranked players on a leaderboard
+	recordChoices    = 25 // Discord's most autocomplete choices
+	recentNameLen    = 12 // characters of a name in the last games
+	historySweepTick = time.Hour
+)
+
+// gameID names a table's current game in the history: the table's random
+// ID and the game's number at the table, so that the same game always
+// gets the same ID (saving it again replaces it).
+func gameID(t *Table) string { return t.ID + "-" + strconv.Itoa(t.GameNo) }
+
+// gameOver is the result and record of t's game, just over at time at.
+// A seat with a user ID is that person's, also when a computer took it
+// over after they left (a game is not escaped by leaving it); computer
+// seats have none.
+func gameOver(t *Table, at time.Time) (store.Finished, error) {
+	users := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		users[i] = s.UserID
+	}
+	r, err := stats.FromGame(t.GuildID, gameID(t), at.UTC().Truncate(time.Millisecond), t.g, users)
+	if err != nil {
+		return store.Finished{}, fmt.Errorf("bot: result of %s: %w", gameID(t), err)
+	}
+	rec, err := json.Marshal(t.g.Record())
+	if err != nil {
+		return store.Finished{}, fmt.Errorf("bot: record of %s: %w", gameID(t), err)
+	}
+	return store.Finished{Result: r, Record: rec}, nil
+}
+
+// recordButton is the Record button of a finished game's results, nil for
+// a game stopped before its end (not kept) or without a history.
+func (b *Bot) recordButton(t *Table, l Lang) discordgo.MessageComponent {
+	if _, ok := b.history(); !ok || t.g == nil || !t.g.Over() {
+		return nil
+	}
+	return recordButtonFor(l, t.action(ViewResults, "record", strconv.Itoa(t.GameNo)))
+}
+
+func recordButtonFor(l Lang, customID string) discordgo.Button {
+	return discordgo.Button{Label: l.T("btn.record"), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "📄"}}
+}
+
+// recordClick sends the record of the game whose results carry the
+// button, privately. The game ID comes from the button; the guild from the
+// interaction, so a forged button reaches only this guild's records.
+func (b *Bot) recordClick(r *request, a Action) {
+	b.sendRecord(r, a.Table+"-"+a.Arg)
+}
+
+// sendRecord answers with the record of this guild's game id ("" the
+// newest) as a JSON attachment, privately.
+func (b *Bot) sendRecord(r *request, id string) {
+	h, ok := b.history()
+	if !ok {
+		r.ephemeral(r.lang.T("hist.none"))
+		return
+	}
+	gr, found, err := h.Record(r.i.GuildID, id)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	if !found {
+		if days := retentionDays(b); days > 0 {
+			r.ephemeral(r.lang.T("record.missing", days))
+		} else {
+			r.ephemeral(r.lang.T("record.gone"))
+		}
+		return
+	}
+	rec, err := game.ParseRecord(gr.JSON)
+	var v game.Variant
+	if err == nil {
+		v, err = game.ParseVariant(rec.Variant)
+	}
+	if err != nil {
+		r.fail(fmt.Errorf("bot: kept record %s: %w", gr.GameID, err))
+		return
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, gr.JSON, "", "  "); err != nil {
+		pretty.Reset()
+		pretty.Write(gr.JSON)
+	}
+	pretty.WriteByte('\n')
+	name := "qwixx-" + gr.Time.UTC().Format("2006-01-02-1504") + ".json"
+	text := r.lang.T("record.sent", fmt.Sprintf("<t:%d:f>", gr.Time.Unix()), variantName(r.lang, v), strings.Join(rec.Players, ", "))
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: bytes.NewReader(pretty.Bytes())}},
+	}})
+}
+
+// retentionDays is how many days records are kept, for the answer that a
+// record is gone; 0 or less when they are kept until the cap pushes them
+// out.
+func retentionDays(b *Bot) int {
+	if s, ok := b.st.(interface{ Retention() store.Retention }); ok {
+		return int(s.Retention().RecordMaxAge / (24 * time.Hour))
+	}
+	return int(store.DefaultRecordMaxAge / (24 * time.Hour))
+}
+
+// autocompleteRecord offers the guild's newest kept records for the
+// record option: date, players and scores; the value is the game ID.
+func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.ApplicationCommandOptionChoice {
+	h, ok := b.history()
+	out := []*discordgo.ApplicationCommandOptionChoice{}
+	if !ok || r.i.GuildID == "" {
+		return out
+	}
+	infos, err := h.Records(r.i.GuildID, 0)
+	if err != nil {
+		r.log.Warn().Err(err).Msg("records for autocomplete")
+	}
+	results, err := h.Results(r.i.GuildID, len(infos)+50)
+	if err != nil {
+		r.log.Warn().Err(err).Msg("results for autocomplete")
+	}
+	byID := make(map[string]stats.Result, len(results))
+	for _, res := range results {
+		byID[res.GameID] = res
+	}
+	typed = strings.ToLower(strings.TrimSpace(typed))
+	for _, in := range infos {
+		if len(out) == recordChoices {
+			break
+		}
+		name := in.Time.UTC().Format("2006-01-02 15:04") + " UTC"
+		if res, ok := byID[in.GameID]; ok {
+			var seats []string
+			for _, s := range res.Seats {
+				seats = append(seats, fmt.Sprintf("%s %d", s.Name, s.Score))
+			}
+			name += " · " + variantName(r.lang, res.Variant) + " · " + strings.Join(seats, ", ")
+		}
+		name = clip(name, 100)
+		if typed != "" && !strings.Contains(strings.ToLower(name), typed) && !strings.Contains(in.GameID, typed) {
+			continue
+		}
+		if len(in.GameID) > 100 {
+			continue
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: in.GameID})
+	}
+	return out
+}
+
+// clip cuts s to at most n characters, with an ellipsis when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	rs := []rune(s)
+	return string(rs[:n-1]) + "…"
+}
+
+// cmdStats answers /qwixx stats [player] privately, with a button that
+// shows the same in the channel.
+func (b *Bot) cmdStats(r *request, userID string) {
+	embed, ok := b.statsEmbed(r, r.lang, userID)
+	if !ok {
+		return
+	}
+	show := Action{Table: userID, View: ViewPeople, Verb: "show"}.Encode()
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: r.lang.T("btn.showstats"), Style: discordgo.SecondaryButton, CustomID: show},
+		}}},
+	}})
+}
+
+// statsShow posts the statistics of the button's user in the channel, in
+// the guild's language, computed afresh (the button outlives restarts).
+func (b *Bot) statsShow(r *request, a Action) {
+	embed, ok := b.statsEmbed(r, r.glang, a.Table)
+	if !ok {
+		return
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Content: r.glang.T("stats.shared", "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{embed},
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}})
+}
+
+// statsEmbed is userID's statistics in this guild, in l; false when the
+// request was answered instead (no history, no games, an error).
+func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageEmbed, bool) {
+	h, ok := b.history()
+	if !ok {
+		r.ephemeral(r.lang.T("hist.none"))
+		return nil, false
+	}
+	results, err := h.Results(r.i.GuildID, 0)
+	if err != nil {
+		if len(results) == 0 {
+			r.fail(err)
+			return nil, false
+		}
+		r.log.Warn().Err(err).Msg("some results unreadable")
+	}
+	us := stats.ForUser(results, userID, recentGames)
+	if us.All.Games == 0 {
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+			Content: r.lang.T("stats.nogames", "<@"+userID+">"), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		}})
+		return nil, false
+	}
+	e := &discordgo.MessageEmbed{
+		Title:       clip(l.T("stats.title", escapeMarkdown(us.Name)), 256),
+		Description: summaryLine(l, us.All),
+		Color:       0x2f6fd6,
+	}
+	if played := playedVariants(us); played > 1 {
+		for _, v := range stats.Variants {
+			if s := us.ByVariant[v]; s.Games > 0 {
+				e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: variantName(l, v), Value: summaryLine(l, s)})
+			}
+		}
+	} else {
+		for _, v := range stats.Variants {
+			if us.ByVariant[v].Games > 0 {
+				e.Description = variantName(l, v) + "\n" + e.Description
+			}
+		}
+	}
+	var lines []string
+	for _, pg := range us.Recent {
+		lines = append(lines, recentLine(l, pg, playedVariants(us) > 1))
+	}
+	if len(lines) > 0 {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T("stats.recent"), Value: joinWithin(lines, 1024)})
+	}
+	return e, true
+}
+
+// playedVariants counts the variants userStats has games of.
+func playedVariants(us stats.UserStats) int {
+	n := 0
+	for _, v := range stats.Variants {
+		if us.ByVariant[v].Games > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// summaryLine words a Summary: games, wins (shared ones counted and
+// said), win share, mean and best score.
+func summaryLine(l Lang, s stats.Summary) string {
+	line := l.T("stats.games", s.Games, s.Wins)
+	if s.SharedWins > 0 {
+		line += " " + l.T("stats.sharedwins", s.SharedWins)
+	}
+	return line + " · " + l.T("stats.scores", percent(s.WinShare), decimal(l, s.MeanScore), s.BestScore)
+}
+
+// percent writes a share of 0–1 as a whole percentage.
+func percent(x float64) string { return strconv.Itoa(int(x*100+0.5)) + " %" }
+
+// decimal writes x with one decimal in l's notation (a comma in German and
+// French).
+func decimal(l Lang, x float64) string {
+	s := strconv.FormatFloat(x, 'f', 1, 64)
+	if l.Code() != "en" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// recentLine is one of a player's last games: the date (each client shows
+// it in its own time zone), the variant (when the player played several),
+// the place and every seat's score, the player's in bold, computers
+// marked.
+func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
+	var seats []string
+	for i, s := range pg.Seats {
+		name := clip(s.Name, recentNameLen)
+		if s.Computer {
+			name = "🤖 " + name
+		}
+		entry := fmt.Sprintf("%s %d", escapeMarkdown(name), s.Score)
+		if i == pg.Seat {
+			entry = "**" + entry + "**"
+		}
+		seats = append(seats, entry)
+	}
+	place := l.T("stats.place", pg.Rank)
+	if pg.Rank == 1 && pg.Winners() > 1 {
+		place = l.T("stats.sharedfirst")
+	}
+	head := fmt.Sprintf("<t:%d:d>", pg.Time.Unix())
+	if variant {
+		head += " " + l.T("variant.short."+pg.Variant.String()) + ","
+	}
+	return head + " " + place + ": " + strings.Join(seats, ", ")
+}
+
+// escapeMarkdown keeps a name from formatting the text around it.
+func escapeMarkdown(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`)
+	return r.Replace(s)
+}
+
+// joinWithin joins lines with newlines, leaving out the last ones that
+// would make it longer than max characters.
+func joinWithin(lines []string, max int) string {
+	out := ""
+	for _, ln := range lines {
+		next := ln
+		if out != "" {
+			next = out + "\n" + ln
+		}
+		if utf8.RuneCountInString(next) > max {
+			break
+		}
+		out = next
+	}
+	return out
+}
+
+// cmdLeaderboard posts the guild's leaderboard in the channel: the ranked
+// players by rating, those with fewer games after them, and under it one
+// line saying what the rating is.
+func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
+	h, ok := b.history()
+	if !ok {
+		r.ephemeral(r.lang.T("hist.none"))
+		return
+	}
+	results, err := h.Results(r.i.GuildID, 0)
+	if err != nil {
+		if len(results) == 0 {
+			r.fail(err)
+			return
+		}
+		r.log.Warn().Err(err).Msg("some results unreadable")
+	}
+	board := stats.Leaders(results, stats.LeaderboardOptions{Variant: v, Computers: computers})
+	if len(board.Entries) == 0 {
+		r.ephemeral(r.lang.T("board.empty"))
+		return
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{boardEmbed(r.glang, board, v)}, AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}})
+}
+
+// boardEmbed words a leaderboard in l.
+func boardEmbed(l Lang, board stats.Board, v game.Variant) *discordgo.MessageEmbed {
+	what := l.T("board.all")
+	if v != 0 {
+		what = variantName(l, v)
+	}
+	var lines, unranked []string
+	for _, e := range board.Entries {
+		name := escapeMarkdown(e.Name)
+		if e.Computer {
+			name = "🤖 " + name
+		}
+		if e.Rank == 0 {
+			unranked = append(unranked, fmt.Sprintf("%s (%d)", name, e.Games))
+			continue
+		}
+		if len(lines) < boardLines {
+			lines = append(lines, l.T("board.line", e.Rank, name, decimal(l, e.Rating.Ordinal()), e.Games, percent(e.WinShare)))
+		}
+	}
+	desc := joinWithin(lines, 3000)
+	if len(unranked) > 0 {
+		more := l.T("board.unranked", board.MinGames) + " " + strings.Join(unranked, ", ")
+		if desc != "" {
+			desc += "\n\n"
+		}
+		desc += clip(more, 1000)
+	}
+	return &discordgo.MessageEmbed{
+		Title:       clip(l.T("board.title", what), 256),
+		Description: desc,
+		Color:       0xd6a02f,
+		Footer:      &discordgo.MessageEmbedFooter{Text: l.T("board.measure", board.MinGames, board.Games)},
+	}
+}
+
+// cmdForget asks the user to confirm that their data is to be forgotten.
+func (b *Bot) cmdForget(r *request) {
+	if _, ok := b.history(); !ok {
+		r.ephemeral(r.lang.T("hist.none"))
+		return
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Content: r.lang.T("forget.ask"), Flags: discordgo.MessageFlagsEphemeral,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: r.lang.T("btn.forget"), Style: discordgo.DangerButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "forget"}.Encode()},
+			discordgo.Button{Label: r.lang.T("btn.keep"), Style: discordgo.SecondaryButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "keep"}.Encode()},
+		}}},
+	}})
+}
+
+// peopleClick handles the buttons of the private stats and forget-me
+// answers.
+func (b *Bot) peopleClick(r *request, a Action) {
+	switch a.Verb {
+	case "show":
+		b.statsShow(r, a)
+		return
+	}
+	// Only the user who asked confirms: the button names them.
+	if a.Table != r.userID {
+		r.ephemeral(r.lang.T("err.forged"))
+		return
+	}
+	update := func(text string) {
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+			Content: text, Components: []discordgo.MessageComponent{},
+		}})
+	}
+	if a.Verb == "keep" {
+		update(r.lang.T("forget.kept"))
+		return
+	}
+	h, ok := b.history()
+	if !ok {
+		update(r.lang.T("hist.none"))
+		return
+	}
+	f, err := h.DeleteUser("", r.userID)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	r.log.Info().Int("results", f.Results).Int("records", f.Records).Msg("user forgotten")
+	update(r.lang.T("forget.done", f.Results, f.Records))
+}
+
+// GuildDeleted handles GUILD_DELETE: the bot left the guild (was removed,
+// or the guild was deleted), and its data is deleted after the grace
+// period unless it comes back. An unavailable guild (an outage) is not
+// left.
+func (b *Bot) GuildDeleted(guildID string, unavailable bool) {
+	h, ok := b.history()
+	if !ok || unavailable || guildID == "" {
+		return
+	}
+	if err := h.GuildLeft(guildID, b.opt.Now().UTC()); err != nil {
+		b.log.Error().Err(err).Str("guild", guildID).Msg("mark a left guild")
+		return
+	}
+	b.log.Info().Str("guild", guildID).Msg("left a guild: its data goes after the grace period")
+}
+
+// GuildCreated handles GUILD_CREATE: the bot is in the guild (again), so
+// its data stays.
+func (b *Bot) GuildCreated(guildID string) {
+	h, ok := b.history()
+	if !ok || guildID == "" {
+		return
+	}
+	back, err := h.GuildBack(guildID)
+	if err != nil {
+		b.log.Error().Err(err).Str("guild", guildID).Msg("clear a left guild")
+		return
+	}
+	if back {
+		b.log.Info().Str("guild", guildID).Msg("back in a guild: its data stays")
+	}
+}
+
+// sweepHistory applies the history's retention and deletes the data of
+// guilds left longer ago than the grace period, hourly.
+func (b *Bot) sweepHistory(now time.Time) {
+	h, ok := b.history()
+	if !ok {
+		return
+	}
+	last := b.lastHistorySweep.Load()
+	if last != 0 && now.Sub(time.Unix(0, last)) < historySweepTick {
+		return
+	}
+	b.lastHistorySweep.Store(now.UnixNano())
+	rep, err := h.Sweep(now)
+	if err != nil {
+		b.log.Error().Err(err).Msg("sweep the history")
+		return
+	}
+	if len(rep.Purged) > 0 || rep.Results > 0 || rep.Records > 0 {
+		b.log.Info().Strs("purged_guilds", rep.Purged).Int("results", rep.Results).Int("records", rep.Records).Msg("history swept")
+	}
+}
