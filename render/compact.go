@@ -172,39 +172,10 @@ func smallLock(closed bool) *mask {
 // drawCompact draws player pv's compact panel with its top-left corner at
 // (x0, y0).
 func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int) {
-	art := compactArtwork()
+	art := compactArtwork() // also makes compactPanel
 	c.blit(compactPanel, compactPanel.Rect, image.Pt(x0, y0))
 	c.log.addAt(compactTexts, x0, y0)
-	for _, col := range game.Colors {
-		row := pv.Sheet.Rows[col]
-		fresh := pv.Fresh[col]
-		if o.noFresh {
-			fresh = 0
-		}
-		dim := 0
-		if row.Locked() || o.closed[col] {
-			dim = 1
-			band := image.Rect(0, cRowY(col), panelW, cRowY(col)+cRowH)
-			c.blit(art[dim][stPlain], band, band.Min.Add(image.Pt(x0, y0)))
-		}
-		for pos := 0; pos <= game.LockPos; pos++ {
-			s := stPlain
-			switch {
-			case row.Crossed(pos) && fresh.Crossed(pos):
-				s = stFresh
-			case row.Crossed(pos):
-				s = stCrossed
-			case pos == game.LockPos && o.closed[col]:
-				s = stPassed
-			case pos < game.LockPos && row.Passed(pos):
-				s = stPassed
-			}
-			if s != stPlain {
-				r := cCellRect(col, pos)
-				c.blit(art[dim][s], r, r.Min.Add(image.Pt(x0, y0)))
-			}
-		}
-	}
+	drawCells(c, art, pv, o, cRowY, cRowH, cCellRect, x0, y0)
 	cy := y0 + cHdrH/2
 	switch {
 	case o.active:

@@ -275,9 +275,12 @@ type Cell struct {
 }
 
 // drawSheet draws player pv's sheet with its top-left corner at (x0, y0).
-func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int) {
-	c.blit(st.panel, st.panel.Rect, image.Pt(x0, y0))
-	art := rowArtwork()
+// drawCells paints the cells of pv's rows that are not plain (crossed,
+// crossed this turn, passed, locked or closed) from art, the row images of
+// a layout whose rows start at rowTop, rowHeight high, with cell gives the
+// cells' rectangles; a locked or closed row is first dimmed whole.
+func drawCells(c canvas, art *[2][numStates]*image.Paletted, pv game.PlayerView, o sheetOpts,
+	rowTop func(game.Color) int, rowHeight int, cell func(game.Color, int) image.Rectangle, x0, y0 int) {
 	for _, col := range game.Colors {
 		row := pv.Sheet.Rows[col]
 		fresh := pv.Fresh[col]
@@ -287,7 +290,7 @@ func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts,
 		dim := 0
 		if row.Locked() || o.closed[col] {
 			dim = 1
-			band := image.Rect(0, rowY(col), panelW, rowY(col)+rowH)
+			band := image.Rect(0, rowTop(col), panelW, rowTop(col)+rowHeight)
 			c.blit(art[dim][stPlain], band, band.Min.Add(image.Pt(x0, y0)))
 		}
 		for pos := 0; pos <= game.LockPos; pos++ {
@@ -303,11 +306,16 @@ func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts,
 				s = stPassed
 			}
 			if s != stPlain {
-				r := cellRect(col, pos)
+				r := cell(col, pos)
 				c.blit(art[dim][s], r, r.Min.Add(image.Pt(x0, y0)))
 			}
 		}
 	}
+}
+
+func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int) {
+	c.blit(st.panel, st.panel.Rect, image.Pt(x0, y0))
+	drawCells(c, rowArtwork(), pv, o, rowY, rowH, cellRect, x0, y0)
 	for _, ch := range o.choices {
 		pos := game.Position(ch.Color, ch.Number)
 		if !ch.Color.Valid() || pos < 0 || pos >= game.LockPos {
