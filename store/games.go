@@ -133,39 +133,7 @@ func (s *Store) Delete(channelID string) error {
 // old and exists only, without side effects; only the result of its last
 // call counts. Update returns only once its write is durably committed.
 func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error {
-	if channelID == "" {
-		return fmt.Errorf("store: update game: channel ID: %w", ErrEmptyKey)
-	}
-	key := []byte(channelID)
-	err := s.update(func(tx *bbolt.Tx, guard func(func())) error {
-		b, err := bucket(tx, bucketGames)
-		if err != nil {
-			return err
-		}
-		old, exists, err := readFramed(b, bucketGames, key)
-		if err != nil {
-			return err
-		}
-		var (
-			blob []byte
-			del  bool
-		)
-		guard(func() { blob, del, err = fn(old, exists) })
-		switch {
-		case err != nil:
-			return err
-		case del && !exists, !del && blob == nil:
-			return errNoChange
-		case del:
-			return b.Delete(key)
-		default:
-			return b.Put(key, encodeFrame(blob))
-		}
-	})
-	if err != nil && !errors.Is(err, errNoChange) {
-		return fmt.Errorf("store: update game %s: %w", channelID, err)
-	}
-	return nil
+	return s.UpdateSaving(channelID, nil, fn)
 }
 
 // ForEach calls fn for every stored game in channel ID order; it is how the
