@@ -48,7 +48,7 @@ func TestDefaults(t *testing.T) {
 		Store:   Store{Path: "qwixxbot.db"},
 		Log:     Log{Level: "info", Format: "json"},
 		Game:    Game{TurnTimeout: 2 * time.Minute, ReminderBefore: 20 * time.Second, MaxPlayers: 5, Language: "en"},
-		Sandbox: Sandbox{OutDir: "sandbox-out", Players: 3, Variant: "dice"},
+		Sandbox: Sandbox{OutDir: "sandbox-out", Players: 3, Variant: "dice", Addr: "127.0.0.1:8080"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load(\"\", nil) =\n%+v\nwant\n%+v", got, want)
@@ -128,6 +128,7 @@ out_dir = "out"
 players = 5
 variant = "jokers"
 seed = -42
+addr = "[::1]:9000"
 `)
 	got, err := Load(path, nil)
 	if err != nil {
@@ -146,7 +147,7 @@ seed = -42
 		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db"},
 		Log:     Log{Level: "debug", Format: "console"},
 		Game:    Game{TurnTimeout: 90 * time.Minute, ReminderBefore: 90 * time.Second, MaxPlayers: 4, Language: "de"},
-		Sandbox: Sandbox{OutDir: "out", Players: 5, Variant: "jokers", Seed: ptr(int64(-42))},
+		Sandbox: Sandbox{OutDir: "out", Players: 5, Variant: "jokers", Seed: ptr(int64(-42)), Addr: "[::1]:9000"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load =\n%+v\nwant\n%+v", got, want)
@@ -255,6 +256,7 @@ func TestValidation(t *testing.T) {
 		{"sandbox.players below", "[sandbox]\nplayers = 1", `config: sandbox.players: 1 is not in 2..5`},
 		{"sandbox.players above", "[sandbox]\nplayers = 6", `config: sandbox.players: 6 is not in 2..5`},
 		{"sandbox.variant", "[sandbox]\nvariant = \"poker\"", `config: sandbox.variant: "poker" is not one of dice, cards, jokers`},
+		{"sandbox.addr", "[sandbox]\naddr = \"8080\"", `config: sandbox.addr: "8080" is not host:port (for example 127.0.0.1:8080)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -354,6 +356,7 @@ seed = 1
 		"QWIXXBOT_SANDBOX_PLAYERS":        "5",
 		"QWIXXBOT_SANDBOX_VARIANT":        "jokers",
 		"QWIXXBOT_SANDBOX_SEED":           "99",
+		"QWIXXBOT_SANDBOX_ADDR":           "127.0.0.1:0",
 	}
 	if len(env) != len(keys) {
 		t.Fatalf("test sets %d variables for %d keys", len(env), len(keys))
@@ -367,7 +370,7 @@ seed = 1
 		Store:   Store{Path: "env.db"},
 		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
-		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99))},
+		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99)), Addr: "127.0.0.1:0"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load =\n%+v\nwant\n%+v", got, want)
@@ -545,7 +548,7 @@ func TestString(t *testing.T) {
 	want := `discord.token=unset discord.application_id="" discord.base_url="https://discord.com" discord.guild_id="" ` +
 		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" log.level=info log.format=json log.debug_addr="" ` +
 		`game.turn_timeout=2m game.reminder_before=20s game.max_players=5 game.language=en ` +
-		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7`
+		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7 sandbox.addr="127.0.0.1:8080"`
 	if got := c.String(); got != want {
 		t.Errorf("String() =\n%s\nwant\n%s", got, want)
 	}
