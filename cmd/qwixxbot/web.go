@@ -141,7 +141,7 @@ func (wt *webTable) world(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"users": users, "guild_locale": guildLocale, "commands": cmds,
-		"bot": map[string]string{"id": wt.srv.BotUserID(), "name": "qwixxbot"},
+		"bot":     map[string]string{"id": wt.srv.BotUserID(), "name": "qwixxbot"},
 		"channel": "qwixx",
 	})
 }

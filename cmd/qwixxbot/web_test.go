@@ -87,7 +87,7 @@ func newWebWorld(t *testing.T) *webWorld {
 	w.debug = func() string {
 		dctx, c := context.WithTimeout(bctx, 5*time.Second)
 		defer c()
-		s, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.querySelector('#messages').innerText.slice(-3000)`))
+		s, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.querySelector('#messages').innerText.slice(-3000) + "\nmarked: " + [...document.querySelectorAll("[data-drv]")].map(e => e.dataset.drv + " " + e.className + " " + e.getBoundingClientRect().top).join("; ")`))
 		return s
 	}
 	// The first action starts the browser, for the life of its context:
@@ -114,6 +114,12 @@ func get[T any](t *testing.T, w *webWorld, what string, a chromedp.Action[T]) T 
 	defer cancel()
 	v, err := chromedp.Run(ctx, a)
 	if err != nil {
+		if dir := os.Getenv("QWIXXBOT_WEB_SHOTS"); dir != "" {
+			sctx, c := context.WithTimeout(w.ctx, 5*time.Second)
+			png, _ := chromedp.Run(sctx, chromedp.CaptureScreenshot())
+			c()
+			os.WriteFile(filepath.Join(dir, "failure.png"), png, 0o644)
+		}
 		t.Fatalf("%s: %v\npage:\n%s", what, err, w.debug())
 	}
 	return v
@@ -179,17 +185,20 @@ func (w *webWorld) slash(t *testing.T, typed, cmd, wantName string, options map[
 	w.run(t, "send /"+cmd, chromedp.SendKeys(chromedp.CSS("#input"), "\r"))
 }
 
-// driver is injected into the page: nextAction(me) names the element a
-// player who passes whenever they can (and, in the card game's action 3,
-// plays the first card of their hand crossing nothing) clicks next, "done"
-// when the results are shown, or "" while there is nothing to do. It reads
-// only what the page shows.
+// driver is injected into the page: nextAction(me) names what a player
+// who passes whenever they can (and, in the card game's action 3, plays the
+// first card of their hand crossing nothing) clicks next, as
+// "KEY SELECTOR"; "done" when the results are shown, or "" while there is
+// nothing to do. It reads only what the page shows and changes nothing:
+// the test marks KEY as done (done(key)) once it has clicked, so that the
+// same state is not acted on twice.
 const driver = `
-window.__drv = window.__drv || {n: 0, acted: {}, handFor: ""};
+window.__drv = {done: {}};
+window.done = key => { window.__drv.done[key] = true; };
 window.nextAction = function(me) {
   const d = window.__drv;
-  const mark = el => { el.setAttribute("data-drv", String(++d.n)); return '[data-drv="' + d.n + '"]'; };
   const less = (a, b) => a.length !== b.length ? a.length < b.length : a < b;
+  const at = (m, cid, sub) => '.msg[data-id="' + m.dataset.id + '"] [data-cid="' + cid + '"]' + (sub || "");
   const msgs = [...document.querySelectorAll("#messages .msg")];
   const pub = msgs.filter(m => !m.classList.contains("ephemeral"));
   if (pub.some(m => m.querySelector('[data-cid*=":again#"]'))) return "done";
@@ -202,30 +211,22 @@ window.nextAction = function(me) {
   const key = table.dataset.id + "/" + table.dataset.version;
   for (const verb of [":pass#", ":take:"]) {
     const b = table.querySelector('button[data-cid*="' + verb + '"]:not(:disabled)');
-    if (b) {
-      if (d.acted[key]) return "";
-      d.acted[key] = true;
-      return mark(b);
-    }
+    if (b) return d.done[key] ? "" : key + " " + at(table, b.dataset.cid);
   }
   const hand = msgs.filter(m => m.classList.contains("ephemeral") && less(table.dataset.id, m.dataset.id) &&
     m.querySelector('.select[data-cid*=":pick"]')).pop();
   if (!hand) {
-    if (d.handFor === table.dataset.id) return "";
-    d.handFor = table.dataset.id;
-    return mark(table.querySelector('button[data-cid*=":hand#"]'));
+    const hb = table.querySelector('button[data-cid*=":hand#"]');
+    return d.done["hand:" + table.dataset.id] ? "" : "hand:" + table.dataset.id + " " + at(table, hb.dataset.cid);
   }
   const play = hand.querySelector('button[data-cid*=":play"]');
   const hkey = hand.dataset.id + "/" + hand.dataset.version;
-  if (play && !play.disabled) {
-    if (d.acted[hkey]) return "";
-    d.acted[hkey] = true;
-    return mark(play);
-  }
+  if (play && !play.disabled) return d.done[hkey] ? "" : hkey + " " + at(hand, play.dataset.cid);
   const pick = hand.querySelector('.select[data-cid*=":pick"]');
-  if (!pick.classList.contains("open")) return mark(pick.querySelector(".box"));
-  if (!pick.querySelector(".opt.on")) return mark(pick.querySelector(".opt"));
-  return mark(pick.querySelector(".done"));
+  const cid = pick.dataset.cid;
+  if (!pick.classList.contains("open")) return "- " + at(hand, cid, " .box");
+  if (!pick.querySelector(".opt.on")) return "- " + at(hand, cid, " .opt");
+  return "- " + at(hand, cid, " .done");
 };
 `
 
@@ -234,13 +235,25 @@ window.nextAction = function(me) {
 func (w *webWorld) playToTheEnd(t *testing.T, me string) int {
 	t.Helper()
 	w.run(t, "inject the driver", chromedp.Evaluate[chromedp.Void](driver))
+	missed := 0
 	for clicks := 0; clicks < 400; clicks++ {
 		act := get(t, w, "wait for something to do", chromedp.Poll[string](fmt.Sprintf("nextAction(%q)", me),
 			chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(25*time.Second)))
 		if act == "done" {
 			return clicks
 		}
-		w.run(t, "click "+act, chromedp.Click(chromedp.CSS(act)))
+		key, sel, _ := strings.Cut(act, " ")
+		// The message may be drawn again (edited) between the look and the
+		// click: then look again.
+		ctx, cancel := context.WithTimeout(w.ctx, 5*time.Second)
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)), chromedp.Evaluate[chromedp.Void](fmt.Sprintf("done(%q)", key)))
+		cancel()
+		if err != nil {
+			if missed++; missed > 5 {
+				t.Fatalf("click %s: %v\npage:\n%s", sel, err, w.debug())
+			}
+			t.Logf("click %s: %v; looking again", sel, err)
+		}
 	}
 	t.Fatalf("no results after 400 clicks\npage:\n%s", w.debug())
 	return 0
@@ -338,7 +351,7 @@ func TestWebSandboxCardGame(t *testing.T) {
 	for sel, v := range map[string]string{"#guild-locale": "fr", "#user-locale": "de"} {
 		w.run(t, "switch "+sel, chromedp.SetValue(chromedp.CSS(sel), v), changed(sel))
 	}
-	w.waitFor(t, "the German composer", `document.querySelector("#input").placeholder.includes("Anna")`)
+	w.run(t, "the locales in force", chromedp.WaitVisible(chromedp.CSS(`body[data-locales="de|fr"]`)))
 	benHelp := w.benEphemeral(t)
 	w.slash(t, "/qwixx", "qwixx new", "/qwixx neu", map[string]string{"variant": "1"})
 	w.run(t, "the French lobby", chromedp.WaitVisible(chromedp.CSS(`button[data-cid*=":join#"]`)))
@@ -355,9 +368,13 @@ func TestWebSandboxCardGame(t *testing.T) {
 	clicks := w.playToTheEnd(t, "Anna")
 	w.shot(t, "cards-results")
 	w.absent(t, "Ben's private answer on Anna's page", benHelp)
-	play := get(t, w, "read a hand view", chromedp.Text(chromedp.CSS(`.msg.ephemeral button[data-cid*=":play"]`)))
-	if play != "Ausspielen" {
-		t.Errorf("Anna's hand view's play button says %q, want the German Ausspielen", play)
+	hands := get(t, w, "read the hand views", chromedp.Evaluate[string](`[...document.querySelectorAll(".msg.ephemeral .content")].map(c => c.innerText).join("\n")`))
+	if !strings.Contains(hands, "Deine Karten") {
+		t.Errorf("Anna's private views are not in German:\n%s", hands)
+	}
+	final := get(t, w, "read the results", chromedp.Evaluate[string](`[...document.querySelectorAll(".msg")].filter(m => m.querySelector('[data-cid*=":again#"]')).pop().innerText`))
+	if !strings.Contains(final, "Anna") || strings.Contains(final, "Game over") {
+		t.Errorf("the results are not the French ones naming Anna:\n%s", final)
 	}
 	n := get(t, w, "count private views", chromedp.Evaluate[int](`document.querySelectorAll(".msg.ephemeral").length`))
 	if n == 0 {

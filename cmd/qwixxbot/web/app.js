@@ -10,6 +10,7 @@ const state = {
   guildLocale: "en-US",
   commands: [],
   msgs: new Map(),     // id -> message as last drawn
+  stick: true,         // the list follows the newest message
   dismissed: new Set(),
   es: null,
   picked: null,        // the chosen command leaf {cmd, path, options}
@@ -101,7 +102,7 @@ function renderEmbed(m, e) {
     h += `<div class="fields">` + e.fields.map(f =>
       `<div class="field${f.inline ? " inline" : ""}"><div class="fname">${inline(esc(f.name))}</div><div class="fvalue">${markdown(f.value)}</div></div>`).join("") + `</div>`;
   }
-  if (e.image && e.image.url) h += `<img class="image" src="${esc(imageURL(m, e.image.url))}" alt="">`;
+  if (e.image && e.image.url) h += `<img class="image" src="${esc(imageURL(m, e.image.url))}" alt="" onload="follow()">`;
   if (e.footer && e.footer.text) h += `<div class="footer">${esc(e.footer.text)}</div>`;
   el.innerHTML = h;
   return el;
@@ -217,7 +218,7 @@ function renderSelect(m, c) {
 function avatar(name, bot) {
   const a = document.createElement("div");
   a.className = "avatar";
-  a.textContent = bot ? "🎲" : (name || "?").slice(0, 1);
+  a.textContent = bot ? "Q" : (name || "?").slice(0, 1);
   if (!bot) {
     let h = 0;
     for (const ch of name) h = (h * 31 + ch.codePointAt(0)) % 360;
@@ -252,6 +253,7 @@ function renderMessage(m) {
       const img = document.createElement("img");
       img.src = attURL(m, a.filename);
       img.alt = a.filename;
+      img.addEventListener("load", follow);
       atts.appendChild(img);
     } else {
       const l = document.createElement("a");
@@ -274,6 +276,22 @@ function renderMessage(m) {
   return el;
 }
 
+// follow keeps the newest message in view while the list is scrolled to
+// the bottom (pictures load after their message is drawn).
+function follow() {
+  const list = $("#messages");
+  if (state.stick) list.scrollTop = list.scrollHeight;
+}
+
+// group hides the header of a message that follows one of the same author
+// within seven minutes, as Discord does.
+function group(el) {
+  if (!el) return;
+  const prev = el.previousElementSibling;
+  const p = prev && state.msgs.get(prev.dataset.id), m = state.msgs.get(el.dataset.id);
+  el.classList.toggle("cont", !!(p && m && p.author === m.author && m.time - p.time < 7 * 60 * 1000 && !m.ephemeral && !p.ephemeral));
+}
+
 function idLess(a, b) {
   return a.length !== b.length ? a.length < b.length : a < b;
 }
@@ -281,13 +299,16 @@ function idLess(a, b) {
 // upsert draws a message's newest state in its place (by ID order).
 function upsert(m) {
   const list = $("#messages");
-  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   const old = state.msgs.get(m.id);
   if (old && old.version > m.version && !m.deleted) return;
   const oldEl = list.querySelector(`.msg[data-id="${m.id}"]`);
   if (m.deleted || state.dismissed.has(m.id)) {
     state.msgs.delete(m.id);
-    if (oldEl) oldEl.remove();
+    if (oldEl) {
+      const next = oldEl.nextElementSibling;
+      oldEl.remove();
+      group(next);
+    }
     return;
   }
   state.msgs.set(m.id, m);
@@ -302,7 +323,9 @@ function upsert(m) {
     }
     list.insertBefore(el, before);
   }
-  if (nearBottom || !old) list.scrollTop = list.scrollHeight;
+  group(el);
+  group(el.nextElementSibling);
+  follow();
 }
 
 function toast(text) {
@@ -351,6 +374,7 @@ function connect() {
     document.body.dataset.ready = state.me;
   });
   es.addEventListener("message", e => upsert(JSON.parse(e.data)));
+  state.stick = true;
   es.onerror = () => { $("#conn").textContent = "reconnecting…"; };
 }
 
@@ -377,6 +401,7 @@ function switchUser(id) {
   localStorage.setItem("qwixx-sandbox-user", id);
   drawUsers();
   resetComposer();
+  markLocales();
   connect();
 }
 
@@ -517,6 +542,8 @@ async function send() {
 }
 
 function setupComposer() {
+  const list = $("#messages");
+  list.addEventListener("scroll", () => { state.stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40; });
   const input = $("#input");
   input.addEventListener("input", () => { sugIndex = 0; suggest(); });
   input.addEventListener("keydown", ev => {
@@ -539,14 +566,22 @@ function setupComposer() {
     await post("/api/locale", { user: state.me, locale: ev.target.value });
     state.users.find(u => u.id === state.me).locale = ev.target.value;
     resetComposer();
+    markLocales();
   });
   $("#guild-locale").addEventListener("change", async ev => {
     await post("/api/locale", { user: "", locale: ev.target.value });
     state.guildLocale = ev.target.value;
+    markLocales();
   });
   document.addEventListener("click", ev => {
     for (const s of document.querySelectorAll(".select.open")) if (!s.contains(ev.target)) s.closeMenu();
   });
+}
+
+// markLocales shows on the page which locales are in force (tests wait
+// for it after switching).
+function markLocales() {
+  document.body.dataset.locales = myLocale() + "|" + state.guildLocale;
 }
 
 // The commands are registered by the bot when it connects; fetch them
@@ -569,6 +604,7 @@ async function main() {
   const byName = state.users.find(u => u.name === asParam);
   if (byName) state.me = byName.id;
   drawUsers();
+  markLocales();
   setupComposer();
   connect();
   setInterval(() => {
