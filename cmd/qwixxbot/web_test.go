@@ -173,6 +173,7 @@ func (w *webWorld) slash(t *testing.T, typed, cmd, wantName string, options map[
 	t.Helper()
 	sug := fmt.Sprintf(`.sug[data-cmd=%q]`, cmd)
 	w.run(t, "type "+typed, chromedp.SendKeys(chromedp.CSS("#input"), typed), chromedp.WaitVisible(chromedp.CSS(sug)))
+	w.shot(t, "slash")
 	name := get(t, w, "read the suggestion", chromedp.Text(chromedp.CSS(sug+" .name")))
 	if name != wantName {
 		t.Errorf("the composer suggests %q for /%s, want %q", name, cmd, wantName)
@@ -182,6 +183,7 @@ func (w *webWorld) slash(t *testing.T, typed, cmd, wantName string, options map[
 		sel := fmt.Sprintf(`.optf[data-option=%q] select`, opt)
 		w.run(t, "set "+opt, chromedp.SetValue(chromedp.CSS(sel), v), changed(sel))
 	}
+	w.shot(t, "slash-options")
 	w.run(t, "send /"+cmd, chromedp.SendKeys(chromedp.CSS("#input"), "\r"))
 }
 
@@ -355,6 +357,7 @@ func TestWebSandboxCardGame(t *testing.T) {
 	benHelp := w.benEphemeral(t)
 	w.slash(t, "/qwixx", "qwixx new", "/qwixx neu", map[string]string{"variant": "1"})
 	w.run(t, "the French lobby", chromedp.WaitVisible(chromedp.CSS(`button[data-cid*=":join#"]`)))
+	w.shot(t, "cards-lobby")
 	join := get(t, w, "read the lobby", chromedp.Text(chromedp.CSS(`button[data-cid*=":join#"]`)))
 	if join != "Rejoindre" {
 		t.Errorf("the lobby's join button says %q, want the French Rejoindre", join)

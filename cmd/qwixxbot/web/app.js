@@ -240,7 +240,7 @@ function renderMessage(m) {
   const content = document.createElement("div");
   content.className = "content";
   content.innerHTML = m.loading ? `<span class="loading">qwixxbot is thinking…</span>` : markdown(m.content);
-  body.appendChild(content);
+  if (m.loading || m.content) body.appendChild(content);
   const inEmbeds = new Set();
   for (const e of m.embeds || []) {
     for (const u of [e.image && e.image.url, e.thumbnail && e.thumbnail.url]) if (u && u.startsWith("attachment://")) inEmbeds.add(u.slice(13));
