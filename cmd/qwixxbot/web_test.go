@@ -293,6 +293,7 @@ func (w *webWorld) absent(t *testing.T, what string, ms ...*discordtest.Message)
 // computer's locks. Ben's private answers never reach Anna's page; after
 // switching to Ben, his appear and Anna's do not.
 func TestWebSandboxDiceGame(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	w := newWebWorld(t)
 	benHelp := w.benEphemeral(t)
@@ -348,6 +349,7 @@ func TestWebSandboxDiceGame(t *testing.T) {
 // card crossing nothing, through the hand view's select menu, until her
 // fourth misthrow ends the game (RULES C7, C9) or the computer's locks do.
 func TestWebSandboxCardGame(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	w := newWebWorld(t)
 	for sel, v := range map[string]string{"#guild-locale": "fr", "#user-locale": "de"} {
