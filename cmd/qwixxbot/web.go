@@ -66,15 +66,18 @@ type webTable struct {
 	srv   *discordtest.Server
 	ch    string
 	users []*discordtest.User
+	mu    sync.Mutex
 	// locales holds each user's client locale, by ID, and "" the guild's.
-	mu      sync.Mutex
 	locales map[string]string
+	// used says, by interaction ID, who ran which command from the page:
+	// Discord shows it above the command's answer ("Anna used /qwixx new").
+	used map[string]string
 }
 
 // newWebTable adds the named users to the fake (the first is the one the
 // page plays as at first) and returns the page.
 func newWebTable(srv *discordtest.Server, names []string) *webTable {
-	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), locales: map[string]string{"": "en-US"}}
+	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), locales: map[string]string{"": "en-US"}, used: map[string]string{}}
 	for _, n := range names {
 		u := srv.AddUser(n, "en-US")
 		wt.users = append(wt.users, u)
@@ -170,6 +173,8 @@ type webMessage struct {
 	Version     int                       `json:"version"`
 	Time        int64                     `json:"time"` // Unix milliseconds
 	Deleted     bool                      `json:"deleted,omitempty"`
+	// Used is "NAME used /COMMAND" for the answer to a command.
+	Used string `json:"used,omitempty"`
 }
 
 type webAttachment struct {
@@ -185,6 +190,11 @@ func (wt *webTable) webMessage(m *discordtest.Message) webMessage {
 		Version: m.Version, Time: m.Timestamp.UnixMilli(), Deleted: m.Deleted,
 		Attachments: []webAttachment{},
 	}
+	if m.InteractionID != "" {
+		wt.mu.Lock()
+		out.Used = wt.used[m.InteractionID]
+		wt.mu.Unlock()
+	}
 	switch {
 	case m.AuthorID == wt.srv.BotUserID():
 		out.Author, out.Bot = "qwixxbot", true
@@ -196,7 +206,7 @@ func (wt *webTable) webMessage(m *discordtest.Message) webMessage {
 	for _, a := range m.Attachments {
 		out.Attachments = append(out.Attachments, webAttachment{
 			Filename: a.Filename,
-			URL:      fmt.Sprintf("/att/%s/%s?v=%d", m.ID, a.Filename, m.Version),
+			URL:      fmt.Sprintf("/att/%s/%s?a=%s", m.ID, a.Filename, a.ID),
 			Image:    strings.HasPrefix(a.ContentType, "image/") || strings.HasSuffix(a.Filename, ".png"),
 		})
 	}
@@ -285,7 +295,13 @@ func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
 		return
 	}
-	wt.answer(w, r)(u.Command(wt.ch, a.Name, a.Sub, a.Options))
+	it, err := u.Command(wt.ch, a.Name, a.Sub, a.Options)
+	if err == nil {
+		wt.mu.Lock()
+		wt.used[it.ID()] = strings.TrimSpace(u.Name + " used /" + a.Name + " " + a.Sub)
+		wt.mu.Unlock()
+	}
+	wt.answer(w, r)(it, err)
 }
 
 // click handles both buttons (no values) and select menus.

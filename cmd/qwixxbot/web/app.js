@@ -235,7 +235,7 @@ function renderMessage(m) {
   const body = document.createElement("div");
   body.className = "body";
   const time = new Date(m.time).toLocaleTimeString(myLocale(), { hour: "2-digit", minute: "2-digit" });
-  body.innerHTML = `<div class="head"><span class="author">${esc(m.author)}</span>${m.bot ? '<span class="tag">APP</span>' : ""}` +
+  body.innerHTML = (m.used ? `<div class="used">↱ ${esc(m.used)}</div>` : "") + `<div class="head"><span class="author">${esc(m.author)}</span>${m.bot ? '<span class="tag">APP</span>' : ""}` +
     `<span class="time">${esc(time)}</span>${m.edited ? '<span class="edited">(edited)</span>' : ""}</div>`;
   const content = document.createElement("div");
   content.className = "content";
