@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -87,7 +88,10 @@ func newWebWorld(t *testing.T) *webWorld {
 	w.debug = func() string {
 		dctx, c := context.WithTimeout(bctx, 5*time.Second)
 		defer c()
-		s, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.querySelector('#messages').innerText.slice(-3000) + "\nmarked: " + [...document.querySelectorAll("[data-drv]")].map(e => e.dataset.drv + " " + e.className + " " + e.getBoundingClientRect().top).join("; ")`))
+		s, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.querySelector('#messages').innerText.slice(-3000) +
+			"\ntoast: " + document.querySelector('#toast').textContent +
+			"\ndriver: " + JSON.stringify(window.__drv || null) +
+			"\nversions: " + [...document.querySelectorAll('.msg')].map(m => m.dataset.id + "/" + m.dataset.version).join(" ")`))
 		return s
 	}
 	// The first action starts the browser, for the life of its context:
@@ -195,8 +199,16 @@ func (w *webWorld) slash(t *testing.T, typed, cmd, wantName string, options map[
 // the test marks KEY as done (done(key)) once it has clicked, so that the
 // same state is not acted on twice.
 const driver = `
-window.__drv = {done: {}};
+window.__drv = {done: {}, want: "", hit: false};
 window.done = key => { window.__drv.done[key] = true; };
+// A click counts if it reached the element meant: the page may move between
+// finding an element and the mouse's press (a picture loads, a message is
+// edited).
+document.addEventListener("click", e => {
+  const d = window.__drv;
+  d.hit = d.want !== "" && e.target instanceof Element && e.target.closest("*").matches(d.want + ", " + d.want + " *");
+}, true);
+window.aim = sel => { window.__drv.want = sel; window.__drv.hit = false; };
 window.nextAction = function(me) {
   const d = window.__drv;
   const less = (a, b) => a.length !== b.length ? a.length < b.length : a < b;
@@ -245,13 +257,23 @@ func (w *webWorld) playToTheEnd(t *testing.T, me string) int {
 			return clicks
 		}
 		key, sel, _ := strings.Cut(act, " ")
+		if strings.HasSuffix(sel, " .opt") {
+			w.shot(t, "select-open")
+		}
 		// The message may be drawn again (edited) between the look and the
 		// click: then look again.
 		ctx, cancel := context.WithTimeout(w.ctx, 5*time.Second)
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)), chromedp.Evaluate[chromedp.Void](fmt.Sprintf("done(%q)", key)))
+		err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf("aim(%q)", sel)), chromedp.Click(chromedp.CSS(sel)))
+		var hit bool
+		if err == nil {
+			hit, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf("window.__drv.hit && (done(%q), true)", key)))
+		}
 		cancel()
+		if err == nil && !hit {
+			err = errors.New("the click missed (the page moved)")
+		}
 		if err != nil {
-			if missed++; missed > 5 {
+			if missed++; missed > 20 {
 				t.Fatalf("click %s: %v\npage:\n%s", sel, err, w.debug())
 			}
 			t.Logf("click %s: %v; looking again", sel, err)

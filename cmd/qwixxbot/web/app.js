@@ -390,7 +390,6 @@ function drawUsers() {
     box.appendChild(d);
   }
   $("#user-locale").value = myLocale();
-  $("#guild-locale").value = state.guildLocale;
   $("#input").placeholder = `Type / for commands · playing as ${userName(state.me)}`;
 }
 
@@ -604,6 +603,7 @@ async function main() {
   const byName = state.users.find(u => u.name === asParam);
   if (byName) state.me = byName.id;
   drawUsers();
+  $("#guild-locale").value = state.guildLocale;
   markLocales();
   setupComposer();
   connect();
