@@ -299,11 +299,46 @@ func (w *webWorld) benEphemeral(t *testing.T) *discordtest.Message {
 	return m
 }
 
+// recordSeen makes the page remember every message it ever shows, even
+// for a moment.
+func (w *webWorld) recordSeen(t *testing.T) {
+	t.Helper()
+	w.run(t, "record the messages shown", chromedp.Evaluate[chromedp.Void](`
+window.__seen = new Set([...document.querySelectorAll("#messages .msg")].map(m => m.dataset.id));
+new MutationObserver(() => {
+  for (const m of document.querySelectorAll("#messages .msg")) window.__seen.add(m.dataset.id);
+}).observe(document.querySelector("#messages"), {childList: true, subtree: true});`))
+}
+
+// checkSeen checks that every message the page ever showed is public or
+// the user's own private message, and returns how many private ones it
+// showed.
+func (w *webWorld) checkSeen(t *testing.T, u *discordtest.User) int {
+	t.Helper()
+	ids := get(t, w, "read the messages shown", chromedp.Evaluate[[]string](`[...window.__seen]`))
+	own := 0
+	for _, id := range ids {
+		m, ok := w.fw.srv.Message(id)
+		switch {
+		case !ok:
+			t.Errorf("the page showed message %s, which the fake never had", id)
+		case m.Ephemeral() && m.VisibleTo != u.ID:
+			t.Errorf("%s's page showed another user's private message %s: %q", u.Name, id, m.Content)
+		case m.Ephemeral():
+			own++
+		}
+	}
+	if len(ids) == 0 {
+		t.Error("the page showed no message")
+	}
+	return own
+}
+
 // absent checks that none of the messages is on the page, nor their text.
 func (w *webWorld) absent(t *testing.T, what string, ms ...*discordtest.Message) {
 	t.Helper()
 	for _, m := range ms {
-		first, _, _ := strings.Cut(m.Content, "\n")
+		first, _, _ := strings.Cut(strings.ReplaceAll(m.Content, "**", ""), "\n")
 		w.check(t, what, fmt.Sprintf(`document.querySelector('[data-id=%q]') === null && !document.body.innerText.includes(%q)`, m.ID, first))
 	}
 }
@@ -318,6 +353,7 @@ func TestWebSandboxDiceGame(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	w := newWebWorld(t)
+	w.recordSeen(t)
 	benHelp := w.benEphemeral(t)
 
 	w.slash(t, "/qwixx n", "qwixx new", "/qwixx new", map[string]string{"variant": "0"})
@@ -355,6 +391,10 @@ func TestWebSandboxDiceGame(t *testing.T) {
 		t.Errorf("the results do not name Anna:\n%s", results)
 	}
 
+	if own := w.checkSeen(t, w.anna); own == 0 {
+		t.Error("Anna's page never showed her private view")
+	}
+
 	// As Ben: his private answers are there, Anna's are not.
 	w.run(t, "switch to Ben", chromedp.Click(chromedp.CSS(`.user[data-user="Ben"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="`+w.ben.ID+`"]`)),
@@ -378,6 +418,7 @@ func TestWebSandboxCardGame(t *testing.T) {
 		w.run(t, "switch "+sel, chromedp.SetValue(chromedp.CSS(sel), v), changed(sel))
 	}
 	w.run(t, "the locales in force", chromedp.WaitVisible(chromedp.CSS(`body[data-locales="de|fr"]`)))
+	w.recordSeen(t)
 	benHelp := w.benEphemeral(t)
 	w.slash(t, "/qwixx", "qwixx new", "/qwixx neu", map[string]string{"variant": "1"})
 	w.run(t, "the French lobby", chromedp.WaitVisible(chromedp.CSS(`button[data-cid*=":join#"]`)))
@@ -403,9 +444,8 @@ func TestWebSandboxCardGame(t *testing.T) {
 	if !strings.Contains(final, "Anna") || strings.Contains(final, "Game over") {
 		t.Errorf("the results are not the French ones naming Anna:\n%s", final)
 	}
-	n := get(t, w, "count private views", chromedp.Evaluate[int](`document.querySelectorAll(".msg.ephemeral").length`))
-	if n == 0 {
-		t.Error("no private view on the page")
+	if own := w.checkSeen(t, w.anna); own == 0 {
+		t.Error("Anna's page never showed her hand view")
 	}
 	// Every public message of the channel is on the page, as the fake has it.
 	for _, m := range w.fw.srv.Messages(w.fw.srv.DefaultChannel()) {
