@@ -192,12 +192,13 @@ func (w *webWorld) slash(t *testing.T, typed, cmd, wantName string, options map[
 }
 
 // driver is injected into the page: nextAction(me) names what a player
-// who passes whenever they can (and, in the card game's action 3, plays the
-// first card of their hand crossing nothing) clicks next, as
-// "KEY SELECTOR"; "done" when the results are shown, or "" while there is
-// nothing to do. It reads only what the page shows and changes nothing:
-// the test marks KEY as done (done(key)) once it has clicked, so that the
-// same state is not acted on twice.
+// clicks next who passes whenever they can, takes the first cards offered
+// (card game, action 1) and plays the first card of their hand as the hand
+// view proposes (action 3), as "KEY SELECTOR"; "done" when the results are
+// shown, or "" while there is nothing to do. It reads only what the page
+// shows. The test marks KEY as done (done(key)) once its click reached the
+// element (aim(selector) before the click), so that the same state is not
+// acted on twice and a click that missed is made again.
 const driver = `
 window.__drv = {done: {}, want: "", hit: false};
 window.done = key => { window.__drv.done[key] = true; };
@@ -346,7 +347,7 @@ func (w *webWorld) absent(t *testing.T, what string, ms ...*discordtest.Message)
 // TestWebSandboxDiceGame plays a whole dice game on the sandbox page in a
 // real browser: Anna opens a table with the slash-command box, adds a
 // computer player and starts in the lobby, and passes whenever she must
-// act, so the game ends after her fourth misthrow (RULES D8) or the
+// act, so the game ends after her fourth misthrow (RULES D6, D9) or the
 // computer's locks. Ben's private answers never reach Anna's page; after
 // switching to Ben, his appear and Anna's do not.
 func TestWebSandboxDiceGame(t *testing.T) {
@@ -408,8 +409,8 @@ func TestWebSandboxDiceGame(t *testing.T) {
 // server in French and Anna's client in German: the commands are offered
 // with their German names, the public messages are French, Anna's private
 // hand view German. Anna takes cards, passes action 2 and plays her first
-// card crossing nothing, through the hand view's select menu, until her
-// fourth misthrow ends the game (RULES C7, C9) or the computer's locks do.
+// card as the hand view proposes it, through its select menu and its Play
+// button, until the game ends (RULES C9).
 func TestWebSandboxCardGame(t *testing.T) {
 	t.Parallel()
 	start := time.Now()

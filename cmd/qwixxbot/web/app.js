@@ -207,6 +207,7 @@ function renderSelect(m, c) {
       document.querySelectorAll(".select.open").forEach(s => s !== el && s.closeMenu && s.closeMenu());
       menu.hidden = false;
       el.classList.add("open");
+      menu.scrollIntoView({ block: "nearest" });
     } else close();
   });
   el.closeMenu = close;
