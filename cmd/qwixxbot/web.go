@@ -98,7 +98,10 @@ func newWebTable(srv *discordtest.Server, names []string) *webTable {
 //	GET  /att/MESSAGE/FILENAME   an attachment's bytes
 func (wt *webTable) handler() http.Handler {
 	mux := http.NewServeMux()
-	static, _ := fs.Sub(webFiles, "web")
+	static, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		panic("sandbox page: embedded files: " + err.Error())
+	}
 	mux.Handle("GET /", http.FileServerFS(static))
 	mux.HandleFunc("GET /api/world", wt.world)
 	mux.HandleFunc("GET /api/events", wt.events)
@@ -276,8 +279,15 @@ type webAction struct {
 	Locale   string         `json:"locale"`
 }
 
+// readAction reads a request of the page. It must be JSON: a form another
+// web site posts to the loopback address cannot be, as browsers ask before
+// sending JSON across sites (and the page's server never says yes).
 func readAction(w http.ResponseWriter, r *http.Request) (webAction, bool) {
 	var a webAction
+	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); ct != "application/json" {
+		writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"error": "send JSON"})
+		return a, false
+	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&a); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad request: " + err.Error()})
 		return a, false

@@ -195,6 +195,15 @@ func TestWebPageShowsOnlyOwnEphemerals(t *testing.T) {
 			t.Errorf("%s for user %q: %s, want %d", p, user, res.Status, want)
 		}
 	}
+	// Another web site's form cannot act: only JSON is taken.
+	res, err = http.Post(hs.URL+"/api/command", "application/x-www-form-urlencoded", strings.NewReader(`{"user":"`+anna.ID+`","name":"qwixx","sub":"end"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("a form post was answered %s", res.Status)
+	}
 	// Switching locales: the fake's interactions carry them, so Anna's
 	// private answer to the same command is in French.
 	if out := postJSON(t, hs.URL+"/api/locale", map[string]any{"user": anna.ID, "locale": "xx"}); out["error"] == nil {
