@@ -335,3 +335,31 @@ func TestRunWithoutTokenServesThePage(t *testing.T) {
 		t.Fatal("run did not stop")
 	}
 }
+
+// TestRunSandboxAuto runs `qwixxbot -sandbox-auto`: the automatic game of
+// before the page, for demos and CI. It plays one whole game, writes its
+// transcript and pictures and exits 0 with the results.
+func TestRunSandboxAuto(t *testing.T) {
+	t.Setenv("QWIXXBOT_TOKEN", "")
+	dir := t.TempDir()
+	cfgFile := dir + "/qwixxbot.toml"
+	if err := os.WriteFile(cfgFile, []byte("[log]\nlevel = \"error\"\n[sandbox]\nplayers = 2\nseed = 3\nout_dir = \""+dir+"/out\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	if code := run(ctx, []string{"-config", cfgFile, "-sandbox-auto"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "Game over") || !strings.Contains(out.String(), "sandbox: ") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if strings.Contains(out.String(), "open http://") {
+		t.Error("-sandbox-auto served the page")
+	}
+	imgs, err := os.ReadDir(dir + "/out/images")
+	if err != nil || len(imgs) == 0 {
+		t.Errorf("no pictures written (%v)", err)
+	}
+}
