@@ -1,7 +1,8 @@
 // Command qwixxbot runs the Qwixx Discord bot and its tools.
 //
 //	qwixxbot [-config FILE]                       run the bot (QWIXXBOT_TOKEN set)
-//	qwixxbot [-config FILE] [-sandbox]            no token: play in the built-in fake Discord
+//	qwixxbot [-config FILE] [-sandbox]            no token: play in the built-in fake Discord, in the browser
+//	qwixxbot [-config FILE] -sandbox-auto         simulated players play one game in the fake Discord
 //	qwixxbot replay FILE [--format json|text]     replay a game record
 //	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
 //	qwixxbot quarantine [-config FILE] [-o DIR]    list tables put aside as unreadable
@@ -58,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { usage(stderr) }
 	cfgPath := fs.String("config", "", "configuration file (TOML); see config.example.toml")
 	sandbox := fs.Bool("sandbox", false, "play in the built-in fake Discord even if a token is set")
+	auto := fs.Bool("sandbox-auto", false, "in the sandbox, let simulated players play one game and exit (demos, CI)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -72,8 +74,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := newLogger(cfg.Log, stderr)
-	if *sandbox || !cfg.Discord.Token.IsSet() {
-		if err := runSandbox(ctx, cfg, log, stdout); err != nil {
+	if *sandbox || *auto || !cfg.Discord.Token.IsSet() {
+		play := runWebSandbox
+		if *auto {
+			play = runSandbox
+		}
+		if err := play(ctx, cfg, log, stdout); err != nil {
 			fmt.Fprintf(stderr, "qwixxbot sandbox: %v\n", err)
 			return 1
 		}
@@ -98,8 +104,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   qwixxbot [-config FILE]            run the bot; the token comes from QWIXXBOT_TOKEN
-  qwixxbot [-config FILE] -sandbox   play whole games in the built-in fake Discord
-                                     (also what happens when no token is set)
+  qwixxbot [-config FILE] -sandbox   play in the built-in fake Discord on a page in
+                                     the browser (also what happens when no token is
+                                     set); it prints the page's address
+                                     (sandbox.addr, 127.0.0.1:8080)
+  qwixxbot [-config FILE] -sandbox-auto
+                                     simulated players play one whole game in the
+                                     fake Discord; transcript and pictures in
+                                     sandbox.out_dir
   qwixxbot replay FILE [--format json|text]
                                      replay a game record (game/RECORD.md)
   qwixxbot render FILE [--step N] [-o DIR] [--lang en|de|fr]

@@ -46,42 +46,12 @@ func runSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, stdo
 }
 
 func sandbox(ctx context.Context, cfg config.Config, log zerolog.Logger) (*sandboxResult, error) {
-	out := cfg.Sandbox.OutDir
-	images := filepath.Join(out, "images")
-	if err := os.MkdirAll(images, 0o755); err != nil {
-		return nil, err
-	}
-	tf, err := os.Create(filepath.Join(out, "transcript.txt"))
+	fw, err := startFake(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
-	defer tf.Close()
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "sandbox-token", Transcript: tf, AttachmentDir: images})
-	if err != nil {
-		return nil, fmt.Errorf("start fake discord: %w", err)
-	}
-	defer srv.Close()
-
-	cfg.Discord.Token = config.NewSecret(srv.Token())
-	cfg.Discord.BaseURL = "https://discord.com" // srv.Transport sends it to the fake
-	cfg.Store.Path = filepath.Join(out, "sandbox.db")
-	os.Remove(cfg.Store.Path)
-
-	bctx, stop := context.WithCancel(ctx)
-	defer stop()
-	ready := make(chan *bot.Bot, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(bctx, cfg, log, serveOptions{transport: srv.Transport(), ready: func(b *bot.Bot) { ready <- b }})
-	}()
-	select {
-	case <-ready:
-	case err := <-done:
-		return nil, fmt.Errorf("bot stopped: %w", err)
-	case <-time.After(30 * time.Second):
-		return nil, errors.New("bot did not connect to the fake discord")
-	}
-
+	defer fw.close()
+	srv := fw.srv
 	seed := uint64(time.Now().UnixNano())
 	if cfg.Sandbox.Seed != nil {
 		seed = uint64(*cfg.Sandbox.Seed)
@@ -98,16 +68,90 @@ func sandbox(ctx context.Context, cfg config.Config, log zerolog.Logger) (*sandb
 		res.SchemaViolations = len(srv.SchemaViolations())
 		res.MaxTokenAge = srv.MaxTokenAge()
 	}
-	stop()
-	if berr := <-done; berr != nil && err == nil {
+	if berr := fw.stop(); berr != nil && err == nil {
 		err = berr
 	}
 	if err != nil {
 		return nil, err
 	}
-	files, _ := os.ReadDir(images)
+	files, _ := os.ReadDir(fw.images)
 	res.Images = len(files)
 	return res, nil
+}
+
+// fakeWorld is the built-in fake Discord with the real bot connected to it,
+// writing its transcript and pictures to the sandbox's folder.
+type fakeWorld struct {
+	srv    *discordtest.Server
+	images string // the folder of the uploaded pictures
+	tf     *os.File
+	cancel context.CancelFunc
+	done   chan error
+	err    error
+	bot    *bot.Bot
+}
+
+// startFake starts the fake Discord and the bot (serve, as in production)
+// against it, and returns once the bot is connected and has registered its
+// commands.
+func startFake(ctx context.Context, cfg config.Config, log zerolog.Logger) (*fakeWorld, error) {
+	out := cfg.Sandbox.OutDir
+	images := filepath.Join(out, "images")
+	if err := os.MkdirAll(images, 0o755); err != nil {
+		return nil, fmt.Errorf("sandbox folder: %w", err)
+	}
+	tf, err := os.Create(filepath.Join(out, "transcript.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox transcript: %w", err)
+	}
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "sandbox-token", Transcript: tf, AttachmentDir: images})
+	if err != nil {
+		tf.Close()
+		return nil, fmt.Errorf("start fake discord: %w", err)
+	}
+	cfg.Discord.Token = config.NewSecret(srv.Token())
+	cfg.Discord.BaseURL = "https://discord.com" // srv.Transport sends it to the fake
+	cfg.Store.Path = filepath.Join(out, "sandbox.db")
+	os.Remove(cfg.Store.Path)
+
+	bctx, cancel := context.WithCancel(ctx)
+	fw := &fakeWorld{srv: srv, images: images, tf: tf, cancel: cancel, done: make(chan error, 1)}
+	ready := make(chan *bot.Bot, 1)
+	go func() {
+		fw.done <- serve(bctx, cfg, log, serveOptions{transport: srv.Transport(), ready: func(b *bot.Bot) { ready <- b }})
+	}()
+	select {
+	case fw.bot = <-ready:
+		return fw, nil
+	case err := <-fw.done:
+		fw.done <- err
+		fw.close()
+		return nil, fmt.Errorf("bot stopped: %w", err)
+	case <-time.After(30 * time.Second):
+		fw.close()
+		return nil, errors.New("bot did not connect to the fake discord")
+	}
+}
+
+// stop stops the bot and returns what serve returned (nil for a clean
+// stop). It may be called more than once.
+func (fw *fakeWorld) stop() error {
+	if fw.done != nil {
+		fw.cancel()
+		fw.err = <-fw.done
+		fw.done = nil
+		if errors.Is(fw.err, context.Canceled) {
+			fw.err = nil
+		}
+	}
+	return fw.err
+}
+
+// close stops the bot and the fake Discord.
+func (fw *fakeWorld) close() {
+	fw.stop()
+	fw.srv.Close()
+	fw.tf.Close()
 }
 
 // players are simulated people: they see only what Discord would show them

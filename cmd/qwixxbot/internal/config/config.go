@@ -123,6 +123,9 @@ type Sandbox struct {
 	Variant string
 	// Seed makes the sandbox repeatable; nil means a random seed.
 	Seed *int64
+	// Addr is where the sandbox serves its page (host:port), on loopback
+	// by default: the page lets whoever opens it play as any of its users.
+	Addr string
 }
 
 // Secret is a string that never shows itself when printed, formatted,
@@ -228,6 +231,7 @@ type raw struct {
 		Players int64  `toml:"players"`
 		Variant string `toml:"variant"`
 		Seed    *int64 `toml:"seed"`
+		Addr    string `toml:"addr"`
 	} `toml:"sandbox"`
 }
 
@@ -252,6 +256,7 @@ func defaultRaw() *raw {
 	r.Sandbox.OutDir = "sandbox-out"
 	r.Sandbox.Players = 3
 	r.Sandbox.Variant = "dice"
+	r.Sandbox.Addr = "127.0.0.1:8080"
 	return r
 }
 
@@ -289,6 +294,7 @@ var keys = []keyDef{
 	{name: "sandbox.players", field: func(r *raw) any { return &r.Sandbox.Players }},
 	{name: "sandbox.variant", field: func(r *raw) any { return &r.Sandbox.Variant }},
 	{name: "sandbox.seed", field: func(r *raw) any { return &r.Sandbox.Seed }},
+	{name: "sandbox.addr", field: func(r *raw) any { return &r.Sandbox.Addr }},
 }
 
 // TokenEnv is the environment variable for the bot token; it wins over
@@ -534,6 +540,10 @@ func (r *raw) config() (Config, error) {
 	}
 	c.Sandbox.Players = players(bad, "sandbox.players", r.Sandbox.Players)
 	c.Sandbox.Variant = oneOf(bad, "sandbox.variant", r.Sandbox.Variant, variants)
+	c.Sandbox.Addr = strings.TrimSpace(r.Sandbox.Addr)
+	if _, port, err := net.SplitHostPort(c.Sandbox.Addr); err != nil || port == "" {
+		bad("sandbox.addr", "%q is not host:port (for example 127.0.0.1:8080)", r.Sandbox.Addr)
+	}
 	if r.Sandbox.Seed != nil {
 		seed := *r.Sandbox.Seed
 		c.Sandbox.Seed = &seed
@@ -621,12 +631,12 @@ func (c Config) String() string {
 		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d store.path=%q "+
 		"store.result_max_age=%s store.results_per_guild=%d store.record_max_age=%s store.records_per_guild=%d store.guild_grace=%s log.level=%s log.format=%s log.debug_addr=%q "+
 		"game.turn_timeout=%s game.reminder_before=%s game.max_players=%d game.language=%s "+
-		"sandbox.out_dir=%q sandbox.players=%d sandbox.variant=%s sandbox.seed=%s",
+		"sandbox.out_dir=%q sandbox.players=%d sandbox.variant=%s sandbox.seed=%s sandbox.addr=%q",
 		c.Discord.Token, c.Discord.ApplicationID, c.Discord.BaseURL, c.Discord.GuildID,
 		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Store.Path,
 		fmtDuration(c.Store.ResultMaxAge), c.Store.ResultsPerGuild, fmtDuration(c.Store.RecordMaxAge), c.Store.RecordsPerGuild, fmtDuration(c.Store.GuildGrace), c.Log.Level, c.Log.Format, c.Log.DebugAddr,
 		fmtDuration(c.Game.TurnTimeout), fmtDuration(c.Game.ReminderBefore), c.Game.MaxPlayers, c.Game.Language,
-		c.Sandbox.OutDir, c.Sandbox.Players, c.Sandbox.Variant, seed)
+		c.Sandbox.OutDir, c.Sandbox.Players, c.Sandbox.Variant, seed, c.Sandbox.Addr)
 }
 
 // MarshalZerologObject logs the configuration, with the token shown as
@@ -655,7 +665,8 @@ func (c Config) MarshalZerologObject(e *zerolog.Event) {
 	sb := zerolog.Dict().
 		Str("out_dir", c.Sandbox.OutDir).
 		Int("players", c.Sandbox.Players).
-		Str("variant", c.Sandbox.Variant)
+		Str("variant", c.Sandbox.Variant).
+		Str("addr", c.Sandbox.Addr)
 	if c.Sandbox.Seed != nil {
 		sb.Int64("seed", *c.Sandbox.Seed)
 	}

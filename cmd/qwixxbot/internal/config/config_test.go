@@ -48,7 +48,7 @@ func TestDefaults(t *testing.T) {
 		Store:   Store{Path: "qwixxbot.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour},
 		Log:     Log{Level: "info", Format: "json"},
 		Game:    Game{TurnTimeout: 2 * time.Minute, ReminderBefore: 20 * time.Second, MaxPlayers: 5, Language: "en"},
-		Sandbox: Sandbox{OutDir: "sandbox-out", Players: 3, Variant: "dice"},
+		Sandbox: Sandbox{OutDir: "sandbox-out", Players: 3, Variant: "dice", Addr: "127.0.0.1:8080"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load(\"\", nil) =\n%+v\nwant\n%+v", got, want)
@@ -128,6 +128,7 @@ out_dir = "out"
 players = 5
 variant = "jokers"
 seed = -42
+addr = "[::1]:9000"
 `)
 	got, err := Load(path, nil)
 	if err != nil {
@@ -146,7 +147,7 @@ seed = -42
 		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour},
 		Log:     Log{Level: "debug", Format: "console"},
 		Game:    Game{TurnTimeout: 90 * time.Minute, ReminderBefore: 90 * time.Second, MaxPlayers: 4, Language: "de"},
-		Sandbox: Sandbox{OutDir: "out", Players: 5, Variant: "jokers", Seed: ptr(int64(-42))},
+		Sandbox: Sandbox{OutDir: "out", Players: 5, Variant: "jokers", Seed: ptr(int64(-42)), Addr: "[::1]:9000"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load =\n%+v\nwant\n%+v", got, want)
@@ -258,6 +259,7 @@ func TestValidation(t *testing.T) {
 		{"sandbox.players below", "[sandbox]\nplayers = 1", `config: sandbox.players: 1 is not in 2..5`},
 		{"sandbox.players above", "[sandbox]\nplayers = 6", `config: sandbox.players: 6 is not in 2..5`},
 		{"sandbox.variant", "[sandbox]\nvariant = \"poker\"", `config: sandbox.variant: "poker" is not one of dice, cards, jokers`},
+		{"sandbox.addr", "[sandbox]\naddr = \"8080\"", `config: sandbox.addr: "8080" is not host:port (for example 127.0.0.1:8080)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -362,6 +364,7 @@ seed = 1
 		"QWIXXBOT_SANDBOX_PLAYERS":         "5",
 		"QWIXXBOT_SANDBOX_VARIANT":         "jokers",
 		"QWIXXBOT_SANDBOX_SEED":            "99",
+		"QWIXXBOT_SANDBOX_ADDR":            "127.0.0.1:0",
 	}
 	if len(env) != len(keys) {
 		t.Fatalf("test sets %d variables for %d keys", len(env), len(keys))
@@ -375,7 +378,7 @@ seed = 1
 		Store:   Store{Path: "env.db", ResultsPerGuild: 500, RecordMaxAge: 240 * time.Hour, RecordsPerGuild: 20, GuildGrace: time.Hour},
 		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
-		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99))},
+		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99)), Addr: "127.0.0.1:0"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load =\n%+v\nwant\n%+v", got, want)
@@ -554,7 +557,7 @@ func TestString(t *testing.T) {
 		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" ` +
 		`store.result_max_age=17520h store.results_per_guild=10000 store.record_max_age=2160h store.records_per_guild=250 store.guild_grace=720h log.level=info log.format=json log.debug_addr="" ` +
 		`game.turn_timeout=2m game.reminder_before=20s game.max_players=5 game.language=en ` +
-		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7`
+		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7 sandbox.addr="127.0.0.1:8080"`
 	if got := c.String(); got != want {
 		t.Errorf("String() =\n%s\nwant\n%s", got, want)
 	}

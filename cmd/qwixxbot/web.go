@@ -1,0 +1,412 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+)
+
+//go:embed web
+var webFiles embed.FS
+
+// runWebSandbox starts the fake Discord and the bot as the sandbox does,
+// and serves a page at cfg.Sandbox.Addr where a person plays in the fake's
+// channel as one of its users, until ctx ends.
+func runWebSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", cfg.Sandbox.Addr)
+	if err != nil {
+		return fmt.Errorf("sandbox page: %w", err)
+	}
+	fw, err := startFake(ctx, cfg, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer fw.close()
+	wt := newWebTable(fw.srv, sandboxNames[:cfg.Sandbox.Players])
+	hs := &http.Server{Handler: wt.handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	fmt.Fprintf(stdout, "open http://%s\n", ln.Addr())
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+		return fmt.Errorf("sandbox page: %w", err)
+	}
+	// Event streams end with their requests' context: Shutdown would wait
+	// for them, so Close ends them.
+	hs.Close()
+	if err := fw.stop(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// webTable is the sandbox's page: a browser client of the fake Discord.
+// It shows the fake's channel as one of its users sees it (public messages
+// and that user's ephemeral ones) and sends that user's commands, clicks
+// and selections to the fake, which passes them to the bot as Discord
+// would. It knows nothing of the game.
+type webTable struct {
+	srv   *discordtest.Server
+	ch    string
+	users []*discordtest.User
+	mu    sync.Mutex
+	// locales holds each user's client locale, by ID, and "" the guild's.
+	locales map[string]string
+	// used says, by interaction ID, who ran which command from the page:
+	// Discord shows it above the command's answer ("Anna used /qwixx new").
+	used map[string]string
+}
+
+// newWebTable adds the named users to the fake (the first is the one the
+// page plays as at first) and returns the page.
+func newWebTable(srv *discordtest.Server, names []string) *webTable {
+	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), locales: map[string]string{"": "en-US"}, used: map[string]string{}}
+	for _, n := range names {
+		u := srv.AddUser(n, "en-US")
+		wt.users = append(wt.users, u)
+		wt.locales[u.ID] = "en-US"
+	}
+	return wt
+}
+
+// handler serves the page, its files and its API:
+//
+//	GET  /                       the page
+//	GET  /api/world              users, locales, the bot, the registered commands
+//	GET  /api/events?user=ID     server-sent events: the channel as ID sees it
+//	POST /api/command            {user, name, sub, options}
+//	POST /api/click              {user, message, custom_id}
+//	POST /api/select             {user, message, custom_id, values}
+//	POST /api/locale             {user, locale} (user "" is the guild)
+//	GET  /att/MESSAGE/FILENAME   an attachment's bytes
+func (wt *webTable) handler() http.Handler {
+	mux := http.NewServeMux()
+	static, err := fs.Sub(webFiles, "web")
+	if err != nil {
+		panic("sandbox page: embedded files: " + err.Error())
+	}
+	mux.Handle("GET /", http.FileServerFS(static))
+	mux.HandleFunc("GET /api/world", wt.world)
+	mux.HandleFunc("GET /api/events", wt.events)
+	mux.HandleFunc("POST /api/command", wt.command)
+	mux.HandleFunc("POST /api/click", wt.click)
+	mux.HandleFunc("POST /api/select", wt.click)
+	mux.HandleFunc("POST /api/locale", wt.locale)
+	mux.HandleFunc("GET /att/{msg}/{file}", wt.attachment)
+	return mux
+}
+
+func (wt *webTable) user(id string) *discordtest.User {
+	for _, u := range wt.users {
+		if u.ID == id {
+			return u
+		}
+	}
+	return nil
+}
+
+// webUser is a user as the page lists them.
+type webUser struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Locale string `json:"locale"`
+}
+
+func (wt *webTable) world(w http.ResponseWriter, r *http.Request) {
+	wt.mu.Lock()
+	var users []webUser
+	for _, u := range wt.users {
+		users = append(users, webUser{u.ID, u.Name, wt.locales[u.ID]})
+	}
+	guildLocale := wt.locales[""]
+	wt.mu.Unlock()
+	var cmds []map[string]any
+	for _, scope := range []string{wt.srv.DefaultGuild(), ""} {
+		for _, name := range wt.srv.Commands(scope) {
+			if c, ok := wt.srv.CommandJSON(scope, name); ok && !containsCommand(cmds, name) {
+				cmds = append(cmds, c)
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"users": users, "guild_locale": guildLocale, "commands": cmds,
+		"bot":     map[string]string{"id": wt.srv.BotUserID(), "name": "qwixxbot"},
+		"channel": "qwixx",
+	})
+}
+
+func containsCommand(cmds []map[string]any, name string) bool {
+	for _, c := range cmds {
+		if c["name"] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// webMessage is a message as the page draws it.
+type webMessage struct {
+	ID          string                    `json:"id"`
+	Author      string                    `json:"author"`
+	Bot         bool                      `json:"bot"`
+	Content     string                    `json:"content"`
+	Embeds      []*discordgo.MessageEmbed `json:"embeds"`
+	Components  []discordtest.Component   `json:"components"`
+	Attachments []webAttachment           `json:"attachments"`
+	Ephemeral   bool                      `json:"ephemeral"`
+	Loading     bool                      `json:"loading"`
+	Edited      bool                      `json:"edited"`
+	Version     int                       `json:"version"`
+	Time        int64                     `json:"time"` // Unix milliseconds
+	Deleted     bool                      `json:"deleted,omitempty"`
+	// Used is "NAME used /COMMAND" for the answer to a command.
+	Used string `json:"used,omitempty"`
+}
+
+type webAttachment struct {
+	Filename string `json:"filename"`
+	URL      string `json:"url"`
+	Image    bool   `json:"image"`
+}
+
+func (wt *webTable) webMessage(m *discordtest.Message) webMessage {
+	out := webMessage{
+		ID: m.ID, Content: m.Content, Embeds: m.Embeds, Components: m.Components,
+		Ephemeral: m.Ephemeral(), Loading: m.Loading(), Edited: !m.Edited.IsZero(),
+		Version: m.Version, Time: m.Timestamp.UnixMilli(), Deleted: m.Deleted,
+		Attachments: []webAttachment{},
+	}
+	if m.InteractionID != "" {
+		wt.mu.Lock()
+		out.Used = wt.used[m.InteractionID]
+		wt.mu.Unlock()
+	}
+	switch {
+	case m.AuthorID == wt.srv.BotUserID():
+		out.Author, out.Bot = "qwixxbot", true
+	case wt.user(m.AuthorID) != nil:
+		out.Author = wt.user(m.AuthorID).Name
+	default:
+		out.Author = "someone"
+	}
+	for _, a := range m.Attachments {
+		out.Attachments = append(out.Attachments, webAttachment{
+			Filename: a.Filename,
+			URL:      fmt.Sprintf("/att/%s/%s?a=%s", m.ID, a.Filename, a.ID),
+			Image:    strings.HasPrefix(a.ContentType, "image/") || strings.HasSuffix(a.Filename, ".png"),
+		})
+	}
+	return out
+}
+
+// events streams the channel as the user sees it: first every visible
+// message ("snapshot"), then each change ("message"), as server-sent
+// events. Another user's ephemeral messages never reach it: the fake's
+// per-user watcher does not report them.
+func (wt *webTable) events(w http.ResponseWriter, r *http.Request) {
+	u := wt.user(r.URL.Query().Get("user"))
+	if u == nil {
+		http.Error(w, "unknown user", http.StatusNotFound)
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	// Watch first, then read the channel: a change in between is sent
+	// twice, which the page takes as the same version again.
+	watch := u.Watch(wt.ch)
+	snap := []webMessage{}
+	for _, m := range u.Messages(wt.ch) {
+		snap = append(snap, wt.webMessage(m))
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	send := func(event string, v any) bool {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return false
+		}
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+			return false
+		}
+		fl.Flush()
+		return true
+	}
+	if !send("snapshot", snap) {
+		return
+	}
+	for {
+		ev, err := watch.Next(r.Context())
+		if err != nil {
+			return
+		}
+		m := wt.webMessage(ev.Message)
+		m.Deleted = ev.Kind == discordtest.Deleted || m.Deleted
+		if !send("message", m) {
+			return
+		}
+	}
+}
+
+// webAction is what the page sends for a command, click or selection.
+type webAction struct {
+	User     string         `json:"user"`
+	Name     string         `json:"name"`
+	Sub      string         `json:"sub"`
+	Options  map[string]any `json:"options"`
+	Message  string         `json:"message"`
+	CustomID string         `json:"custom_id"`
+	Values   []string       `json:"values"`
+	Locale   string         `json:"locale"`
+}
+
+// readAction reads a request of the page. It must be JSON: a form another
+// web site posts to the loopback address cannot be, as browsers ask before
+// sending JSON across sites (and the page's server never says yes).
+func readAction(w http.ResponseWriter, r *http.Request) (webAction, bool) {
+	var a webAction
+	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); ct != "application/json" {
+		writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"error": "send JSON"})
+		return a, false
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&a); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad request: " + err.Error()})
+		return a, false
+	}
+	return a, true
+}
+
+func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
+	a, ok := readAction(w, r)
+	if !ok {
+		return
+	}
+	u := wt.user(a.User)
+	if u == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
+		return
+	}
+	it, err := u.Command(wt.ch, a.Name, a.Sub, a.Options)
+	if err == nil {
+		wt.mu.Lock()
+		wt.used[it.ID()] = strings.TrimSpace(u.Name + " used /" + a.Name + " " + a.Sub)
+		wt.mu.Unlock()
+	}
+	wt.answer(w, r)(it, err)
+}
+
+// click handles both buttons (no values) and select menus.
+func (wt *webTable) click(w http.ResponseWriter, r *http.Request) {
+	a, ok := readAction(w, r)
+	if !ok {
+		return
+	}
+	u := wt.user(a.User)
+	if u == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
+		return
+	}
+	m := &discordtest.Message{ID: a.Message}
+	if strings.HasSuffix(r.URL.Path, "/select") {
+		wt.answer(w, r)(u.Select(m, a.CustomID, a.Values...))
+		return
+	}
+	wt.answer(w, r)(u.Click(m, a.CustomID))
+}
+
+// answer waits until the bot has acknowledged the interaction and tells
+// the page whether it failed, as Discord's client says "This interaction
+// failed". What the bot answered reaches the page as message events.
+func (wt *webTable) answer(w http.ResponseWriter, r *http.Request) func(*discordtest.Interaction, error) {
+	return func(it *discordtest.Interaction, err error) {
+		if err != nil {
+			writeJSON(w, http.StatusConflict, map[string]string{"error": err.Error()})
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		if err := it.Wait(ctx); err != nil {
+			msg := "This interaction failed"
+			if !errors.Is(err, discordtest.ErrInteractionFailed) {
+				msg += ": " + err.Error()
+			}
+			writeJSON(w, http.StatusOK, map[string]string{"error": msg})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "callback": it.CallbackType()})
+	}
+}
+
+func (wt *webTable) locale(w http.ResponseWriter, r *http.Request) {
+	a, ok := readAction(w, r)
+	if !ok {
+		return
+	}
+	switch a.Locale {
+	case "en-US", "en-GB", "de", "fr":
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unknown locale " + a.Locale})
+		return
+	}
+	if a.User == "" {
+		wt.srv.SetGuildLocale(wt.srv.DefaultGuild(), a.Locale)
+	} else if u := wt.user(a.User); u != nil {
+		u.SetLocale(a.Locale)
+	} else {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
+		return
+	}
+	wt.mu.Lock()
+	wt.locales[a.User] = a.Locale
+	wt.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// attachment serves a file of a message the page has shown. Ephemeral
+// messages' files are served only to their user's page (?user=ID).
+func (wt *webTable) attachment(w http.ResponseWriter, r *http.Request) {
+	m, ok := wt.srv.Message(r.PathValue("msg"))
+	if !ok || m.ChannelID != wt.ch {
+		http.NotFound(w, r)
+		return
+	}
+	if m.Ephemeral() && m.VisibleTo != r.URL.Query().Get("user") {
+		http.NotFound(w, r)
+		return
+	}
+	a, ok := m.Attachment(r.PathValue("file"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if a.ContentType != "" {
+		w.Header().Set("Content-Type", a.ContentType)
+	}
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	w.Write(a.Data)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
