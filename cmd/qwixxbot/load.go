@@ -528,6 +528,9 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 		}
 	}
 	stats.measuring.Store(false)
+	// The requests of the same window as the clicks: the players go on
+	// while the bot's figures are read below.
+	routes1 := srv.RouteStats()
 	secs := time.Since(t0).Seconds()
 	cpu1, self1 := procCPU(pid), procCPU(os.Getpid())
 	lat, f := stats.take()
@@ -562,7 +565,7 @@ func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport,
 		before[r.Route] = r
 	}
 	var reqs, counted, bytes int64
-	for _, r := range srv.RouteStats() {
+	for _, r := range routes1 {
 		b := before[r.Route]
 		r.Requests, r.Bytes, r.Failed, r.Limited = r.Requests-b.Requests, r.Bytes-b.Bytes, r.Failed-b.Failed, r.Limited-b.Limited
 		if r.Requests == 0 {
