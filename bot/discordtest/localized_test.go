@@ -73,3 +73,72 @@ func TestLocalizedCommandNames(t *testing.T) {
 		}
 	}
 }
+
+// Autocomplete sends what the client sends while the user types into an
+// option registered with autocomplete: the typed text as a string with
+// "focused", the other options as filled in, the registered names, and
+// required options may still be missing. Options without autocomplete
+// cannot be autocompleted.
+func TestAutocompleteAsTheClientSendsIt(t *testing.T) {
+	h := newHarness(t, Options{})
+	app, g := h.srv.ApplicationID(), h.srv.DefaultGuild()
+	cmds := []*discordgo.ApplicationCommand{{
+		Name: "game", Description: "Play",
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "record", Description: "A record",
+				NameLocalizations: map[discordgo.Locale]string{discordgo.French: "partie"},
+				Options: []*discordgo.ApplicationCommandOption{
+					{Type: discordgo.ApplicationCommandOptionInteger, Name: "game", Description: "Which", Required: true, Autocomplete: true,
+						NameLocalizations: map[discordgo.Locale]string{discordgo.French: "jeu"}},
+					{Type: discordgo.ApplicationCommandOptionBoolean, Name: "public", Description: "Show it"},
+				}},
+		},
+	}}
+	if _, err := h.sess.ApplicationCommandBulkOverwrite(app, g, cmds); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan *discordgo.Interaction, 2)
+	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		got <- i.Interaction
+		if err := s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "Game 12", Value: 12}}}}); err != nil {
+			t.Errorf("respond: %v", err)
+		}
+	})
+	claire := h.srv.AddUser("claire", "fr")
+	it, err := claire.Autocomplete(h.ch, "game", "partie", map[string]any{"jeu": "1", "public": true}, "jeu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := recv(t, got)
+	if i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+		t.Fatalf("type %v, want autocomplete", i.Type)
+	}
+	d := i.ApplicationCommandData()
+	if d.Options[0].Name != "record" || len(d.Options[0].Options) != 2 {
+		t.Fatalf("options %+v", d.Options[0])
+	}
+	focus, pub := d.Options[0].Options[0], d.Options[0].Options[1]
+	if focus.Name != "game" || !focus.Focused || focus.Value != "1" || pub.Focused || pub.Value != true {
+		t.Errorf("focused option %+v, other %+v: want game=\"1\" focused (a string, though an integer option) and public=true", focus, pub)
+	}
+	if err := it.Wait(ctx(t)); err != nil || it.CallbackType() != 8 {
+		t.Fatalf("wait %v, callback %d", err, it.CallbackType())
+	}
+	if ch := it.AutocompleteChoices(); len(ch) != 1 || ch[0]["name"] != "Game 12" {
+		t.Errorf("choices %v", ch)
+	}
+	// Nothing typed yet, the required option absent otherwise: still sent.
+	if _, err := h.bob.Autocomplete(h.ch, "game", "record", nil, "game"); err != nil {
+		t.Fatalf("empty autocompletion: %v", err)
+	}
+	if d := recv(t, got).ApplicationCommandData(); d.Options[0].Options[0].Value != "" || !d.Options[0].Options[0].Focused {
+		t.Errorf("empty autocompletion sent %+v", d.Options[0].Options[0])
+	}
+	for _, tc := range []struct{ what, focused string }{{"an option without autocomplete", "public"}, {"an unknown option", "nope"}, {"no option", ""}} {
+		if _, err := h.bob.Autocomplete(h.ch, "game", "record", map[string]any{"public": true}, tc.focused); err == nil {
+			t.Errorf("autocompleting %s was sent", tc.what)
+		}
+	}
+}

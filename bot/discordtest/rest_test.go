@@ -174,6 +174,10 @@ func TestCommandRegistration(t *testing.T) {
 		{"description of 101", discordgo.ApplicationCommand{Name: "qwixx", Description: strings.Repeat("d", 101)}, "0.description"},
 		{"bad locale", discordgo.ApplicationCommand{Name: "qwixx", Description: "d", NameLocalizations: &map[discordgo.Locale]string{"xx": "q"}}, "0.name_localizations.xx"},
 		{"26 options", discordgo.ApplicationCommand{Name: "qwixx", Description: "d", Options: opts}, "0.options"},
+		{"autocomplete with choices", discordgo.ApplicationCommand{Name: "qwixx", Description: "d", Options: []*discordgo.ApplicationCommandOption{{
+			Type: 3, Name: "o", Description: "d", Autocomplete: true, Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "a", Value: "a"}}}}}, "0.options.0.autocomplete"},
+		{"autocomplete on a boolean", discordgo.ApplicationCommand{Name: "qwixx", Description: "d", Options: []*discordgo.ApplicationCommandOption{{
+			Type: 5, Name: "o", Description: "d", Autocomplete: true}}}, "0.options.0.autocomplete"},
 	} {
 		_, err := h.sess.ApplicationCommandBulkOverwrite(app, g, []*discordgo.ApplicationCommand{&tc.cmd})
 		if err == nil {

@@ -80,13 +80,49 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 	s := u.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := u.channelLocked(channelID)
+	c, data, err := u.commandDataLocked(channelID, name, sub, opts, "")
 	if err != nil {
 		return nil, err
 	}
+	s.logf(u.Name, "/%s %s %v", name, sub, opts)
+	return &Interaction{s, s.newInteractionLocked(s.users[u.ID], c, InteractionApplicationCommand, data, nil)}, nil
+}
+
+// Autocomplete sends the APPLICATION_COMMAND_AUTOCOMPLETE interaction the
+// Discord client sends while the user types into option focused of a
+// command: opts are the options filled in so far (as for Command, named as
+// the registered command or the user's client names them), and
+// opts[focused] is the text typed, sent as a string whatever the option's
+// type, with "focused": true. Required options may still be missing. The
+// focused option must be registered with autocomplete. The bot must answer
+// with callback type 8; Interaction.AutocompleteChoices returns its
+// choices.
+func (u *User) Autocomplete(channelID, name, sub string, opts map[string]any, focused string) (*Interaction, error) {
+	if focused == "" {
+		return nil, fmt.Errorf("discordtest: /%s %s: autocomplete needs a focused option", name, sub)
+	}
+	s := u.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, data, err := u.commandDataLocked(channelID, name, sub, opts, focused)
+	if err != nil {
+		return nil, err
+	}
+	return &Interaction{s, s.newInteractionLocked(s.users[u.ID], c, InteractionApplicationCommandAutocomplete, data, nil)}, nil
+}
+
+// commandDataLocked checks a command against the registered one and
+// returns its channel and the interaction's data. With focused set, it is
+// the data of an autocompletion of that option.
+func (u *User) commandDataLocked(channelID, name, sub string, opts map[string]any, focused string) (*channel, map[string]any, error) {
+	s := u.s
+	c, err := u.channelLocked(channelID)
+	if err != nil {
+		return nil, nil, err
+	}
 	cmd := s.findCommandLocked(c, name)
 	if cmd == nil {
-		return nil, fmt.Errorf("discordtest: no command /%s usable in channel %s", name, channelID)
+		return nil, nil, fmt.Errorf("discordtest: no command /%s usable in channel %s", name, channelID)
 	}
 	locale := s.users[u.ID].locale
 	named := func(o cmdOption, part string) bool {
@@ -99,31 +135,47 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 		for _, part := range strings.Fields(sub) {
 			i := slices.IndexFunc(defs, func(o cmdOption) bool { return named(o, part) && (o.Type == 1 || o.Type == 2) })
 			if i < 0 {
-				return nil, fmt.Errorf("discordtest: /%s has no subcommand %q", name, sub)
+				return nil, nil, fmt.Errorf("discordtest: /%s has no subcommand %q", name, sub)
 			}
 			path = append(path, defs[i])
 			defs = defs[i].Options
 		}
 		if path[len(path)-1].Type != 1 {
-			return nil, fmt.Errorf("discordtest: /%s %s is a group; name a subcommand", name, sub)
+			return nil, nil, fmt.Errorf("discordtest: /%s %s is a group; name a subcommand", name, sub)
 		}
 	} else if slices.ContainsFunc(defs, func(o cmdOption) bool { return o.Type == 1 || o.Type == 2 }) {
-		return nil, fmt.Errorf("discordtest: /%s needs a subcommand", name)
+		return nil, nil, fmt.Errorf("discordtest: /%s needs a subcommand", name)
 	}
 	shown := opts
 	opts = map[string]any{}
 	for k, v := range shown {
 		if i := slices.IndexFunc(defs, func(o cmdOption) bool { return named(o, k) }); i >= 0 {
+			if k == focused {
+				focused = defs[i].Name
+			}
 			k = defs[i].Name
 		}
 		if _, dup := opts[k]; dup {
-			return nil, fmt.Errorf("discordtest: /%s %s: option %q given twice", name, sub, k)
+			return nil, nil, fmt.Errorf("discordtest: /%s %s: option %q given twice", name, sub, k)
 		}
 		opts[k] = v
 	}
-	leaf, err := s.optionValuesLocked(defs, opts, res)
+	if focused != "" {
+		i := slices.IndexFunc(defs, func(o cmdOption) bool { return named(o, focused) })
+		if i < 0 {
+			return nil, nil, fmt.Errorf("discordtest: /%s %s: no option %q to autocomplete", name, sub, focused)
+		}
+		if !defs[i].Autocomplete {
+			return nil, nil, fmt.Errorf("discordtest: /%s %s: option %q has no autocomplete (the client offers its choices itself)", name, sub, defs[i].Name)
+		}
+		focused = defs[i].Name
+		if _, ok := opts[focused]; !ok {
+			opts[focused] = ""
+		}
+	}
+	leaf, err := s.optionValuesLocked(defs, opts, res, focused)
 	if err != nil {
-		return nil, fmt.Errorf("discordtest: /%s %s: %w", name, sub, err)
+		return nil, nil, fmt.Errorf("discordtest: /%s %s: %w", name, sub, err)
 	}
 	for i := len(path) - 1; i >= 0; i-- {
 		leaf = []any{map[string]any{"name": path[i].Name, "type": path[i].Type, "options": leaf}}
@@ -135,12 +187,13 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 	if len(res) > 0 {
 		data["resolved"] = res
 	}
-	s.logf(u.Name, "/%s %s %v", name, sub, opts)
-	return &Interaction{s, s.newInteractionLocked(s.users[u.ID], c, 2, data, nil)}, nil
+	return c, data, nil
 }
 
-// optionValuesLocked converts option values by their definitions.
-func (s *Server) optionValuesLocked(defs []cmdOption, opts map[string]any, res map[string]map[string]any) ([]any, error) {
+// optionValuesLocked converts option values by their definitions. With
+// focused set (an autocompletion), required options may be missing and the
+// focused one is the text typed so far.
+func (s *Server) optionValuesLocked(defs []cmdOption, opts map[string]any, res map[string]map[string]any, focused string) ([]any, error) {
 	for k := range opts {
 		if !slices.ContainsFunc(defs, func(o cmdOption) bool { return o.Name == k }) {
 			return nil, fmt.Errorf("unknown option %q", k)
@@ -149,8 +202,16 @@ func (s *Server) optionValuesLocked(defs []cmdOption, opts map[string]any, res m
 	out := []any{}
 	for _, d := range defs {
 		v, ok := opts[d.Name]
+		if d.Name == focused {
+			typed, isStr := v.(string)
+			if !isStr {
+				return nil, fmt.Errorf("option %q: the text typed is a string, got %T", d.Name, v)
+			}
+			out = append(out, map[string]any{"name": d.Name, "type": d.Type, "value": typed, "focused": true})
+			continue
+		}
 		if !ok {
-			if d.Required {
+			if d.Required && focused == "" {
 				return nil, fmt.Errorf("required option %q missing", d.Name)
 			}
 			continue

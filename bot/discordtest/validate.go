@@ -329,6 +329,7 @@ type cmdOption struct {
 	MaxValue                 *float64          `json:"max_value"`
 	MinLength                *int              `json:"min_length"`
 	MaxLength                *int              `json:"max_length"`
+	Autocomplete             bool              `json:"autocomplete"`
 }
 
 type cmdDef struct {
@@ -454,6 +455,12 @@ func validateOptions(fe fieldErrors, p string, opts []cmdOption, level string) {
 			}
 			if len(o.Choices) > 25 {
 				fe.add(join(op, "choices"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+			}
+			if o.Autocomplete && len(o.Choices) > 0 {
+				fe.add(join(op, "autocomplete"), "APPLICATION_COMMAND_AUTOCOMPLETE_CHOICES_INVALID", "Autocomplete cannot be set if there are choices present")
+			}
+			if o.Autocomplete && o.Type != 3 && o.Type != 4 && o.Type != 10 {
+				fe.add(join(op, "autocomplete"), "APPLICATION_COMMAND_AUTOCOMPLETE_INVALID_TYPE", "Autocomplete is only valid for string, integer and number options")
 			}
 			for j, c := range o.Choices {
 				lenBetween(fe, join(op, "choices", j, "name"), c.Name, 1, 100)

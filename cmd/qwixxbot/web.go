@@ -106,6 +106,7 @@ func (wt *webTable) handler() http.Handler {
 	mux.HandleFunc("GET /api/world", wt.world)
 	mux.HandleFunc("GET /api/events", wt.events)
 	mux.HandleFunc("POST /api/command", wt.command)
+	mux.HandleFunc("POST /api/autocomplete", wt.autocomplete)
 	mux.HandleFunc("POST /api/click", wt.click)
 	mux.HandleFunc("POST /api/select", wt.click)
 	mux.HandleFunc("POST /api/locale", wt.locale)
@@ -277,6 +278,8 @@ type webAction struct {
 	CustomID string         `json:"custom_id"`
 	Values   []string       `json:"values"`
 	Locale   string         `json:"locale"`
+	// Focused names the option being typed into (autocomplete).
+	Focused string `json:"focused"`
 }
 
 // readAction reads a request of the page. It must be JSON: a form another
@@ -312,6 +315,37 @@ func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
 		wt.mu.Unlock()
 	}
 	wt.answer(w, r)(it, err)
+}
+
+// autocomplete asks the bot for the choices of an option registered with
+// autocomplete while the user types into it, as Discord's client does, and
+// returns them ({"choices": [{"name", "value"}]}).
+func (wt *webTable) autocomplete(w http.ResponseWriter, r *http.Request) {
+	a, ok := readAction(w, r)
+	if !ok {
+		return
+	}
+	u := wt.user(a.User)
+	if u == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
+		return
+	}
+	it, err := u.Autocomplete(wt.ch, a.Name, a.Sub, a.Options, a.Focused)
+	if err != nil {
+		writeJSON(w, http.StatusConflict, map[string]string{"error": err.Error()})
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	if err := it.Wait(ctx); err != nil {
+		writeJSON(w, http.StatusOK, map[string]any{"error": "Loading options failed", "choices": []any{}})
+		return
+	}
+	choices := it.AutocompleteChoices()
+	if choices == nil {
+		choices = []map[string]any{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"choices": choices})
 }
 
 // click handles both buttons (no values) and select menus.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // requireBrowserEnv, when set (.ci/run sets it), turns a missing browser
@@ -392,6 +393,42 @@ func TestWebSandboxDiceGame(t *testing.T) {
 		t.Errorf("the results do not name Anna:\n%s", results)
 	}
 
+	// The game's record: /qwixx record, its game picked from the bot's
+	// autocomplete choices, arrives privately as a JSON file.
+	w.run(t, "type /qwixx rec", chromedp.SendKeys(chromedp.CSS("#input"), "/qwixx rec"),
+		chromedp.WaitVisible(chromedp.CSS(`.sug[data-cmd="qwixx record"]`)))
+	w.run(t, "pick /qwixx record", chromedp.Click(chromedp.CSS(`.sug[data-cmd="qwixx record"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.optf[data-option="game"] input`)),
+		chromedp.Click(chromedp.CSS(`.optf[data-option="game"] input`)),
+		chromedp.WaitVisible(chromedp.CSS(`.sug.ac`)))
+	w.shot(t, "record-autocomplete")
+	choice := get(t, w, "read the choice", chromedp.Text(chromedp.CSS(`.sug.ac .name`)))
+	if !strings.Contains(choice, "Anna") || !strings.Contains(choice, "UTC") {
+		t.Errorf("the game offered is %q, want its date and players", choice)
+	}
+	w.run(t, "pick the game and send", chromedp.Click(chromedp.CSS(`.sug.ac`)),
+		chromedp.WaitNotVisible(chromedp.CSS(`#suggest`)),
+		chromedp.SendKeys(chromedp.CSS("#input"), "\r"),
+		chromedp.WaitVisible(chromedp.CSS(`.msg.ephemeral .attachments a[href*=".json"]`)))
+	rec := get(t, w, "download the record", chromedp.Evaluate[string](
+		`fetch([...document.querySelectorAll('.msg.ephemeral .attachments a[href*=".json"]')].pop().href).then(r => r.text())`,
+		chromedp.EvalAwaitPromise))
+	gr, err := game.ParseRecord([]byte(rec))
+	if err != nil {
+		t.Fatalf("the record downloaded from the page: %v\n%s", err, rec)
+	}
+	if len(gr.Players) != 2 || gr.Players[0] != "Anna" && gr.Players[1] != "Anna" {
+		t.Errorf("the record's players are %v, want Anna and the computer", gr.Players)
+	}
+	if _, err := game.Replay(gr); err != nil {
+		t.Errorf("the record does not replay: %v", err)
+	}
+	recID := get(t, w, "read the record's message", chromedp.Evaluate[string](
+		`[...document.querySelectorAll('.msg.ephemeral .attachments a[href*=".json"]')].pop().closest(".msg").dataset.id`))
+	if m, ok := w.fw.srv.Message(recID); !ok || !m.Ephemeral() || m.VisibleTo != w.anna.ID {
+		t.Errorf("the record reached Anna's page, but not as her private message: %+v", m)
+	}
+
 	if own := w.checkSeen(t, w.anna); own == 0 {
 		t.Error("Anna's page never showed her private view")
 	}
@@ -402,6 +439,7 @@ func TestWebSandboxDiceGame(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`.msg.ephemeral[data-id=%q]`, benHelp.ID))))
 	w.shot(t, "dice-ben")
 	w.check(t, "Anna's private view on Ben's page", fmt.Sprintf(`document.querySelector('[data-id=%q]') === null`, sheetID))
+	w.check(t, "Anna's record on Ben's page", fmt.Sprintf(`document.querySelector('[data-id=%q]') === null`, recID))
 	t.Logf("dice game: %d clicks, %v", clicks, time.Since(start).Round(time.Millisecond))
 }
 

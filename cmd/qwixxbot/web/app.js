@@ -14,6 +14,7 @@ const state = {
   dismissed: new Set(),
   es: null,
   picked: null,        // the chosen command leaf {cmd, path, options}
+  acFor: null,         // the option field whose autocomplete choices are shown
 };
 
 function esc(s) {
@@ -492,6 +493,18 @@ function pick(x) {
       input = document.createElement("select");
       input.innerHTML = (o.required ? "" : `<option value="">—</option>`) +
         state.users.map(u => `<option value="${esc(u.id)}">@${esc(u.name)}</option>`).join("");
+    } else if (o.autocomplete) {
+      // The bot proposes the values as the user types (Discord's
+      // autocomplete): choices appear above the composer.
+      input = document.createElement("input");
+      input.type = "text";
+      input.size = 14;
+      input.autocomplete = "off";
+      let timer = 0;
+      const ask = () => { clearTimeout(timer); timer = setTimeout(() => autocomplete(input), 150); };
+      input.addEventListener("focus", ask);
+      input.addEventListener("input", () => { input.acValue = undefined; ask(); });
+      input.addEventListener("blur", () => setTimeout(() => { if (state.acFor === input) hideAutocomplete(); }, 150));
     } else {
       input = document.createElement("input");
       input.type = o.type === 4 || o.type === 10 ? "number" : "text";
@@ -507,8 +520,71 @@ function pick(x) {
   $("#input").focus();
 }
 
+// pickedOptions reads the option fields of the picked command. strict
+// refuses a missing required option (sending); otherwise (autocompleting)
+// missing ones are left out, and the field being typed into is sent as
+// typed.
+function pickedOptions(strict, focused) {
+  const options = {};
+  for (const f of document.querySelectorAll("#cmdopts .optf")) {
+    const input = $("select, input", f), o = input.option;
+    if (input === focused) { options[o.name] = input.value; continue; }
+    if (input.value === "") {
+      if (o.required && strict) { toast(`${loc(o, "name")} is required.`); return null; }
+      continue;
+    }
+    if (input.choices) options[o.name] = input.choices[+input.value].value;
+    else if (input.acValue !== undefined && input.value === input.acName) options[o.name] = input.acValue;
+    else if (o.type === 5) options[o.name] = input.value === "true";
+    else if (o.type === 4 || o.type === 10) options[o.name] = Number(input.value);
+    else options[o.name] = input.value;
+  }
+  return options;
+}
+
+// autocomplete asks the bot for the choices of the option being typed
+// into and lists them above the composer; picking one fills the field.
+async function autocomplete(input) {
+  const x = state.picked;
+  if (!x || document.activeElement !== input) return;
+  const body = { user: state.me, name: x.cmd.name, sub: x.path.map(p => p.name).join(" "),
+    options: pickedOptions(false, input), focused: input.option.name };
+  const asked = input.value;
+  const j = await post("/api/autocomplete", body);
+  if (state.picked !== x || document.activeElement !== input || input.value !== asked) return;
+  const box = $("#suggest");
+  box.innerHTML = "";
+  box.found = null;
+  state.acFor = input;
+  const choices = j.choices || [];
+  if (!choices.length) {
+    box.innerHTML = `<div class="sug acnone">${esc(j.error || "No options match your search")}</div>`;
+  }
+  for (const c of choices) {
+    const d = document.createElement("div");
+    d.className = "sug ac";
+    d.dataset.value = String(c.value);
+    d.innerHTML = `<span class="name">${esc(loc(c, "name"))}</span>`;
+    d.addEventListener("mousedown", ev => {
+      ev.preventDefault();
+      input.value = loc(c, "name");
+      input.acName = input.value;
+      input.acValue = c.value;
+      hideAutocomplete();
+    });
+    box.appendChild(d);
+  }
+  box.hidden = false;
+}
+
+function hideAutocomplete() {
+  state.acFor = null;
+  $("#suggest").hidden = true;
+}
+
 function resetComposer() {
   state.picked = null;
+  state.acFor = null;
   $("#cmdchip").hidden = true;
   $("#cmdopts").innerHTML = "";
   $("#input").value = "";
@@ -524,18 +600,8 @@ async function send() {
     else if ($("#input").value.trim()) toast("The bot reads no messages: type / and pick one of its commands.");
     return;
   }
-  const options = {};
-  for (const f of document.querySelectorAll("#cmdopts .optf")) {
-    const input = $("select, input", f), o = input.option;
-    if (input.value === "") {
-      if (o.required) { toast(`${loc(o, "name")} is required.`); return; }
-      continue;
-    }
-    if (input.choices) options[o.name] = input.choices[+input.value].value;
-    else if (o.type === 5) options[o.name] = input.value === "true";
-    else if (o.type === 4 || o.type === 10) options[o.name] = Number(input.value);
-    else options[o.name] = input.value;
-  }
+  const options = pickedOptions(true, null);
+  if (!options) return;
   const body = { user: state.me, name: x.cmd.name, sub: x.path.map(p => p.name).join(" "), options };
   resetComposer();
   await post("/api/command", body);
