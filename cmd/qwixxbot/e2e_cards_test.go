@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -746,6 +750,31 @@ func TestE2EJokerGameTwoPlayers(t *testing.T) {
 	want, _ := game.Replay(rec)
 	if !slices.Equal(replayed.Scores(), want.Scores()) || !slices.Equal(exported.Players, rec.Players) {
 		t.Fatalf("the sent record replays to %v %v, the game to %v %v", exported.Players, replayed.Scores(), rec.Players, want.Scores())
+	}
+	// qwixxbot replay and qwixxbot render take the file as it was sent.
+	file := filepath.Join(t.TempDir(), sent.Attachments[0].Filename)
+	if err := os.WriteFile(file, sent.Attachments[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"replay", file}, &out, &errb); code != 0 {
+		t.Fatalf("qwixxbot replay of the sent record: exit %d: %s", code, errb.String())
+	}
+	var sum game.Summary
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil || len(sum.Players) != 2 {
+		t.Fatalf("qwixxbot replay printed %q (%v)", out.String(), err)
+	}
+	for i, p := range sum.Players {
+		if p.Score != want.Scores()[i] {
+			t.Errorf("qwixxbot replay: %s has %d points, the game gave %d", p.Name, p.Score, want.Scores()[i])
+		}
+	}
+	pics := t.TempDir()
+	if code := run(context.Background(), []string{"render", file, "-o", pics}, &out, &errb); code != 0 {
+		t.Fatalf("qwixxbot render of the sent record: exit %d: %s", code, errb.String())
+	}
+	if png, err := os.ReadFile(filepath.Join(pics, "table.png")); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("qwixxbot render wrote no table.png: %v", err)
 	}
 	if d.manual != 0 {
 		t.Errorf("%d hand views were not updated by the bot", d.manual)
