@@ -100,9 +100,15 @@ func TestAutocompleteAsTheClientSendsIt(t *testing.T) {
 	got := make(chan *discordgo.Interaction, 2)
 	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
 		got <- i.Interaction
+		// Nothing typed: no choices, which discordgo sends as "data": {}
+		// (choices is omitempty), and Discord takes.
+		choices := []*discordgo.ApplicationCommandOptionChoice{}
+		if i.ApplicationCommandData().Options[0].Options[0].Value != "" {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: "Game 12", Value: 12})
+		}
 		if err := s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
 			Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "Game 12", Value: 12}}}}); err != nil {
+			Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
 			t.Errorf("respond: %v", err)
 		}
 	})
@@ -129,12 +135,19 @@ func TestAutocompleteAsTheClientSendsIt(t *testing.T) {
 	if ch := it.AutocompleteChoices(); len(ch) != 1 || ch[0]["name"] != "Game 12" {
 		t.Errorf("choices %v", ch)
 	}
-	// Nothing typed yet, the required option absent otherwise: still sent.
-	if _, err := h.bob.Autocomplete(h.ch, "game", "record", nil, "game"); err != nil {
+	// Nothing typed yet, and another option invalid: sent without it.
+	empty, err := h.bob.Autocomplete(h.ch, "game", "record", map[string]any{"public": "yes"}, "game")
+	if err != nil {
 		t.Fatalf("empty autocompletion: %v", err)
 	}
-	if d := recv(t, got).ApplicationCommandData(); d.Options[0].Options[0].Value != "" || !d.Options[0].Options[0].Focused {
-		t.Errorf("empty autocompletion sent %+v", d.Options[0].Options[0])
+	if d := recv(t, got).ApplicationCommandData(); len(d.Options[0].Options) != 1 || d.Options[0].Options[0].Value != "" || !d.Options[0].Options[0].Focused {
+		t.Errorf("empty autocompletion with an invalid other option sent %+v, want only the focused option", d.Options[0].Options)
+	}
+	if err := empty.Wait(ctx(t)); err != nil || empty.CallbackType() != 8 {
+		t.Fatalf("an answer without choices: %v, callback %d", err, empty.CallbackType())
+	}
+	if ch := empty.AutocompleteChoices(); ch == nil || len(ch) != 0 {
+		t.Errorf("choices %v, want none", ch)
 	}
 	for _, tc := range []struct{ what, focused string }{{"an option without autocomplete", "public"}, {"an unknown option", "nope"}, {"no option", ""}} {
 		if _, err := h.bob.Autocomplete(h.ch, "game", "record", map[string]any{"public": true}, tc.focused); err == nil {

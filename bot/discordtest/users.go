@@ -93,8 +93,10 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 // command: opts are the options filled in so far (as for Command, named as
 // the registered command or the user's client names them), and
 // opts[focused] is the text typed, sent as a string whatever the option's
-// type, with "focused": true. Required options may still be missing. The
-// focused option must be registered with autocomplete. The bot must answer
+// type, with "focused": true. Required options may still be missing, and
+// other options whose values fail validation are left out, as Discord's
+// documentation says. The focused option must be registered with
+// autocomplete. The bot must answer
 // with callback type 8; Interaction.AutocompleteChoices returns its
 // choices.
 func (u *User) Autocomplete(channelID, name, sub string, opts map[string]any, focused string) (*Interaction, error) {
@@ -217,11 +219,16 @@ func (s *Server) optionValuesLocked(defs []cmdOption, opts map[string]any, res m
 			continue
 		}
 		val, err := s.optionValueLocked(d, v, res)
+		if err == nil && len(d.Choices) > 0 && !slices.ContainsFunc(d.Choices, func(c cmdChoice) bool { return fmt.Sprint(c.Value) == fmt.Sprint(val) }) {
+			err = fmt.Errorf("%v is not one of the choices", val)
+		}
+		if err != nil && focused != "" {
+			// An autocompletion leaves out the other options that fail
+			// validation, even required ones (Discord's documentation).
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("option %q: %w", d.Name, err)
-		}
-		if len(d.Choices) > 0 && !slices.ContainsFunc(d.Choices, func(c cmdChoice) bool { return fmt.Sprint(c.Value) == fmt.Sprint(val) }) {
-			return nil, fmt.Errorf("option %q: %v is not one of the choices", d.Name, val)
 		}
 		out = append(out, map[string]any{"name": d.Name, "type": d.Type, "value": val})
 	}

@@ -91,10 +91,15 @@ func (s *Server) callback(rq *req) (int, any) {
 		var ac struct {
 			Choices []map[string]any `json:"choices"`
 		}
-		if err := json.Unmarshal(data, &ac); err != nil || ac.Choices == nil {
+		// choices may be absent or null: no choices ("No options match
+		// your search"), as discordgo sends an empty list (omitempty).
+		if err := json.Unmarshal(data, &ac); err != nil {
 			fe := fieldErrors{}
-			fe.add("data.choices", "BASE_TYPE_REQUIRED", "This field is required")
+			fe.add("data.choices", "BASE_TYPE_ARRAY", "Must be an array.")
 			return invalidForm(fe)
+		}
+		if ac.Choices == nil {
+			ac.Choices = []map[string]any{}
 		}
 		if len(ac.Choices) > 25 {
 			fe := fieldErrors{}

@@ -298,14 +298,24 @@ func readAction(w http.ResponseWriter, r *http.Request) (webAction, bool) {
 	return a, true
 }
 
-func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
+// actor reads a request of the page and the user it acts as; it answers
+// the request itself when either is wrong.
+func (wt *webTable) actor(w http.ResponseWriter, r *http.Request) (webAction, *discordtest.User, bool) {
 	a, ok := readAction(w, r)
 	if !ok {
-		return
+		return a, nil, false
 	}
 	u := wt.user(a.User)
 	if u == nil {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
+		return a, nil, false
+	}
+	return a, u, true
+}
+
+func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
+	a, u, ok := wt.actor(w, r)
+	if !ok {
 		return
 	}
 	it, err := u.Command(wt.ch, a.Name, a.Sub, a.Options)
@@ -319,44 +329,19 @@ func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
 
 // autocomplete asks the bot for the choices of an option registered with
 // autocomplete while the user types into it, as Discord's client does, and
-// returns them ({"choices": [{"name", "value"}]}).
+// returns them ({"choices": [{"name", "value"}]}, see answer).
 func (wt *webTable) autocomplete(w http.ResponseWriter, r *http.Request) {
-	a, ok := readAction(w, r)
+	a, u, ok := wt.actor(w, r)
 	if !ok {
 		return
 	}
-	u := wt.user(a.User)
-	if u == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
-		return
-	}
-	it, err := u.Autocomplete(wt.ch, a.Name, a.Sub, a.Options, a.Focused)
-	if err != nil {
-		writeJSON(w, http.StatusConflict, map[string]string{"error": err.Error()})
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
-	defer cancel()
-	if err := it.Wait(ctx); err != nil {
-		writeJSON(w, http.StatusOK, map[string]any{"error": "Loading options failed", "choices": []any{}})
-		return
-	}
-	choices := it.AutocompleteChoices()
-	if choices == nil {
-		choices = []map[string]any{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"choices": choices})
+	wt.answer(w, r)(u.Autocomplete(wt.ch, a.Name, a.Sub, a.Options, a.Focused))
 }
 
 // click handles both buttons (no values) and select menus.
 func (wt *webTable) click(w http.ResponseWriter, r *http.Request) {
-	a, ok := readAction(w, r)
+	a, u, ok := wt.actor(w, r)
 	if !ok {
-		return
-	}
-	u := wt.user(a.User)
-	if u == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknown user"})
 		return
 	}
 	m := &discordtest.Message{ID: a.Message}
@@ -386,7 +371,11 @@ func (wt *webTable) answer(w http.ResponseWriter, r *http.Request) func(*discord
 			writeJSON(w, http.StatusOK, map[string]string{"error": msg})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "callback": it.CallbackType()})
+		out := map[string]any{"ok": true, "callback": it.CallbackType()}
+		if it.CallbackType() == int(discordgo.InteractionApplicationCommandAutocompleteResult) {
+			out["choices"] = it.AutocompleteChoices()
+		}
+		writeJSON(w, http.StatusOK, out)
 	}
 }
 

@@ -237,6 +237,16 @@ func TestWebPageShowsOnlyOwnEphemerals(t *testing.T) {
 	if french.Content == "" || french.Content == benHand.Content {
 		t.Errorf("Anna (fr) was answered %q, Ben (en-US) %q (and %q before)", french.Content, benHand.Content, english)
 	}
+	// Autocomplete: the game of /qwixx record asks the bot (no game has
+	// finished here, so it offers none); an option without autocomplete
+	// cannot be asked.
+	out := postJSON(t, hs.URL+"/api/autocomplete", map[string]any{"user": anna.ID, "name": "qwixx", "sub": "record", "focused": "game", "options": map[string]any{"game": "20"}})
+	if choices, ok := out["choices"].([]any); out["ok"] != true || out["callback"] != 8.0 || !ok || len(choices) != 0 {
+		t.Errorf("autocomplete of the record's game: %v, want callback 8 and no choices", out)
+	}
+	if out := postJSON(t, hs.URL+"/api/autocomplete", map[string]any{"user": anna.ID, "name": "qwixx", "sub": "new", "focused": "variant"}); out["error"] == nil {
+		t.Errorf("autocomplete of an option with choices: %v", out)
+	}
 }
 
 // idLess orders snowflakes.
