@@ -69,15 +69,15 @@ type webTable struct {
 	mu    sync.Mutex
 	// locales holds each user's client locale, by ID, and "" the guild's.
 	locales map[string]string
-	// used says, by interaction ID, who ran which command from the page:
-	// Discord shows it above the command's answer ("Anna used /qwixx new").
-	used map[string]string
+	// used says, by interaction ID, who ran which command from the page
+	// (name, "qwixx new"): Discord shows it above the command's answer.
+	used map[string][2]string
 }
 
 // newWebTable adds the named users to the fake (the first is the one the
 // page plays as at first) and returns the page.
 func newWebTable(srv *discordtest.Server, names []string) *webTable {
-	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), locales: map[string]string{"": "en-US"}, used: map[string]string{}}
+	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), locales: map[string]string{"": "en-US"}, used: map[string][2]string{}}
 	for _, n := range names {
 		u := srv.AddUser(n, "en-US")
 		wt.users = append(wt.users, u)
@@ -177,8 +177,10 @@ type webMessage struct {
 	Version     int                       `json:"version"`
 	Time        int64                     `json:"time"` // Unix milliseconds
 	Deleted     bool                      `json:"deleted,omitempty"`
-	// Used is "NAME used /COMMAND" for the answer to a command.
-	Used string `json:"used,omitempty"`
+	// UsedBy and UsedCommand say who ran which command ("qwixx new") for
+	// the answer to a command: Discord shows "Anna used /qwixx new".
+	UsedBy      string `json:"used_by,omitempty"`
+	UsedCommand string `json:"used_command,omitempty"`
 }
 
 type webAttachment struct {
@@ -196,7 +198,8 @@ func (wt *webTable) webMessage(m *discordtest.Message) webMessage {
 	}
 	if m.InteractionID != "" {
 		wt.mu.Lock()
-		out.Used = wt.used[m.InteractionID]
+		used := wt.used[m.InteractionID]
+		out.UsedBy, out.UsedCommand = used[0], used[1]
 		wt.mu.Unlock()
 	}
 	switch {
@@ -321,7 +324,7 @@ func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
 	it, err := u.Command(wt.ch, a.Name, a.Sub, a.Options)
 	if err == nil {
 		wt.mu.Lock()
-		wt.used[it.ID()] = strings.TrimSpace(u.Name + " used /" + a.Name + " " + a.Sub)
+		wt.used[it.ID()] = [2]string{u.Name, strings.TrimSpace(a.Name + " " + a.Sub)}
 		wt.mu.Unlock()
 	}
 	wt.answer(w, r)(it, err)

@@ -91,6 +91,7 @@ func newWebWorld(t *testing.T) *webWorld {
 		defer c()
 		s, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.querySelector('#messages').innerText.slice(-3000) +
 			"\ntoast: " + document.querySelector('#toast').textContent +
+			"\nscript errors: " + JSON.stringify(window.__errs || []) +
 			"\ndriver: " + JSON.stringify(window.__drv || null) +
 			"\nversions: " + [...document.querySelectorAll('.msg')].map(m => m.dataset.id + "/" + m.dataset.version).join(" ")`))
 		return s
@@ -102,6 +103,10 @@ func newWebWorld(t *testing.T) *webWorld {
 	}
 	w.run(t, "open the page",
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="`+w.anna.ID+`"]`)))
+	// Script errors are part of every failure message.
+	w.run(t, "listen for script errors", chromedp.Evaluate[chromedp.Void](`window.__errs = [];
+window.addEventListener("error", e => window.__errs.push(e.message));
+window.addEventListener("unhandledrejection", e => window.__errs.push(String(e.reason)));`))
 	return w
 }
 
@@ -313,10 +318,13 @@ new MutationObserver(() => {
 }
 
 // checkSeen checks that every message the page ever showed is public or
-// the user's own private message, and returns how many private ones it
-// showed.
+// the user's own private message, and that the page's script never
+// failed, and returns how many private ones it showed.
 func (w *webWorld) checkSeen(t *testing.T, u *discordtest.User) int {
 	t.Helper()
+	if errs := get(t, w, "read the script errors", chromedp.Evaluate[[]string](`window.__errs`)); len(errs) > 0 {
+		t.Errorf("the page's script failed: %q", errs)
+	}
 	ids := get(t, w, "read the messages shown", chromedp.Evaluate[[]string](`[...window.__seen]`))
 	own := 0
 	for _, id := range ids {
@@ -462,6 +470,12 @@ func TestWebSandboxCardGame(t *testing.T) {
 	w.slash(t, "/qwixx", "qwixx new", "/qwixx neu", map[string]string{"variant": "1"})
 	w.run(t, "the French lobby", chromedp.WaitVisible(chromedp.CSS(`button[data-cid*=":join#"]`)))
 	w.shot(t, "cards-lobby")
+	// The client's own words follow Anna's language, as Discord's do.
+	used := get(t, w, "read who used the command", chromedp.Text(chromedp.CSS(`.msg .used`)))
+	side := get(t, w, "read the sidebar", chromedp.Text(chromedp.CSS(`#side h3`)))
+	if used != "↱ Anna hat /qwixx neu verwendet" || !strings.EqualFold(side, "Spielen als") {
+		t.Errorf("the page's own words for a German user: %q, %q", used, side)
+	}
 	join := get(t, w, "read the lobby", chromedp.Text(chromedp.CSS(`button[data-cid*=":join#"]`)))
 	if join != "Rejoindre" {
 		t.Errorf("the lobby's join button says %q, want the French Rejoindre", join)
@@ -478,6 +492,9 @@ func TestWebSandboxCardGame(t *testing.T) {
 	hands := get(t, w, "read the hand views", chromedp.Evaluate[string](`[...document.querySelectorAll(".msg.ephemeral .content")].map(c => c.innerText).join("\n")`))
 	if !strings.Contains(hands, "Deine Karten") {
 		t.Errorf("Anna's private views are not in German:\n%s", hands)
+	}
+	if note := get(t, w, "read a private note", chromedp.Text(chromedp.CSS(`.msg.ephemeral .ephnote`))); !strings.Contains(note, "Nur für dich sichtbar") {
+		t.Errorf("a private message's note for a German user says %q", note)
 	}
 	final := get(t, w, "read the results", chromedp.Evaluate[string](`[...document.querySelectorAll(".msg")].filter(m => m.querySelector('[data-cid*=":again#"]')).pop().innerText`))
 	if !strings.Contains(final, "Anna") || strings.Contains(final, "Game over") {

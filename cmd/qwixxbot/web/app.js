@@ -33,6 +33,59 @@ function myLocale() {
 }
 
 // Discord's timestamp markup <t:unix:style>.
+// The page's own words (Discord's client follows the user's language;
+// the bot's messages follow their own rules). {0}, {1} are arguments.
+const WORDS = {
+  en: {
+    playAs: "Play as", computers: "Computer players join from the lobby, with its 🤖 button.",
+    yourLang: "Your language", serverLang: "Server language",
+    placeholder: "Type / for commands · playing as {0}", picked: "Enter to send · Esc to cancel",
+    only: "Only you can see this", dismiss: "Dismiss message", edited: "(edited)",
+    thinking: "qwixxbot is thinking…", used: "{0} used {1}", select: "Make a selection",
+    noOptions: "No options match your search", required: "{0} is required.",
+    noMessages: "The bot reads no messages: type / and pick one of its commands.",
+    empty: "Nothing here yet. Type {0} below to open a table; the others join with its buttons, or add computer players to it.",
+    connecting: "connecting…", reconnecting: "reconnecting…", unreachable: "The sandbox is not reachable: {0}",
+  },
+  de: {
+    playAs: "Spielen als", computers: "Computerspieler kommen in der Lobby über ihren 🤖-Button dazu.",
+    yourLang: "Deine Sprache", serverLang: "Sprache des Servers",
+    placeholder: "Gib / für Befehle ein · du spielst als {0}", picked: "Enter zum Senden · Esc zum Abbrechen",
+    only: "Nur für dich sichtbar", dismiss: "Nachricht verwerfen", edited: "(bearbeitet)",
+    thinking: "qwixxbot denkt nach …", used: "{0} hat {1} verwendet", select: "Triff eine Auswahl",
+    noOptions: "Keine Optionen passen zu deiner Suche", required: "{0} fehlt noch.",
+    noMessages: "Der Bot liest keine Nachrichten: Gib / ein und wähle einen seiner Befehle.",
+    empty: "Noch ist hier nichts. Gib unten {0} ein, um einen Tisch zu eröffnen; die anderen treten über seine Buttons bei, oder du fügst Computerspieler hinzu.",
+    connecting: "verbinde …", reconnecting: "verbinde erneut …", unreachable: "Die Sandbox ist nicht erreichbar: {0}",
+  },
+  fr: {
+    playAs: "Jouer en tant que", computers: "Les joueurs ordinateur rejoignent la table depuis le salon d'attente, avec son bouton 🤖.",
+    yourLang: "Ta langue", serverLang: "Langue du serveur",
+    placeholder: "Tape / pour les commandes · tu joues en tant que {0}", picked: "Entrée pour envoyer · Échap pour annuler",
+    only: "Visible uniquement par toi", dismiss: "Ignorer le message", edited: "(modifié)",
+    thinking: "qwixxbot réfléchit…", used: "{0} a utilisé {1}", select: "Fais un choix",
+    noOptions: "Aucune option ne correspond à ta recherche", required: "{0} est obligatoire.",
+    noMessages: "Le bot ne lit aucun message : tape / et choisis une de ses commandes.",
+    empty: "Rien ici pour l'instant. Tape {0} ci-dessous pour ouvrir une table ; les autres la rejoignent avec ses boutons, ou ajoute des joueurs ordinateur.",
+    connecting: "connexion…", reconnecting: "reconnexion…", unreachable: "La sandbox est injoignable : {0}",
+  },
+};
+
+// tr gives the page's word for key in the user's language.
+function tr(key, ...args) {
+  const w = WORDS[myLocale().split("-")[0]] || WORDS.en;
+  return (w[key] || WORDS.en[key]).replace(/\{(\d)\}/g, (_, i) => args[+i]);
+}
+
+// applyWords writes the page's fixed words in the user's language.
+function applyWords() {
+  document.documentElement.lang = myLocale().split("-")[0];
+  for (const el of document.querySelectorAll("[data-w]")) el.textContent = tr(el.dataset.w);
+  const newCmd = leaves().find(x => x.cmd.name === "qwixx" && x.path.length === 1 && x.path[0].name === "new");
+  $("#messages").dataset.empty = tr("empty", newCmd ? leafName(newCmd) : "/qwixx new");
+  $("#input").placeholder = state.picked ? tr("picked") : tr("placeholder", userName(state.me));
+}
+
 function fmtTime(sec, style) {
   const d = new Date(sec * 1000), loc = myLocale();
   if (style === "R") {
@@ -166,7 +219,7 @@ function renderSelect(m, c) {
   menu.hidden = true;
   const drawBox = () => {
     const labels = opts.filter(o => chosen.includes(o.value)).map(o => emoji(o.emoji) + esc(o.label));
-    box.innerHTML = (labels.length ? `<span class="val">${labels.join(", ")}</span>` : `<span class="ph">${esc(c.placeholder || "Make a selection")}</span>`) + "<span>▾</span>";
+    box.innerHTML = (labels.length ? `<span class="val">${labels.join(", ")}</span>` : `<span class="ph">${esc(c.placeholder || tr("select"))}</span>`) + "<span>▾</span>";
   };
   const close = () => {
     menu.hidden = true;
@@ -237,11 +290,11 @@ function renderMessage(m) {
   const body = document.createElement("div");
   body.className = "body";
   const time = new Date(m.time).toLocaleTimeString(myLocale(), { hour: "2-digit", minute: "2-digit" });
-  body.innerHTML = (m.used ? `<div class="used">↱ ${esc(m.used)}</div>` : "") + `<div class="head"><span class="author">${esc(m.author)}</span>${m.bot ? '<span class="tag">APP</span>' : ""}` +
-    `<span class="time">${esc(time)}</span>${m.edited ? '<span class="edited">(edited)</span>' : ""}</div>`;
+  body.innerHTML = (m.used_by ? `<div class="used">↱ ${esc(tr("used", m.used_by, usedName(m.used_command)))}</div>` : "") + `<div class="head"><span class="author">${esc(m.author)}</span>${m.bot ? '<span class="tag">APP</span>' : ""}` +
+    `<span class="time">${esc(time)}</span>${m.edited ? `<span class="edited">${esc(tr("edited"))}</span>` : ""}</div>`;
   const content = document.createElement("div");
   content.className = "content";
-  content.innerHTML = m.loading ? `<span class="loading">qwixxbot is thinking…</span>` : markdown(m.content);
+  content.innerHTML = m.loading ? `<span class="loading">${esc(tr("thinking"))}</span>` : markdown(m.content);
   if (m.loading || m.content) body.appendChild(content);
   const inEmbeds = new Set();
   for (const e of m.embeds || []) {
@@ -270,7 +323,7 @@ function renderMessage(m) {
   if (m.ephemeral) {
     const n = document.createElement("div");
     n.className = "ephnote";
-    n.innerHTML = `👁 Only you can see this · <a class="dismiss">Dismiss message</a>`;
+    n.innerHTML = `👁 ${esc(tr("only"))} · <a class="dismiss">${esc(tr("dismiss"))}</a>`;
     $(".dismiss", n).addEventListener("click", () => { state.dismissed.add(m.id); el.remove(); });
     body.appendChild(n);
   }
@@ -343,7 +396,7 @@ async function post(path, body) {
     toast(j.error || "");
     return j;
   } catch (e) {
-    toast("The sandbox is not reachable: " + e);
+    toast(tr("unreachable", e));
     return { error: String(e) };
   }
 }
@@ -366,6 +419,7 @@ function connect() {
   state.msgs.clear();
   $("#messages").innerHTML = "";
   document.body.dataset.ready = "";
+  $("#conn").textContent = tr("connecting");
   const es = new EventSource("/api/events?user=" + encodeURIComponent(state.me));
   state.es = es;
   es.addEventListener("snapshot", e => {
@@ -377,7 +431,7 @@ function connect() {
   });
   es.addEventListener("message", e => upsert(JSON.parse(e.data)));
   state.stick = true;
-  es.onerror = () => { $("#conn").textContent = "reconnecting…"; };
+  es.onerror = () => { $("#conn").textContent = tr("reconnecting"); };
 }
 
 function drawUsers() {
@@ -392,7 +446,7 @@ function drawUsers() {
     box.appendChild(d);
   }
   $("#user-locale").value = myLocale();
-  $("#input").placeholder = `Type / for commands · playing as ${userName(state.me)}`;
+  applyWords();
 }
 
 function switchUser(id) {
@@ -434,6 +488,13 @@ function leaves() {
   return out;
 }
 
+// usedName names a command path run ("qwixx new") as the user's client
+// shows it.
+function usedName(path) {
+  const x = leaves().find(x => [x.cmd.name, ...x.path.map(p => p.name)].join(" ") === path);
+  return x ? leafName(x) : "/" + path;
+}
+
 function leafName(x) {
   return "/" + [loc(x.cmd, "name"), ...x.path.map(p => loc(p, "name"))].join(" ");
 }
@@ -470,7 +531,7 @@ function pick(x) {
   chip.textContent = leafName(x);
   chip.hidden = false;
   $("#input").value = "";
-  $("#input").placeholder = "Enter to send · Esc to cancel";
+  $("#input").placeholder = tr("picked");
   const box = $("#cmdopts");
   box.innerHTML = "";
   for (const o of x.leaf.options || []) {
@@ -530,7 +591,7 @@ function pickedOptions(strict, focused) {
     const input = $("select, input", f), o = input.option;
     if (input === focused) { options[o.name] = input.value; continue; }
     if (input.value === "") {
-      if (o.required && strict) { toast(`${loc(o, "name")} is required.`); return null; }
+      if (o.required && strict) { toast(tr("required", loc(o, "name"))); return null; }
       continue;
     }
     if (input.choices) options[o.name] = input.choices[+input.value].value;
@@ -558,7 +619,7 @@ async function autocomplete(input) {
   state.acFor = input;
   const choices = j.choices || [];
   if (!choices.length) {
-    box.innerHTML = `<div class="sug acnone">${esc(j.error || "No options match your search")}</div>`;
+    box.innerHTML = `<div class="sug acnone">${esc(j.error || tr("noOptions"))}</div>`;
   }
   for (const c of choices) {
     const d = document.createElement("div");
@@ -597,7 +658,7 @@ async function send() {
   if (!x) {
     const box = $("#suggest");
     if (!box.hidden && box.found && box.found.length) pick(box.found[sugIndex]);
-    else if ($("#input").value.trim()) toast("The bot reads no messages: type / and pick one of its commands.");
+    else if ($("#input").value.trim()) toast(tr("noMessages"));
     return;
   }
   const options = pickedOptions(true, null);
@@ -632,6 +693,8 @@ function setupComposer() {
     await post("/api/locale", { user: state.me, locale: ev.target.value });
     state.users.find(u => u.id === state.me).locale = ev.target.value;
     resetComposer();
+    // The client's own words on the messages shown change with it.
+    for (const m of [...state.msgs.values()]) upsert(m);
     markLocales();
   });
   $("#guild-locale").addEventListener("change", async ev => {
@@ -681,6 +744,7 @@ async function main() {
     await new Promise(r => setTimeout(r, 1000));
     await loadWorld();
   }
+  applyWords();
 }
 
 main();
