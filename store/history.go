@@ -518,39 +518,33 @@ func guildList(results, records *bbolt.Bucket, guildID string) ([][]byte, error)
 	}
 	var out [][]byte
 	for _, b := range []*bbolt.Bucket{results, records} {
-		if err := b.ForEachBucket(func(k []byte) error {
-			if !slices.ContainsFunc(out, func(g []byte) bool { return bytes.Equal(g, k) }) {
-				out = append(out, copyBytes(k))
-			}
-			return nil
-		}); err != nil {
+		names, err := subBuckets(b)
+		if err != nil {
 			return nil, err
+		}
+		for _, k := range names {
+			if !slices.ContainsFunc(out, func(g []byte) bool { return bytes.Equal(g, k) }) {
+				out = append(out, k)
+			}
 		}
 	}
 	return out, nil
 }
 
-type kv struct{ k, v []byte }
-
 func forgetInResults(g *bbolt.Bucket, userID string, f *Forgotten) error {
-	var put []kv
-	err := g.ForEach(func(k, v []byte) error {
-		if v == nil {
-			return nil
-		}
+	return rewriteValues(g, func(v []byte) ([]byte, bool, error) {
 		payload, err := decodeFrame(v)
 		var r gamestats.Result
 		if err == nil {
 			err = r.UnmarshalBinary(payload)
 		}
 		if err != nil {
-			put = append(put, kv{copyBytes(k), nil})
 			f.Unreadable++
-			return nil
+			return nil, true, nil
 		}
 		i := r.Seat(userID)
 		if i < 0 {
-			return nil
+			return nil, false, nil
 		}
 		names := make([]string, len(r.Seats))
 		for j, st := range r.Seats {
@@ -559,74 +553,85 @@ func forgetInResults(g *bbolt.Bucket, userID string, f *Forgotten) error {
 		r.Seats[i] = gamestats.Seat{Name: anonName(i, names), Score: r.Seats[i].Score}
 		b, err := r.MarshalBinary()
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		put = append(put, kv{copyBytes(k), encodeFrame(b)})
 		f.Results++
-		return nil
+		return encodeFrame(b), true, nil
 	})
-	if err != nil {
-		return err
-	}
-	return apply(g, put)
 }
 
 func forgetInRecords(g *bbolt.Bucket, userID string, f *Forgotten) error {
-	var put []kv
-	err := g.ForEach(func(k, v []byte) error {
-		if v == nil {
-			return nil
-		}
+	return rewriteValues(g, func(v []byte) ([]byte, bool, error) {
 		rv, err := decodeRecord(v)
 		if err != nil {
-			put = append(put, kv{copyBytes(k), nil})
 			f.Unreadable++
-			return nil
+			return nil, true, nil
 		}
 		i := slices.Index(rv.Users, userID)
 		if i < 0 {
-			return nil
+			return nil, false, nil
 		}
 		rec, err := game.ParseRecord(rv.Record)
 		if err != nil || i >= len(rec.Players) {
-			put = append(put, kv{copyBytes(k), nil})
 			f.Unreadable++
-			return nil
+			return nil, true, nil
 		}
 		renamePlayer(rec, i, anonName(i, rec.Players))
 		if rv.Record, err = json.Marshal(rec); err != nil {
-			return err
+			return nil, false, err
 		}
 		rv.Users[i] = ""
 		b, err := json.Marshal(rv)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		put = append(put, kv{copyBytes(k), encodeFrame(b)})
 		f.Records++
-		return nil
+		return encodeFrame(b), true, nil
 	})
-	if err != nil {
-		return err
-	}
-	return apply(g, put)
 }
 
-// apply writes the collected changes: a nil value deletes. bbolt does not
-// allow changing a bucket during its ForEach.
-func apply(g *bbolt.Bucket, put []kv) error {
+// rewriteValues calls fn on every plain value of b (nested buckets are
+// left alone) and then applies what it decided: with change, the value
+// becomes nv, or is deleted when nv is nil. The changes wait until the
+// walk is over: bbolt does not allow changing a bucket during its ForEach.
+func rewriteValues(b *bbolt.Bucket, fn func(v []byte) (nv []byte, change bool, err error)) error {
+	type kv struct{ k, v []byte }
+	var put []kv
+	if err := b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			return nil
+		}
+		nv, change, err := fn(v)
+		if change {
+			put = append(put, kv{copyBytes(k), nv})
+		}
+		return err
+	}); err != nil {
+		return err
+	}
 	for _, e := range put {
 		var err error
 		if e.v == nil {
-			err = g.Delete(e.k)
+			err = b.Delete(e.k)
 		} else {
-			err = g.Put(e.k, e.v)
+			err = b.Put(e.k, e.v)
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("write %x: %w", e.k, err)
 		}
 	}
 	return nil
+}
+
+// subBuckets returns the names of b's nested buckets, copied (bbolt's
+// keys are valid only during the transaction's walk).
+func subBuckets(b *bbolt.Bucket) ([][]byte, error) {
+	var out [][]byte
+	err := b.ForEachBucket(func(k []byte) error {
+		out = append(out, copyBytes(k))
+		return nil
+	})
+	return out, err
 }
 
 // anonName is the name of a forgotten player in seat i: "Player i+1",

@@ -91,11 +91,8 @@ func migrate3(tx *bbolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	var guilds [][]byte
-	if err := results.ForEachBucket(func(k []byte) error {
-		guilds = append(guilds, copyBytes(k))
-		return nil
-	}); err != nil {
+	guilds, err := subBuckets(results)
+	if err != nil {
 		return err
 	}
 	for _, g := range guilds {
@@ -126,41 +123,30 @@ func migrate4(tx *bbolt.Tx) error {
 	if err != nil {
 		return err
 	}
-	var guilds [][]byte
-	if err := results.ForEachBucket(func(k []byte) error {
-		guilds = append(guilds, copyBytes(k))
-		return nil
-	}); err != nil {
+	guilds, err := subBuckets(results)
+	if err != nil {
 		return err
 	}
 	for _, gid := range guilds {
-		g := results.Bucket(gid)
-		var put []kv
-		if err := g.ForEach(func(k, v []byte) error {
-			if v == nil {
-				return nil
-			}
+		if err := rewriteValues(results.Bucket(gid), func(v []byte) ([]byte, bool, error) {
 			payload, err := decodeFrame(v)
 			if err != nil {
-				return nil // corrupt before, reported by Results
+				return nil, false, nil // corrupt before, reported by Results
 			}
 			var r gamestats.Result
 			switch {
 			case r.UnmarshalBinary(payload) != nil:
-				put = append(put, kv{copyBytes(k), nil})
+				return nil, true, nil
 			case r.Guild != string(gid):
 				r.Guild = string(gid)
 				b, err := r.MarshalBinary()
 				if err != nil {
-					return err
+					return nil, false, err
 				}
-				put = append(put, kv{copyBytes(k), encodeFrame(b)})
+				return encodeFrame(b), true, nil
 			}
-			return nil
+			return nil, false, nil
 		}); err != nil {
-			return fmt.Errorf("read %s/%s: %w", bucketResults, gid, err)
-		}
-		if err := apply(g, put); err != nil {
 			return fmt.Errorf("convert %s/%s: %w", bucketResults, gid, err)
 		}
 	}
@@ -168,23 +154,10 @@ func migrate4(tx *bbolt.Tx) error {
 }
 
 // frameValues replaces every plain value of b by its frame; nested
-// buckets are left alone. It reads all keys first: bbolt does not allow
-// changing a bucket during its ForEach.
+// buckets are left alone.
 func frameValues(b *bbolt.Bucket, name string) error {
-	type kv struct{ k, v []byte }
-	var all []kv
-	if err := b.ForEach(func(k, v []byte) error {
-		if v != nil {
-			all = append(all, kv{copyBytes(k), encodeFrame(v)})
-		}
-		return nil
-	}); err != nil {
-		return fmt.Errorf("read %s: %w", name, err)
-	}
-	for _, e := range all {
-		if err := b.Put(e.k, e.v); err != nil {
-			return fmt.Errorf("frame %s/%x: %w", name, e.k, err)
-		}
+	if err := rewriteValues(b, func(v []byte) ([]byte, bool, error) { return encodeFrame(v), true, nil }); err != nil {
+		return fmt.Errorf("frame %s: %w", name, err)
 	}
 	return nil
 }
