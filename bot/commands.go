@@ -185,15 +185,12 @@ func (b *Bot) command(r *request) {
 	}
 	switch sub.Name {
 	case "new":
-		v, games := game.Dice, int64(1)
-		if s, ok := opts.str("variant"); ok {
-			pv, err := game.ParseVariant(s)
-			if err != nil || pv.String() != s {
-				r.ephemeral(r.lang.T("err.badcommand"))
-				return
-			}
-			v = pv
+		v, ok := opts.variant("variant", game.Dice)
+		if !ok {
+			r.ephemeral(r.lang.T("err.badcommand"))
+			return
 		}
+		games := int64(1)
 		if n, ok := opts.integer("games"); ok {
 			if n < 1 || n > game.MaxMatchGames {
 				r.ephemeral(r.lang.T("err.badcommand"))
@@ -240,14 +237,11 @@ func (b *Bot) command(r *request) {
 		}
 		b.cmdStats(r, u)
 	case "leaderboard":
-		var v game.Variant
-		if s, ok := opts.str("variant"); ok {
-			pv, err := game.ParseVariant(s)
-			if err != nil || pv.String() != s {
-				r.ephemeral(r.lang.T("err.badcommand"))
-				return
-			}
-			v = pv
+		// No variant: every variant (the zero Variant).
+		v, ok := opts.variant("variant", 0)
+		if !ok {
+			r.ephemeral(r.lang.T("err.badcommand"))
+			return
 		}
 		computers, _ := opts.boolean("computers")
 		b.cmdLeaderboard(r, v, computers)
@@ -343,6 +337,17 @@ func (o cmdOptions) integer(name string) (int64, bool) {
 func (o cmdOptions) boolean(name string) (bool, bool) {
 	v, ok := o[name].(bool)
 	return v, ok
+}
+
+// variant reads a variant option, def when it is absent; false when it is
+// not one of the registered choices.
+func (o cmdOptions) variant(name string, def game.Variant) (game.Variant, bool) {
+	s, ok := o.str(name)
+	if !ok {
+		return def, true
+	}
+	v, err := game.ParseVariant(s)
+	return v, err == nil && v.String() == s
 }
 
 func (o cmdOptions) user(name string) (string, bool) {

@@ -394,22 +394,7 @@ const chartLockBodyY = 7
 // size, centred on its anchor.
 func chartLock() *mask {
 	return shape("chartlock", 18, func(p *path) {
-		const k, dy = 0.9, 1.0
-		p.rrect(-11*k, -2*k+dy, 11*k, 15*k+dy, 2.5, false)
-		ro, ri := 8*k, 4.5*k
-		top := -9*k + dy
-		pts := []float64{-ro, dy, -ro, top}
-		for i := 1; i < 12; i++ {
-			a := math.Pi * float64(i) / 12
-			pts = append(pts, -ro*math.Cos(a), top-ro*math.Sin(a))
-		}
-		pts = append(pts, ro, top, ro, dy, ri, dy, ri, top)
-		for i := 11; i > 0; i-- {
-			a := math.Pi * float64(i) / 12
-			pts = append(pts, -ri*math.Cos(a), top-ri*math.Sin(a))
-		}
-		pts = append(pts, -ri, top, -ri, dy)
-		p.poly(pts...)
+		lockPath(p, 0.9, 1, 2.5, true, false)
 	})
 }
 

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"image"
-	"math"
 	"strconv"
 	"sync"
 
@@ -143,29 +142,8 @@ func drawCompactRow(c canvas, col game.Color, dim bool, st int) {
 // smallLock is the padlock of the compact rows, centred on its anchor.
 func smallLock(closed bool) *mask {
 	return shape(fmt.Sprintf("slock/%v", closed), 13, func(p *path) {
-		const k, dy = 0.56, 4 * 0.56 // scale of padlock, and its centring
-		if closed {
-			p.rrect(-11*k, -2*k+dy, 11*k, 15*k+dy, 2, false)
-		} else {
-			p.frame(-11*k, -2*k+dy, 11*k, 15*k+dy, 2, 2)
-		}
-		ro, ri := 8*k, 4.5*k
-		top, rightEnd := -9*k+dy, dy
-		if !closed {
-			top, rightEnd = -14*k+dy, -9*k+dy
-		}
-		pts := []float64{-ro, dy, -ro, top}
-		for i := 1; i < 12; i++ {
-			a := math.Pi * float64(i) / 12
-			pts = append(pts, -ro*math.Cos(a), top-ro*math.Sin(a))
-		}
-		pts = append(pts, ro, top, ro, rightEnd, ri, rightEnd, ri, top)
-		for i := 11; i > 0; i-- {
-			a := math.Pi * float64(i) / 12
-			pts = append(pts, -ri*math.Cos(a), top-ri*math.Sin(a))
-		}
-		pts = append(pts, -ri, top, -ri, dy)
-		p.poly(pts...)
+		const k = 0.56 // scale of padlock; moved down 4 units to centre it
+		lockPath(p, k, 4*k, 2, closed, !closed)
 	})
 }
 

@@ -47,29 +47,36 @@ func cross(h, w float64) *mask {
 // outlined body.
 func padlock(closed bool) *mask {
 	return shape(fmt.Sprintf("lock/%v", closed), 20, func(p *path) {
-		if closed {
-			p.rrect(-11, -2, 11, 15, 3, false)
-		} else {
-			p.frame(-11, -2, 11, 15, 3, 3)
-		}
-		const ro, ri = 8.0, 4.5
-		top, rightEnd := -9.0, 0.0
-		if !closed {
-			top, rightEnd = -14, -9
-		}
-		pts := []float64{-ro, 0, -ro, top}
-		for i := 1; i < 12; i++ {
-			a := math.Pi * float64(i) / 12
-			pts = append(pts, -ro*math.Cos(a), top-ro*math.Sin(a))
-		}
-		pts = append(pts, ro, top, ro, rightEnd, ri, rightEnd, ri, top)
-		for i := 11; i > 0; i-- {
-			a := math.Pi * float64(i) / 12
-			pts = append(pts, -ri*math.Cos(a), top-ri*math.Sin(a))
-		}
-		pts = append(pts, -ri, top, -ri, 0)
-		p.poly(pts...)
+		lockPath(p, 1, 0, 3, closed, !closed)
 	})
+}
+
+// lockPath draws the padlock scaled by k and moved down by dy: the body
+// (corner radius r; only its outline when outline is set) and the shackle,
+// lifted open on its left post unless closed.
+func lockPath(p *path, k, dy, r float64, closed, outline bool) {
+	if outline {
+		p.frame(-11*k, -2*k+dy, 11*k, 15*k+dy, r, r)
+	} else {
+		p.rrect(-11*k, -2*k+dy, 11*k, 15*k+dy, r, false)
+	}
+	ro, ri := 8*k, 4.5*k
+	top, rightEnd := -9*k+dy, dy
+	if !closed {
+		top, rightEnd = -14*k+dy, -9*k+dy
+	}
+	pts := []float64{-ro, dy, -ro, top}
+	for i := 1; i < 12; i++ {
+		a := math.Pi * float64(i) / 12
+		pts = append(pts, -ro*math.Cos(a), top-ro*math.Sin(a))
+	}
+	pts = append(pts, ro, top, ro, rightEnd, ri, rightEnd, ri, top)
+	for i := 11; i > 0; i-- {
+		a := math.Pi * float64(i) / 12
+		pts = append(pts, -ri*math.Cos(a), top-ri*math.Sin(a))
+	}
+	pts = append(pts, -ri, top, -ri, dy)
+	p.poly(pts...)
 }
 
 // checkMark is ✓ of about radius s.
