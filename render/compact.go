@@ -89,10 +89,7 @@ func compactArtwork() *[2][numStates]*image.Paletted {
 
 // drawCompactRow paints row col of a compact panel with every cell in st.
 func drawCompactRow(c canvas, col game.Color, dim bool, st int) {
-	bg, tint, dark := rowC(col, sBg), rowC(col, sTint), rowC(col, sDark)
-	if dim {
-		bg, tint, dark = rowC(col, sDimBg), rowC(col, sDimTint), rowC(col, sDimDark)
-	}
+	bg, tint, dark := rowColors(col, dim)
 	y := cRowY(col)
 	c.rbox(bandX0, y, bandX1-bandX0, cRowH, 8, bg)
 	c.draw(rowSymbol(col, 8), symCX, y+cRowH/2, rowC(col, sSymbol))

@@ -79,12 +79,18 @@ func rowArtwork() *[2][numStates]*image.Paletted {
 	return &rowArt
 }
 
+// rowColors are a row's background, cell tint and dark ink, dimmed for a
+// locked row.
+func rowColors(col game.Color, dim bool) (bg, tint, dark uint8) {
+	if dim {
+		return rowC(col, sDimBg), rowC(col, sDimTint), rowC(col, sDimDark)
+	}
+	return rowC(col, sBg), rowC(col, sTint), rowC(col, sDark)
+}
+
 // drawRow paints row col of a panel at the origin with every cell in state st.
 func drawRow(c canvas, col game.Color, dim bool, st int) {
-	bg, tint, dark := rowC(col, sBg), rowC(col, sTint), rowC(col, sDark)
-	if dim {
-		bg, tint, dark = rowC(col, sDimBg), rowC(col, sDimTint), rowC(col, sDimDark)
-	}
+	bg, tint, dark := rowColors(col, dim)
 	y := rowY(col)
 	c.rbox(bandX0, y, bandX1-bandX0, rowH, 12, bg)
 	c.draw(rowSymbol(col, 13), symCX, y+rowH/2, rowC(col, sSymbol))

@@ -309,12 +309,17 @@ func pruneResults(g *bbolt.Bucket, now time.Time, keep Retention) (int, error) {
 		}
 		drop = append(drop, copyBytes(k))
 	}
-	for _, k := range drop {
+	return deleteKeys(g, drop)
+}
+
+// deleteKeys deletes keys from g and returns how many.
+func deleteKeys(g *bbolt.Bucket, keys [][]byte) (int, error) {
+	for _, k := range keys {
 		if err := g.Delete(k); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("delete %x: %w", k, err)
 		}
 	}
-	return len(drop), nil
+	return len(keys), nil
 }
 
 // pruneRecords drops a guild's records beyond the cap, oldest first, and
@@ -340,12 +345,7 @@ func pruneRecords(g *bbolt.Bucket, now time.Time, keep Retention) (int, error) {
 		}
 		drop = append(drop, copyBytes(k))
 	}
-	for _, k := range drop {
-		if err := g.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(drop), nil
+	return deleteKeys(g, drop)
 }
 
 // GameRecord is a kept game record.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -115,10 +116,8 @@ func (wt *webTable) handler() http.Handler {
 }
 
 func (wt *webTable) user(id string) *discordtest.User {
-	for _, u := range wt.users {
-		if u.ID == id {
-			return u
-		}
+	if i := slices.IndexFunc(wt.users, func(u *discordtest.User) bool { return u.ID == id }); i >= 0 {
+		return wt.users[i]
 	}
 	return nil
 }
@@ -141,7 +140,7 @@ func (wt *webTable) world(w http.ResponseWriter, r *http.Request) {
 	var cmds []map[string]any
 	for _, scope := range []string{wt.srv.DefaultGuild(), ""} {
 		for _, name := range wt.srv.Commands(scope) {
-			if c, ok := wt.srv.CommandJSON(scope, name); ok && !containsCommand(cmds, name) {
+			if c, ok := wt.srv.CommandJSON(scope, name); ok && !slices.ContainsFunc(cmds, func(c map[string]any) bool { return c["name"] == name }) {
 				cmds = append(cmds, c)
 			}
 		}
@@ -151,15 +150,6 @@ func (wt *webTable) world(w http.ResponseWriter, r *http.Request) {
 		"bot":     map[string]string{"id": wt.srv.BotUserID(), "name": "qwixxbot"},
 		"channel": "qwixx",
 	})
-}
-
-func containsCommand(cmds []map[string]any, name string) bool {
-	for _, c := range cmds {
-		if c["name"] == name {
-			return true
-		}
-	}
-	return false
 }
 
 // webMessage is a message as the page draws it.
