@@ -33,6 +33,16 @@ func bucket(tx *bbolt.Tx, name []byte) (*bbolt.Bucket, error) {
 	return b, nil
 }
 
+// guildBucket returns the guild's nested bucket of the top-level bucket
+// name (results/<guild>, records/<guild>), or nil when the guild has none.
+func guildBucket(tx *bbolt.Tx, name []byte, guildID string) (*bbolt.Bucket, error) {
+	b, err := bucket(tx, name)
+	if err != nil {
+		return nil, err
+	}
+	return b.Bucket([]byte(guildID)), nil
+}
+
 // Get returns the game blob stored for channelID and whether there is one.
 // The blob is a copy the caller may keep.
 //

@@ -373,11 +373,10 @@ func (s *Store) Record(guildID, gameID string) (GameRecord, bool, error) {
 		found bool
 	)
 	err := s.view(func(tx *bbolt.Tx) error {
-		records, err := bucket(tx, bucketRecords)
+		g, err := guildBucket(tx, bucketRecords, guildID)
 		if err != nil {
 			return err
 		}
-		g := records.Bucket([]byte(guildID))
 		if g == nil {
 			return nil
 		}
@@ -430,11 +429,10 @@ func (s *Store) Records(guildID string, limit int) ([]RecordInfo, error) {
 	}
 	var out []RecordInfo
 	err := s.view(func(tx *bbolt.Tx) error {
-		records, err := bucket(tx, bucketRecords)
+		g, err := guildBucket(tx, bucketRecords, guildID)
 		if err != nil {
 			return err
 		}
-		g := records.Bucket([]byte(guildID))
 		if g == nil {
 			return nil
 		}

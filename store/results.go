@@ -122,11 +122,10 @@ func (s *Store) eachResultSized(guildID string, limit int, sized func(n int), fn
 		bad []error
 	)
 	err := s.view(func(tx *bbolt.Tx) error {
-		results, err := bucket(tx, bucketResults)
+		g, err := guildBucket(tx, bucketResults, guildID)
 		if err != nil {
 			return err
 		}
-		g := results.Bucket([]byte(guildID))
 		if g == nil {
 			return nil
 		}
