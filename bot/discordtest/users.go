@@ -96,9 +96,8 @@ func (u *User) Command(channelID, name, sub string, opts map[string]any) (*Inter
 // type, with "focused": true. Required options may still be missing, and
 // other options whose values fail validation are left out, as Discord's
 // documentation says. The focused option must be registered with
-// autocomplete. The bot must answer
-// with callback type 8; Interaction.AutocompleteChoices returns its
-// choices.
+// autocomplete. The bot must answer with callback type 8;
+// Interaction.AutocompleteChoices returns its choices.
 func (u *User) Autocomplete(channelID, name, sub string, opts map[string]any, focused string) (*Interaction, error) {
 	if focused == "" {
 		return nil, fmt.Errorf("discordtest: /%s %s: autocomplete needs a focused option", name, sub)
@@ -152,9 +151,6 @@ func (u *User) commandDataLocked(channelID, name, sub string, opts map[string]an
 	opts = map[string]any{}
 	for k, v := range shown {
 		if i := slices.IndexFunc(defs, func(o cmdOption) bool { return named(o, k) }); i >= 0 {
-			if k == focused {
-				focused = defs[i].Name
-			}
 			k = defs[i].Name
 		}
 		if _, dup := opts[k]; dup {

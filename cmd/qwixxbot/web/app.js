@@ -32,7 +32,6 @@ function myLocale() {
   return u ? u.locale : "en-US";
 }
 
-// Discord's timestamp markup <t:unix:style>.
 // The page's own words (Discord's client follows the user's language;
 // the bot's messages follow their own rules). {0}, {1} are arguments.
 const WORDS = {
@@ -81,11 +80,11 @@ function tr(key, ...args) {
 function applyWords() {
   document.documentElement.lang = myLocale().split("-")[0];
   for (const el of document.querySelectorAll("[data-w]")) el.textContent = tr(el.dataset.w);
-  const newCmd = leaves().find(x => x.cmd.name === "qwixx" && x.path.length === 1 && x.path[0].name === "new");
-  $("#messages").dataset.empty = tr("empty", newCmd ? leafName(newCmd) : "/qwixx new");
+  $("#messages").dataset.empty = tr("empty", usedName("qwixx new"));
   $("#input").placeholder = state.picked ? tr("picked") : tr("placeholder", userName(state.me));
 }
 
+// Discord's timestamp markup <t:unix:style>.
 function fmtTime(sec, style) {
   const d = new Date(sec * 1000), loc = myLocale();
   if (style === "R") {
@@ -491,8 +490,13 @@ function leaves() {
 // usedName names a command path run ("qwixx new") as the user's client
 // shows it.
 function usedName(path) {
-  const x = leaves().find(x => [x.cmd.name, ...x.path.map(p => p.name)].join(" ") === path);
+  const x = leaves().find(x => pathOf(x) === path);
   return x ? leafName(x) : "/" + path;
+}
+
+// pathOf is a command leaf's registered path: "qwixx new".
+function pathOf(x) {
+  return [x.cmd.name, ...x.path.map(p => p.name)].join(" ");
 }
 
 function leafName(x) {
@@ -505,7 +509,7 @@ function suggest() {
   if (state.picked || !text.startsWith("/")) { box.hidden = true; return; }
   const q = text.slice(1).trim().toLowerCase();
   const found = leaves().filter(x => {
-    const canon = "/" + [x.cmd.name, ...x.path.map(p => p.name)].join(" ");
+    const canon = "/" + pathOf(x);
     return leafName(x).toLowerCase().includes(q) || canon.toLowerCase().includes(q);
   });
   box.innerHTML = "";
@@ -513,7 +517,7 @@ function suggest() {
   found.forEach((x, i) => {
     const d = document.createElement("div");
     d.className = "sug" + (i === sugIndex ? " sel" : "");
-    d.dataset.cmd = [x.cmd.name, ...x.path.map(p => p.name)].join(" ");
+    d.dataset.cmd = pathOf(x);
     const opts = (x.leaf.options || []).map(o => (o.required ? "" : "[") + loc(o, "name") + (o.required ? "" : "]")).join(" ");
     d.innerHTML = `<span class="name">${esc(leafName(x))}</span><span class="opts">${esc(opts)}</span><span class="d">${esc(loc(x.leaf, "description") || "")}</span>`;
     d.addEventListener("mousedown", ev => { ev.preventDefault(); pick(x); });
