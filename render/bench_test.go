@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image/png"
 	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // go test ./render -run '^$' -bench . -benchmem
@@ -13,6 +15,13 @@ import (
 
 func BenchmarkTable4Dice(b *testing.B) {
 	v, l := dice4(b), DefaultLabels()
+	benchImage(b, func() ([]byte, error) { return Table(v, l) })
+}
+
+// BenchmarkTable4Scripts is a table with Arabic, Hebrew, Devanagari and
+// Thai names, which are shaped.
+func BenchmarkTable4Scripts(b *testing.B) {
+	v, l := newGame(b, game.Dice, 1, "محمد (12) علي", "שלום (דני) 12", "प्रिया शर्मा", "สมชาย ใจดี").Public(), DefaultLabels()
 	benchImage(b, func() ([]byte, error) { return Table(v, l) })
 }
 

@@ -11,7 +11,9 @@
 // script, symbol and monochrome emoji the fallback fonts in fonts/ (see
 // fonts/README.md), loaded on first use. All text is cleaned before it is
 // drawn (see CleanName) and a name with nothing drawable is shown as its
-// seat ("Player 2").
+// seat ("Player 2"). Right-to-left and complex-script text is put in
+// visual order by Unicode's bidi algorithm and shaped with HarfBuzz
+// (bidi.go, shape.go).
 //
 // Pictures are Width pixels wide and drawn with a fixed palette into an
 // image.Paletted: rows are told apart by colour, lightness and a symbol

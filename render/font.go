@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode"
 
+	gtfont "github.com/go-text/typesetting/font"
 	"github.com/klauspost/compress/gzip"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
@@ -37,8 +38,13 @@ type source struct {
 	ttf   []byte  // the Go font
 	scale float64 // size relative to the face's, 0 for 1
 	once  sync.Once
+	data  []byte // the font file, unpacked
 	f     *sfnt.Font
 	err   error
+
+	gtOnce sync.Once // the font parsed for shaping (shape.go)
+	gt     *gtfont.Face
+	gtErr  error
 }
 
 func (s *source) font() (*sfnt.Font, error) {
@@ -50,6 +56,7 @@ func (s *source) font() (*sfnt.Font, error) {
 				return
 			}
 		}
+		s.data = data
 		s.f, s.err = sfnt.Parse(data)
 		if s.err != nil {
 			s.err = fmt.Errorf("render: parse font %s: %w", s.name, s.err)
@@ -171,7 +178,11 @@ type face struct {
 	size   float64     // the font size in pixels
 	fs     []font.Face // by index in ch.srcs, made on first use
 	capH   int         // height of the digits and capitals
-	glyphs sync.Map
+	glyphs sync.Map    // rune → *glyph, for text that is not shaped
+	gids   sync.Map    // glyphKey → *mask, for shaped text
+
+	linesMu sync.Mutex
+	lines   map[string]*shaped // shaped text, by cleaned string
 }
 
 type glyph struct {
@@ -295,22 +306,38 @@ func renderGlyph(ff font.Face, r rune) *glyph {
 
 // width is the advance width of s in pixels, as text draws it.
 func (f *face) width(s string) int {
+	s = clean(s)
+	if complexText(s) {
+		return f.shape(s).adv.Ceil()
+	}
 	var x fixed.Int26_6
-	for _, r := range clean(s) {
+	for _, r := range s {
 		x += f.glyph(r).adv
 	}
 	return x.Ceil()
 }
 
 // text draws s with its left end at x on baseline y and returns the end x.
-// s is cleaned first (see clean) and put in visual order (right-to-left
-// runs reversed).
+// s is cleaned first (see clean); text with right-to-left or complex
+// script characters is put in visual order and shaped (shape.go), the rest
+// is drawn a cached glyph per character.
 func (c canvas) text(f *face, s string, x, y int, fg uint8) int {
 	if c.log != nil {
 		c.log.add(f, s, x, y)
 	}
+	s = clean(s)
+	if complexText(s) {
+		l := f.shape(s)
+		base := fixed.I(x)
+		for _, g := range l.gs {
+			if m := f.glyphByIndex(g.src, g.gid); m.w > 0 {
+				c.draw(m, (base + g.x).Round(), y+g.y.Round(), fg)
+			}
+		}
+		return (base + l.adv).Ceil()
+	}
 	dot := fixed.I(x)
-	for _, r := range visual(clean(s)) {
+	for _, r := range s {
 		g := f.glyph(r)
 		if g.m.w > 0 {
 			c.draw(&g.m, dot.Round(), y, fg)
@@ -347,6 +374,9 @@ func fit(f *face, s string, w int) string {
 	if f.width(s) <= w {
 		return s
 	}
+	if complexText(s) {
+		return fitShaped(f, s, w)
+	}
 	limit := fixed.I(w) - f.glyph('…').adv
 	var x fixed.Int26_6
 	cut := 0 // bytes of s before the last cluster start that still fits
@@ -376,4 +406,25 @@ func fitFace(s string, w int, faces ...*face) *face {
 		}
 	}
 	return faces[len(faces)-1]
+}
+
+// fitShaped is fit for text that is shaped: the longest prefix that ends
+// before a character with no mark and fits with the ellipsis. Vowel signs
+// and marks stay with their letter.
+func fitShaped(f *face, s string, w int) string {
+	if f.glyph('…').adv > fixed.I(w) {
+		return ""
+	}
+	var cuts []int
+	for i, r := range s {
+		if i > 0 && !unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me) {
+			cuts = append(cuts, i)
+		}
+	}
+	for k := len(cuts) - 1; k >= 0; k-- {
+		if c := trimSpace(s[:cuts[k]]) + "…"; f.width(c) <= w {
+			return c
+		}
+	}
+	return "…"
 }

@@ -143,10 +143,7 @@ func TestCleanName(t *testing.T) {
 		{"\u0301Ana", "Ana"},                                                   // a mark with no letter
 		{"𝓙𝓸𝓱𝓷", "John"},                                                       // mathematical letters, folded
 		{"Ｙｕｋｉ！", "Yuki!"},                                                     // fullwidth ASCII, narrow
-		{"لا", "\ufefb"},                                                       // lam-alef ligature
-		{"محمد", "\ufee3\ufea4\ufee4\ufeaa"},                                   // initial, medial, medial, final
-		{"سلام", "\ufeb3\ufefc\ufee1"},                                         // a ligature after a joining letter
-		{"شهاب", "\ufeb7\ufeec\ufe8e\ufe8f"},
+		{"محمد", "محمد"},                                                       // logical order, letters as typed: drawing shapes them
 	} {
 		if got := CleanName(c.in); got != c.want {
 			t.Errorf("CleanName(%q) = %q %U, want %q %U", c.in, got, []rune(got), c.want, []rune(c.want))
@@ -161,27 +158,6 @@ func TestCleanName(t *testing.T) {
 			if !drawable(r) {
 				t.Errorf("clean(%q) keeps %U, which no font has", name, r)
 			}
-		}
-	}
-}
-
-// TestVisualOrder: right-to-left runs are drawn reversed, numbers and
-// left-to-right words inside them are not, brackets are mirrored.
-func TestVisualOrder(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"Anna", "Anna"},
-		{"שלום", "םולש"},
-		{"Anna שלום", "Anna םולש"},
-		{"שלום Anna", "Anna םולש"},
-		{"שלום 12", "12 םולש"},
-		{"Anna 12 שלום", "Anna 12 םולש"},
-		{"(שלום)", "(םולש)"},
-		{"שלום (דני) 12", "12 (ינד) םולש"},
-		{"בְּ", "בְּ"}, // marks stay after their letter
-		{"Zoë 🎲", "Zoë 🎲"},
-	} {
-		if got := visual(c.in); got != c.want {
-			t.Errorf("visual(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

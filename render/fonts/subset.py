@@ -7,8 +7,10 @@ Latin, Vietnamese, IPA, combining marks, Greek and Cyrillic extensions) and
 the Noto Sans fonts of other scripts, Droid Sans Fallback (Han, kana,
 Hangul), Symbola (symbols and monochrome emoji) and GNU Unifont (the rest of
 the Basic Multilingual Plane and more emoji, as a last resort). Each file
-keeps only the characters no earlier font has, without hinting and without
-layout tables (render does no shaping), which makes them small.
+keeps only the characters no earlier font has, without hinting; the fonts
+of the scripts in SHAPED keep their layout tables (GSUB, GPOS, GDEF), which render's HarfBuzz
+shaping needs (Indic reordering and conjuncts, Arabic joining, mark
+positioning), the others have none.
 
 Run from an empty folder with fontTools on PYTHONPATH (Debian's
 python3-fonttools works unpacked: apt-get download python3-fonttools
@@ -34,6 +36,13 @@ gofonts = sys.argv[3] if len(sys.argv) > 3 else None
 SCRIPTS = ["Arabic", "Hebrew", "Devanagari", "Bengali", "Gurmukhi", "Gujarati",
            "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao",
            "Khmer", "Myanmar", "Georgian", "Armenian", "Ethiopic"]
+
+# The scripts whose fonts keep their layout tables: the ones that need
+# shaping. Latin, Georgian, Armenian and Ethiopic draw right without it
+# (their tables are kerning and would add 0.3 MB).
+SHAPED = ["Arabic", "Hebrew", "Devanagari", "Bengali", "Gurmukhi", "Gujarati",
+          "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao",
+          "Khmer", "Myanmar"]
 
 # Each chain: (output name, source file). Regular and bold chains share
 # the CJK, symbol and Unifont files.
@@ -75,9 +84,17 @@ def build(weight, covered):
         if not want:
             continue
         opts = subset.Options()
-        opts.layout_features = []
         opts.hinting = False
-        opts.drop_tables += ["GSUB", "GPOS", "GDEF", "vhea", "vmtx", "DSIG", "gasp", "BASE", "JSTF", "MATH", "meta"]
+        opts.drop_tables += ["vhea", "vmtx", "DSIG", "gasp", "BASE", "JSTF", "MATH", "meta"]
+        if any(name.startswith("NotoSans" + s + "-") for s in SHAPED):
+            # Keep the layout tables (GSUB, GPOS, GDEF) and every feature:
+            # render shapes these scripts with HarfBuzz (Indic reordering
+            # and conjuncts, Arabic joining, mark positioning).
+            opts.layout_features = ["*"]
+            opts.layout_scripts = ["*"]
+        else:
+            opts.layout_features = []
+            opts.drop_tables += ["GSUB", "GPOS", "GDEF"]
         opts.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
         opts.notdef_outline = True
         opts.prune_unicode_ranges = False
