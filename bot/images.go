@@ -19,7 +19,7 @@ var imageLabels = map[language.Tag]render.Labels{
 		Player: "Spieler", Game: "Partie %d", GameNofM: "Partie %d von %d",
 		Stopped: "Spiel abgebrochen", EndLocksRows: "%s abgeschlossen", EndLocksBy: "%s hat zwei Reihen abgeschlossen",
 		EndMisthrowBy: "Vierter Fehlwurf: %s", RowColors: [4]string{"Rot", "Gelb", "Grün", "Blau"}, And: "und", Colon: ": ",
-		ChartTitle: "Punkte Zug für Zug", TurnAxis: "Zug",
+		ChartTitle: "Punktestand nach jedem Zug", TurnAxis: "Zug",
 	},
 	language.French: {
 		Total: "Total", Misthrows: "Coups manqués", Crosses: "Croix", Points: "Points", Turn: "Tour %d",
@@ -29,7 +29,7 @@ var imageLabels = map[language.Tag]render.Labels{
 		Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
 		Stopped: "Partie arrêtée", EndLocksRows: "Rangées %s verrouillées", EndLocksBy: "%s a verrouillé deux rangées",
 		EndMisthrowBy: "Quatrième coup manqué : %s", RowColors: [4]string{"rouge", "jaune", "verte", "bleue"}, And: "et", Colon: " : ",
-		ChartTitle: "Points tour par tour", TurnAxis: "Tour",
+		ChartTitle: "Total après chaque tour", TurnAxis: "Tour",
 	},
 }
 

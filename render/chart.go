@@ -34,7 +34,7 @@ type chartStyle struct {
 	ink   uint8
 	dash  []float64
 	width float64
-	// text is the colour of the seat number in the badge.
+	// text is the colour of the rank in the badge.
 	text uint8
 }
 
@@ -46,13 +46,17 @@ var chartStyles = [game.MaxPlayers]chartStyle{
 	{ink: rowC(game.Red, sDark), dash: []float64{6, 8}, width: chartLineW, text: cPaper},          // short dashes, ⬢
 }
 
-// Chart draws a game's score chart as PNG: each player's total turn by turn
-// (x the turn, y the points, gridlines with numbers), a line per player that
-// differs in dash pattern, badge and colour, ending at a badge with the
-// seat's number and the player's name; a padlock in the row's colour with
-// the row's symbol where a player locked a row (S3, D7, C8), an ✕ where the
-// active player took a misthrow (D6, C7). The names come from v, which must
-// be the game the series is of: its scores are the series' last point.
+// Chart draws a game's score chart as PNG: each player's running total
+// turn by turn (x the turn, y the points, gridlines with numbers), a line
+// per player that differs in dash pattern, badge and colour, ending at a
+// badge with the player's rank (the number the results put before the
+// name, ties sharing it; the leader has the first style, solid ink, on top)
+// and the player's name; a padlock in the row's colour with the row's
+// symbol where a player locked a row (S3, D7, C8), an ✕ where the active
+// player took a misthrow (D6, C7). A series of one turn has no lines (two
+// points make no trend): each total is a dot at turn 1 with its badge. The
+// names come from v, which must be the game the series is of: its scores
+// are the series' last point.
 func Chart(v game.PublicView, s game.ScoreSeries, l Labels) ([]byte, error) {
 	return encodePooled(func(a alloc) (canvas, error) {
 		c, _, err := chart(v, s, l, a)
@@ -76,6 +80,9 @@ type chartLayout struct {
 	ends           []image.Point
 	marks          []chartMark
 	labelY         []int // centre of each player's name label
+	rank           []int // each player's rank by final score, as in the results (ties share one)
+	style          []int // each player's index in chartStyles: the order of the ranking
+	lines          bool  // lines are drawn: the series has at least two turns
 }
 
 // chartMark is a marker drawn on a line: a lock (with its row) or a
@@ -188,9 +195,17 @@ func chart(v game.PublicView, s game.ScoreSeries, l Labels, alloc alloc) (canvas
 	}
 	c.textIn(fLabel, fit(fLabel, l.TurnAxis, lay.x1-lay.x0), (lay.x0+lay.x1)/2, lay.y1+58, center, cInkSoft)
 
-	// The lines, the last drawn first so the first player's is on top.
-	for p := n - 1; p >= 0; p-- {
-		st := chartStyles[p%len(chartStyles)]
+	// The lines, the last in the ranking drawn first so the leader's is on
+	// top.
+	byStyle := make([]int, n) // players from the last style to the first
+	for p := range n {
+		byStyle[n-1-lay.style[p]] = p
+	}
+	for _, p := range byStyle {
+		if !lay.lines {
+			break
+		}
+		st := lay.styleOf(p)
 		pts := make([]fpt, len(s.Totals[p]))
 		for t, x := range s.Totals[p] {
 			pts[t] = fpt{lay.xf(t), lay.yf(x)}
@@ -200,24 +215,28 @@ func chart(v game.PublicView, s game.ScoreSeries, l Labels, alloc alloc) (canvas
 	// Each line's end: a leader to its badge if the label had to move, and
 	// a dot.
 	bx := lay.x1 + chartEndGap + chartBadgeR
-	for p := n - 1; p >= 0; p-- {
+	for _, p := range byStyle {
 		e, ly := lay.ends[p], lay.labelY[p]
 		if ly != e.Y {
-			c.stroke([]fpt{{float64(e.X), float64(e.Y)}, {float64(bx - chartBadgeR), float64(ly)}}, 2, nil, chartStyles[p%len(chartStyles)].ink)
+			c.stroke([]fpt{{float64(e.X), float64(e.Y)}, {float64(bx - chartBadgeR), float64(ly)}}, 2, nil, lay.styleOf(p).ink)
 		}
 	}
-	for p := n - 1; p >= 0; p-- {
+	dot := 6.0
+	if !lay.lines {
+		dot = 9 // the only mark of a total: larger
+	}
+	for _, p := range byStyle {
 		e := lay.ends[p]
-		c.draw(disc(6), e.X, e.Y, chartStyles[p%len(chartStyles)].ink)
+		c.draw(disc(dot), e.X, e.Y, lay.styleOf(p).ink)
 	}
 	// The markers over the lines, moved ones on a stem.
 	for _, m := range lay.marks {
 		if m.at != m.base {
-			c.stroke([]fpt{{float64(m.base.X), float64(m.base.Y)}, {float64(m.at.X), float64(m.at.Y)}}, 2, nil, chartStyles[m.player%len(chartStyles)].ink)
+			c.stroke([]fpt{{float64(m.base.X), float64(m.base.Y)}, {float64(m.at.X), float64(m.at.Y)}}, 2, nil, lay.styleOf(m.player).ink)
 		}
 	}
 	for _, m := range lay.marks {
-		st := chartStyles[m.player%len(chartStyles)]
+		st := lay.styleOf(m.player)
 		switch m.kind {
 		case game.EventLock:
 			c.draw(disc(18), m.at.X, m.at.Y, cPaper)
@@ -228,16 +247,16 @@ func chart(v game.PublicView, s game.ScoreSeries, l Labels, alloc alloc) (canvas
 			c.draw(cross(8, 4.5), m.at.X, m.at.Y, st.ink)
 		}
 	}
-	// The badges and names.
+	// The badges (the rank) and names.
 	for p := range n {
-		st := chartStyles[p%len(chartStyles)]
+		st := lay.styleOf(p)
 		ly := lay.labelY[p]
-		c.draw(chartBadge(p), bx, ly, st.ink)
+		c.draw(chartBadge(lay.style[p]), bx, ly, st.ink)
 		dy := 0
-		if p%len(chartStyles) == 3 {
+		if lay.style[p]%len(chartStyles) == 3 {
 			dy = 4 // the triangle's centre of mass is low
 		}
-		c.textIn(fBox, strconv.Itoa(p+1), bx, ly+dy, center, st.text)
+		c.textIn(fBox, strconv.Itoa(lay.rank[p]), bx, ly+dy, center, st.text)
 		c.textIn(fLabelB, names[p], bx+chartBadgeR+8, ly, left, cInk)
 	}
 	return c, lay, nil
@@ -246,7 +265,8 @@ func chart(v game.PublicView, s game.ScoreSeries, l Labels, alloc alloc) (canvas
 // layoutChart places the plot, the axes, the markers and the labels for a
 // series whose widest name label is nameW pixels.
 func layoutChart(s game.ScoreSeries, nameW int) *chartLayout {
-	lay := &chartLayout{y0: chartPlotY0, y1: chartPlotY1, turns: max(s.Turns(), 1)}
+	lay := &chartLayout{y0: chartPlotY0, y1: chartPlotY1, turns: max(s.Turns(), 1), lines: s.Turns() >= 2}
+	lay.rank, lay.style = chartRanks(s)
 	lo, hi := 0, 10
 	for _, t := range s.Totals {
 		for _, x := range t {
@@ -324,6 +344,33 @@ func layoutChart(s game.ScoreSeries, nameW int) *chartLayout {
 	return lay
 }
 
+// styleOf is player p's line style.
+func (lay *chartLayout) styleOf(p int) chartStyle {
+	return chartStyles[lay.style[p]%len(chartStyles)]
+}
+
+// chartRanks ranks the players by their final totals as the results do
+// (ties share a rank, seat order among them) and gives each their place in
+// that order as style.
+func chartRanks(s game.ScoreSeries) (rank, style []int) {
+	n := len(s.Totals)
+	final := func(p int) int { return s.Totals[p][len(s.Totals[p])-1] }
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return final(b) - final(a) })
+	rank, style = make([]int, n), make([]int, n)
+	for i, p := range order {
+		style[p] = i
+		rank[p] = i + 1
+		if i > 0 && final(p) == final(order[i-1]) {
+			rank[p] = rank[order[i-1]]
+		}
+	}
+	return rank, style
+}
+
 // floorTo rounds x down to a multiple of step.
 func floorTo(x, step int) int {
 	if x >= 0 {
@@ -398,8 +445,8 @@ func chartLock() *mask {
 	})
 }
 
-// chartBadge is the shape behind seat p's number at the end of their line: ●, ■,
-// ◆, ▲ and ⬢, so the lines differ in more than colour.
+// chartBadge is the shape of style p behind a player's rank at the end of
+// their line: ●, ■, ◆, ▲ and ⬢, so the lines differ in more than colour.
 func chartBadge(p int) *mask {
 	const r = chartBadgeR
 	return shape(fmt.Sprintf("badge/%d", p%len(chartStyles)), r+6, func(b *path) {

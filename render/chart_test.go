@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -34,6 +35,13 @@ func chartCards5(t testing.TB) *game.Game {
 func chartStopped3(t testing.TB) *game.Game {
 	g := newGame(t, game.Dice, 6, "Anna", "Maximiliane-Walburga von Hohenstein", "Ω")
 	playUntil(t, g, 0, func(g *game.Game) bool { return g.Turn() == 12 && g.Phase() == game.PhaseColor })
+	return g
+}
+
+// chartTurn1 is a 3-player dice game stopped after its first turn.
+func chartTurn1(t testing.TB) *game.Game {
+	g := newGame(t, game.Dice, 21, "Anna", "Ben", "Chloé")
+	playUntil(t, g, 0, func(g *game.Game) bool { return g.Turn() >= 2 })
 	return g
 }
 
@@ -77,7 +85,7 @@ func TestChartLineEndsAtFinalScoreS4(t *testing.T) {
 			if covered(lay, lay.ends[p], -1) || endNear(lay, p) {
 				continue
 			}
-			if got, ink := c.p.ColorIndexAt(want.X, want.Y), chartStyles[p].ink; got != ink {
+			if got, ink := c.p.ColorIndexAt(want.X, want.Y), lay.styleOf(p).ink; got != ink {
 				t.Errorf("%s: player %d's line end %v has colour %d, want the ink %d", name, p+1, want, got, ink)
 			}
 			checked++
@@ -155,8 +163,8 @@ func TestChartMarkersAtEventTurnsD6D7(t *testing.T) {
 					t.Errorf("%s: lock of %+v: colour %d at %v, want the row's %d", name, e, got, at, rowC(e.Color, sBg))
 				}
 			case game.EventMisthrow:
-				if got := c.p.ColorIndexAt(m.at.X, m.at.Y); got != chartStyles[e.Player].ink {
-					t.Errorf("%s: ✕ of %+v: colour %d, want the player's ink %d", name, e, got, chartStyles[e.Player].ink)
+				if got := c.p.ColorIndexAt(m.at.X, m.at.Y); got != lay.styleOf(e.Player).ink {
+					t.Errorf("%s: ✕ of %+v: colour %d, want the player's ink %d", name, e, got, lay.styleOf(e.Player).ink)
 				}
 			}
 		}
@@ -183,5 +191,111 @@ func TestChartRefusesAnotherGamesSeries(t *testing.T) {
 	}
 	if _, err := ChartImage(v, s, DefaultLabels()); err != nil {
 		t.Errorf("the game's own series: %v", err)
+	}
+}
+
+// TestChartTitleSaysRunningTotal: the chart plots each player's total after
+// every turn, and its title says so (the old one said "Points per turn").
+func TestChartTitleSaysRunningTotal(t *testing.T) {
+	for lang, l := range map[string]Labels{"en": DefaultLabels(), "de": germanLabels(), "fr": frenchLabels()} {
+		title := strings.ToLower(l.ChartTitle)
+		if strings.Contains(title, "per turn") || !strings.Contains(title, map[string]string{"en": "total", "de": "punktestand", "fr": "total"}[lang]) {
+			t.Errorf("%s: chart title %q does not say it shows the running total", lang, l.ChartTitle)
+		}
+	}
+	// And the chart is what the title says: every line ends at the final
+	// total, which TestChartLineEndsAtFinalScoreS4 checks point by point.
+}
+
+// TestChartBadgesCarryRank: the badge at the end of each line carries the
+// player's rank as the results print it ("1. Chloé"; ties share a rank),
+// not the seat number, and the leader has the first style.
+func TestChartBadgesCarryRank(t *testing.T) {
+	differ := 0
+	for name, g := range chartGames(t) {
+		v, s := g.Public(), g.ScoreSeries()
+		var rlog, clog textLog
+		if _, err := results(v, nil, DefaultLabels(), recording(&rlog)); err != nil {
+			t.Fatal(err)
+		}
+		_, lay, err := chart(v, s, DefaultLabels(), recording(&clog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, pv := range v.Players {
+			label := fit(fLabelB, playerName(pv.Name, p, DefaultLabels()), chartNameW)
+			want := ""
+			for _, tx := range rlog.texts {
+				full := withNames(v, DefaultLabels()).Players[p].Name
+				if r, n, ok := strings.Cut(tx.s, ". "); ok && (n == full || strings.HasSuffix(n, "…") && strings.HasPrefix(full, strings.TrimSuffix(n, "…"))) {
+					want = r
+				}
+			}
+			got := ""
+			for _, nt := range clog.texts {
+				if nt.s != label || nt.px != fLabelB.size {
+					continue
+				}
+				for _, bt := range clog.texts { // the number in the badge left of the name
+					if bt.px == fBox.size && bt.at.X < nt.at.X && nt.at.X-bt.at.X < 3*chartBadgeR && abs(bt.at.Y-nt.at.Y) <= 6 {
+						got = bt.s
+					}
+				}
+			}
+			if got == "" || got != want {
+				t.Errorf("%s: %s's badge says %q, the results rank them %q", name, pv.Name, got, want)
+			}
+			if want != fmt.Sprint(p+1) {
+				differ++
+			}
+			if lay.style[p] == 0 && lay.rank[p] != 1 {
+				t.Errorf("%s: %s has the first style and rank %d", name, pv.Name, lay.rank[p])
+			}
+		}
+	}
+	if differ == 0 {
+		t.Fatal("in every game the ranks are the seats: the test shows nothing")
+	}
+}
+
+// TestChartOneTurnNoLines: a game stopped after its first turn has one
+// total per player; lines from 0 at turn 0 would fan out across the whole
+// plot and suggest a trend. The chart shows each total as a dot at turn 1
+// with its badge, and no line crosses the plot.
+func TestChartOneTurnNoLines(t *testing.T) {
+	v, s := chartTurn1(t).Public(), chartTurn1(t).ScoreSeries()
+	if s.Turns() != 1 {
+		t.Fatalf("series of %d turns", s.Turns())
+	}
+	nonzero := false
+	for _, pv := range v.Players {
+		nonzero = nonzero || pv.Score != 0
+	}
+	if !nonzero {
+		t.Fatal("every total is 0: pick a seed where someone scored")
+	}
+	c, lay, err := chart(v, s, DefaultLabels(), newPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inks := map[uint8]bool{}
+	for p := range v.Players {
+		inks[lay.styleOf(p).ink] = true
+	}
+	n := 0
+	for y := lay.y0; y < lay.y1-3; y++ {
+		for x := lay.x0 + 8; x < lay.x1-20; x++ {
+			if inks[c.p.ColorIndexAt(x, y)] {
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		t.Errorf("%d pixels of the players' lines inside the plot of a one-turn game", n)
+	}
+	for p, pv := range v.Players {
+		if e := lay.ends[p]; c.p.ColorIndexAt(e.X, e.Y) != lay.styleOf(p).ink && !covered(lay, e, -1) && !endNear(lay, p) {
+			t.Errorf("%s's total %d has no dot at %v", pv.Name, pv.Score, e)
+		}
 	}
 }

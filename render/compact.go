@@ -162,13 +162,20 @@ func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int
 	default:
 		c.rframe(x0, y0, panelW, cPanelH, 12, 2, cLine)
 	}
-	// Right end: the total, the misthrows, the hand size.
-	c.textIn(fName, strconv.Itoa(pv.Score), x0+panelW-14, cy, right, cInk)
-	for i := range min(pv.Sheet.Misthrows, game.MaxMisthrows) {
-		c.draw(cross(7, 3.5), x0+cMisthrowX(i)+cMisS/2, cy, cInk)
+	// Right end: the total, the misthrows, the hand size; in the results
+	// the scoring strip instead.
+	var rx int
+	if o.strip {
+		c.fill(image.Rect(x0+cMisthrowX(0)-2, cy-cMisS/2-2, x0+cMisthrowX(game.MaxMisthrows-1)+cMisS+2, cy+cMisS/2+2), cHeader)
+		rx = drawScoreLine(c, pv.Sheet, x0+panelW-14, cy) - 14
+	} else {
+		c.textIn(fName, strconv.Itoa(pv.Score), x0+panelW-14, cy, right, cInk)
+		for i := range min(pv.Sheet.Misthrows, game.MaxMisthrows) {
+			c.draw(cross(7, 3.5), x0+cMisthrowX(i)+cMisS/2, cy, cInk)
+		}
+		rx = x0 + cMisthrowX(0) - 14
 	}
-	rx := x0 + cMisthrowX(0) - 14
-	if o.cards {
+	if o.cards && !o.strip {
 		s := l.Hand + " " + strconv.Itoa(pv.HandSize)
 		s = fit(fLabel, s, 160)
 		rx = c.textIn(fLabel, s, rx, cy, right, cInkSoft) - fLabel.width(s) - 14

@@ -45,7 +45,7 @@ type Labels struct {
 	Colon         string    // ": " between a label and its value ("Winner: Anna"); French " : "; empty means ": "
 
 	// The score chart (Chart). The vertical axis is labelled Points.
-	ChartTitle string // "Points per turn": title of the chart
+	ChartTitle string // "Total after each turn": title of the chart, which plots running totals
 	TurnAxis   string // "Turn": the horizontal axis
 }
 
@@ -84,7 +84,7 @@ func DefaultLabels() Labels {
 		And:           "and",
 		Colon:         ": ",
 
-		ChartTitle: "Points per turn",
+		ChartTitle: "Total after each turn",
 		TurnAxis:   "Turn",
 	}
 }

@@ -25,7 +25,7 @@ func germanLabels() Labels {
 		Joker: "JOKER", JokerMark: "J", GameOver: "Spielende", EndLocks: "Zwei Reihen geschlossen",
 		EndMisses: "Vierter Fehlwurf", Winner: "Sieger", Winners: "Sieger (geteilt)",
 		Player: "Spieler", Game: "Spiel %d", GameNofM: "Spiel %d von %d",
-		ChartTitle: "Punkte Zug für Zug", TurnAxis: "Zug",
+		ChartTitle: "Punktestand nach jedem Zug", TurnAxis: "Zug",
 	}
 }
 
@@ -37,7 +37,7 @@ func frenchLabels() Labels {
 		Joker: "JOKER", JokerMark: "J", GameOver: "Fin de la partie", EndLocks: "Deux rangées fermées",
 		EndMisses: "Quatrième coup manqué", Winner: "Gagnant", Winners: "Gagnants ex æquo",
 		Player: "Joueur", Game: "Partie %d", GameNofM: "Partie %d sur %d",
-		ChartTitle: "Points tour par tour", TurnAxis: "Tour",
+		ChartTitle: "Total après chaque tour", TurnAxis: "Tour",
 	}
 }
 
@@ -61,7 +61,7 @@ func scenarios(t testing.TB) []scenario {
 	cv, cseat, cells := withChoices(t)
 	de, fr := germanLabels(), frenchLabels()
 	d2, k2, k5 := dice2(t), cards2(t), cards5(t)
-	chart2, chart5, chart3 := chartDice2(t), chartCards5(t), chartStopped3(t)
+	chart2, chart5, chart3, chart1 := chartDice2(t), chartCards5(t), chartStopped3(t), chartTurn1(t)
 	return []scenario{
 		{"table2-dice-de", true, func() (*image.Paletted, error) { return TableImage(d2, de) }},
 		{"table2-cards-fr", true, func() (*image.Paletted, error) { return TableImage(k2, fr) }},
@@ -87,6 +87,7 @@ func scenarios(t testing.TB) []scenario {
 		{"table-fr", true, func() (*image.Paletted, error) { return TableImage(c3, frenchLabels()) }},
 		{"chart2-dice", true, func() (*image.Paletted, error) { return chartOf(chart2, en) }},
 		{"chart5-cards-de", true, func() (*image.Paletted, error) { return chartOf(chart5, de) }},
+		{"chart3-turn1", true, func() (*image.Paletted, error) { return chartOf(chart1, en) }},
 		{"chart3-stopped-fr", false, func() (*image.Paletted, error) { return chartOf(chart3, fr) }},
 	}
 }

@@ -127,7 +127,7 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		}
 		pv := v.Players[p]
 		pv.Name = strconv.Itoa(rank) + ". " + pv.Name
-		o := sheetOpts{cards: v.Variant.CardGame(), winner: slices.Contains(win, p), noFresh: true}
+		o := sheetOpts{cards: v.Variant.CardGame(), winner: slices.Contains(win, p), noFresh: true, strip: true}
 		if v.Variant == game.Dice {
 			o.closed = v.Closed
 		}
@@ -135,6 +135,50 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 		y += cPanelH + cGapY
 	}
 	return c, nil
+}
+
+// Scoring strip geometry: a chip per term, an operator between two.
+const (
+	stripChipW = 60
+	stripChipH = 28
+	stripSymW  = 22 // the row's symbol at the chip's left
+	stripOpW   = 20
+)
+
+// drawScoreLine draws sheet's score as the rulebook's scoring strip, right
+// aligned at rx on the line cy: each row's points in a chip of the row's
+// colour with its symbol (S4), "+" between them, "−" and the misthrow
+// penalty in a grey chip with an ✕, "=" and the total. It returns the
+// strip's left end.
+func drawScoreLine(c canvas, sheet game.Sheet, rx, cy int) int {
+	total := strconv.Itoa(sheet.Score())
+	c.textIn(fName, total, rx, cy, right, cInk)
+	x := rx - fName.width(total) - 4
+	op := func(s string) {
+		c.textIn(fLabelB, s, x-stripOpW/2, cy, center, cInkSoft)
+		x -= stripOpW
+	}
+	chip := func(fill, symBg uint8, sym *mask, symInk uint8, n int, ink uint8) {
+		x -= stripChipW
+		y := cy - stripChipH/2
+		c.draw(box(stripChipW, stripChipH, 6), x, y, fill)
+		c.draw(box(stripSymW+6, stripChipH, 6), x, y, symBg)
+		c.fill(image.Rect(x+stripSymW, y, x+stripSymW+6, y+stripChipH), symBg)
+		c.draw(sym, x+stripSymW/2+1, cy, symInk)
+		c.textIn(fBox, strconv.Itoa(n), x+stripSymW+(stripChipW-stripSymW)/2, cy, center, ink)
+	}
+	op("=")
+	chip(cPassBg, cInkSoft, cross(6, 3), cPaper, game.MisthrowPenalty*sheet.Misthrows, cInk)
+	op("−")
+	for i := game.NumColors - 1; i >= 0; i-- {
+		col := game.Colors[i]
+		bg, tint, dark := rowColors(col, false)
+		chip(tint, bg, rowSymbol(col, 5.5), rowC(col, sSymbol), sheet.Rows[col].Score(), dark)
+		if i > 0 {
+			op("+")
+		}
+	}
+	return x
 }
 
 // endWhy says what ended the game, in the labels' words: whose fourth

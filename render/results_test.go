@@ -3,6 +3,9 @@ package render
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -16,8 +19,11 @@ func goldIn(t *testing.T, v game.PublicView, m *game.Match) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for y := margin; y < margin+resTitH; y++ {
+	n, titH := 0, resTitH
+	if v.End == game.NotOver {
+		titH = stopTitH // below it the first panel
+	}
+	for y := margin; y < margin+titH; y++ {
 		for x := 0; x < img.Rect.Dx(); x++ {
 			if img.ColorIndexAt(x, y) == cGold {
 				n++
@@ -145,6 +151,69 @@ func TestWriteResultsPictures(t *testing.T) {
 		}
 		if err := os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestResultsRowBreakdownS4: each player's panel in the results carries the
+// rulebook's scoring strip on its header line: the points of each colour
+// row, the misthrow penalty and the total (S4), so the total can be
+// checked. The old results showed the total only.
+func TestResultsRowBreakdownS4(t *testing.T) {
+	games := map[string]*game.Game{}
+	for _, va := range []game.Variant{game.Dice, game.Jokers} {
+		g := newGame(t, va, 13, "Anna", "Ben", "Chloé", "Dörte")
+		playUntil(t, g, 1, func(*game.Game) bool { return false })
+		games[va.String()] = g
+	}
+	for name, g := range games {
+		v := g.Public()
+		var log textLog
+		if _, err := results(v, nil, DefaultLabels(), recording(&log)); err != nil {
+			t.Fatal(err)
+		}
+		misthrows := 0
+		for _, pv := range v.Players {
+			misthrows += pv.Sheet.Misthrows
+			var on []drawnText // the texts on the player's header line
+			baseline := -1
+			for _, tx := range log.texts {
+				if strings.HasSuffix(tx.s, ". "+pv.Name) {
+					baseline = tx.at.Y
+				}
+			}
+			if baseline < 0 {
+				t.Fatalf("%s: no ranked name %q", name, pv.Name)
+			}
+			for _, tx := range log.texts {
+				if tx.at.Y >= baseline-4 && tx.at.Y <= baseline+4 {
+					on = append(on, tx)
+				}
+			}
+			slices.SortFunc(on, func(a, b drawnText) int { return a.at.X - b.at.X })
+			var line []string // left to right
+			for _, tx := range on {
+				line = append(line, tx.s)
+			}
+			want := []string{}
+			for _, c := range game.Colors {
+				want = append(want, strconv.Itoa(pv.Sheet.Rows[c].Score()), "+")
+			}
+			want[len(want)-1] = "−"
+			want = append(want, strconv.Itoa(game.MisthrowPenalty*pv.Sheet.Misthrows), "=", strconv.Itoa(pv.Score))
+			if got := strings.Join(line[1:], " "); got != strings.Join(want, " ") {
+				t.Errorf("%s: %s's header line %q, want %q after the name", name, pv.Name, got, strings.Join(want, " "))
+			}
+			sum := -game.MisthrowPenalty * pv.Sheet.Misthrows
+			for _, c := range game.Colors {
+				sum += pv.Sheet.Rows[c].Score()
+			}
+			if sum != pv.Score {
+				t.Errorf("%s: %s's rows and misthrows make %d, the score is %d", name, pv.Name, sum, pv.Score)
+			}
+		}
+		if misthrows == 0 {
+			t.Logf("%s: no misthrows in this game", name)
 		}
 	}
 }

@@ -260,6 +260,7 @@ type sheetOpts struct {
 	closed                 [game.NumColors]bool
 	winner                 bool
 	noFresh                bool // final sheets: no highlight
+	strip                  bool // results: the header ends in the score line (drawScoreLine)
 	// choices are the cells the viewer's current choices would cross,
 	// marked with a dashed ring (their private sheet only).
 	choices []Cell
