@@ -32,7 +32,7 @@ func bidiLevels(rs []rune, dir bidi.Direction) []int8 {
 			end++
 		}
 		runs := p.Segment(rs[start:end], dir)
-		para := paragraphLevel(rs[start:end], runs, dir)
+		para := paragraphLevel(rs[start:end], dir)
 		if lv, ok := runLevels(runs); ok && len(lv) == end-start {
 			copy(levels[start:end], lv)
 		} else {
@@ -60,16 +60,15 @@ func isParaSep(r rune) bool {
 	return false
 }
 
-// paragraphLevel is the paragraph embedding level of a segmented paragraph.
-func paragraphLevel(rs []rune, runs bidi.Runs, dir bidi.Direction) int8 {
+// paragraphLevel is the embedding level of paragraph rs in direction dir
+// (the bidi package resolves it but does not export it).
+func paragraphLevel(rs []rune, dir bidi.Direction) int8 {
 	switch dir {
 	case bidi.LeftToRight:
 		return 0
 	case bidi.RightToLeft:
 		return 1
 	}
-	// Rules P2, P3: the first strong character outside isolates. Segment
-	// resolved it; the level of a lone L, R or AL character tells it.
 	if firstStrongRTL(rs) {
 		return 1
 	}
@@ -77,7 +76,9 @@ func paragraphLevel(rs []rune, runs bidi.Runs, dir bidi.Direction) int8 {
 }
 
 // firstStrongRTL applies rules P2 and P3 to rs: whether its first strong
-// character outside isolates is right to left.
+// character outside isolates is right to left (classes from
+// golang.org/x/text/unicode/bidi, Unicode 15; only a paragraph separator's
+// level depends on it, and clean removes those).
 func firstStrongRTL(rs []rune) bool {
 	depth := 0
 	for _, r := range rs {

@@ -152,16 +152,6 @@ func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int
 	c.log.addAt(compactTexts, x0, y0)
 	drawCells(c, art, pv, o, cRowY, cRowH, cCellRect, x0, y0)
 	cy := y0 + cHdrH/2
-	switch {
-	case o.active:
-		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cInk)
-		c.draw(marker(), x0+19, cy, cInk)
-	case o.winner:
-		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cGold)
-		c.draw(star(11), x0+19, cy, cGold)
-	default:
-		c.rframe(x0, y0, panelW, cPanelH, 12, 2, cLine)
-	}
 	// Right end: the total, the misthrows, the hand size; in the results
 	// the scoring strip instead.
 	var rx int
@@ -174,6 +164,18 @@ func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int
 			c.draw(cross(7, 3.5), x0+cMisthrowX(i)+cMisS/2, cy, cInk)
 		}
 		rx = x0 + cMisthrowX(0) - 14
+	}
+	// The frame after the score line, whose chips are copied with their
+	// background.
+	switch {
+	case o.active:
+		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cInk)
+		c.draw(marker(), x0+19, cy, cInk)
+	case o.winner:
+		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cGold)
+		c.draw(star(11), x0+19, cy, cGold)
+	default:
+		c.rframe(x0, y0, panelW, cPanelH, 12, 2, cLine)
 	}
 	if o.cards && !o.strip {
 		s := l.Hand + " " + strconv.Itoa(pv.HandSize)

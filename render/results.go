@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -140,7 +141,7 @@ func results(v game.PublicView, m *game.Match, l Labels, alloc alloc) (canvas, e
 // Scoring strip geometry: a chip per term, an operator between two.
 const (
 	stripChipW = 60
-	stripChipH = 28
+	stripChipH = 26
 	stripSymW  = 22 // the row's symbol at the chip's left
 	stripOpW   = 20
 )
@@ -151,6 +152,7 @@ const (
 // penalty in a grey chip with an ✕, "=" and the total. It returns the
 // strip's left end.
 func drawScoreLine(c canvas, sheet game.Sheet, rx, cy int) int {
+	art := scoreLineArtwork()
 	total := strconv.Itoa(sheet.Score())
 	c.textIn(fName, total, rx, cy, right, cInk)
 	x := rx - fName.width(total) - 4
@@ -158,28 +160,45 @@ func drawScoreLine(c canvas, sheet game.Sheet, rx, cy int) int {
 		c.textIn(fLabelB, s, x-stripOpW/2, cy, center, cInkSoft)
 		x -= stripOpW
 	}
-	chip := func(fill, symBg uint8, sym *mask, symInk uint8, n int, ink uint8) {
+	chip := func(k int, n int, ink uint8) {
 		x -= stripChipW
-		y := cy - stripChipH/2
-		c.draw(box(stripChipW, stripChipH, 6), x, y, fill)
-		c.draw(box(stripSymW+6, stripChipH, 6), x, y, symBg)
-		c.fill(image.Rect(x+stripSymW, y, x+stripSymW+6, y+stripChipH), symBg)
-		c.draw(sym, x+stripSymW/2+1, cy, symInk)
+		c.blit(art[k], art[k].Rect, image.Pt(x-1, cy-stripChipH/2-1))
 		c.textIn(fBox, strconv.Itoa(n), x+stripSymW+(stripChipW-stripSymW)/2, cy, center, ink)
 	}
 	op("=")
-	chip(cPassBg, cInkSoft, cross(6, 3), cPaper, game.MisthrowPenalty*sheet.Misthrows, cInk)
+	chip(game.NumColors, game.MisthrowPenalty*sheet.Misthrows, cInk)
 	op("−")
 	for i := game.NumColors - 1; i >= 0; i-- {
 		col := game.Colors[i]
-		bg, tint, dark := rowColors(col, false)
-		chip(tint, bg, rowSymbol(col, 5.5), rowC(col, sSymbol), sheet.Rows[col].Score(), dark)
+		_, _, dark := rowColors(col, false)
+		chip(int(col), sheet.Rows[col].Score(), dark)
 		if i > 0 {
 			op("+")
 		}
 	}
 	return x
 }
+
+// scoreLineArtwork are the chips of the score line without their numbers,
+// drawn once on the header's colour: one per row (its tint, its symbol on
+// its band colour), then the misthrows' (grey, an ✕).
+var scoreLineArtwork = sync.OnceValue(func() (art [game.NumColors + 1]*image.Paletted) {
+	for k := range art {
+		c := newCanvas(stripChipW+2, stripChipH+2, cHeader) // and the edges' antialiasing
+		fill, symBg, sym, symInk := uint8(cPassBg), uint8(cInkSoft), cross(6, 3), uint8(cPaper)
+		if k < game.NumColors {
+			col := game.Colors[k]
+			bg, tint, _ := rowColors(col, false)
+			fill, symBg, sym, symInk = tint, bg, rowSymbol(col, 5.5), rowC(col, sSymbol)
+		}
+		c.draw(box(stripChipW, stripChipH, 6), 1, 1, fill)
+		c.draw(box(stripSymW+6, stripChipH, 6), 1, 1, symBg)
+		c.fill(image.Rect(1+stripSymW, 1, 1+stripSymW+6, 1+stripChipH), symBg)
+		c.draw(sym, 1+stripSymW/2+1, 1+stripChipH/2, symInk)
+		art[k] = c.p
+	}
+	return art
+})
 
 // endWhy says what ended the game, in the labels' words: whose fourth
 // misthrow, which rows were locked (dice game, D9) or who locked two rows
