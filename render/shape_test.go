@@ -1,7 +1,7 @@
 package render
 
 import (
-	"bytes"
+	"image"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -56,9 +56,9 @@ func visualText(t *testing.T, f *face, s string) string {
 // (rules W4–W6) stay together and in order, bracket pairs take the
 // direction of their content and surroundings (rule N0) and are mirrored
 // in right-to-left runs. The old hand-written reordering drew
-// "אבג 12.5%" as "%5.12 גבא" and "ابج book(s)" as "(book(s جبا"; its
-// visual() had no levels, so this test does not build on the old code,
-// where TestBidiConformance's old counterpart failed 3,832 lines.
+// "אבג 12.5%" as "%5.12 גבא" and "ابج book(s)" as "(book(s جبا". (This
+// test reads the shaped glyphs, which the old code did not have;
+// TestBidiLeftEndPixels shows the same in pixels and fails there.)
 func TestBidiBracketsAndNumbers(t *testing.T) {
 	if err := loadFonts(); err != nil {
 		t.Fatal(err)
@@ -76,6 +76,30 @@ func TestBidiBracketsAndNumbers(t *testing.T) {
 	} {
 		if got := visualText(t, fLabel, c.logical); got != c.visual {
 			t.Errorf("%q is drawn as %q, want %q", c.logical, got, c.visual)
+		}
+	}
+}
+
+// TestBidiLeftEndPixels: the same defects seen in the pixels, with
+// functions the old code had too (it fails there): a right-to-left text
+// whose visual order begins with a left-to-right piece draws exactly that
+// piece, alone, at its left end.
+func TestBidiLeftEndPixels(t *testing.T) {
+	if err := loadFonts(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ logical, left string }{
+		{"אבג 12.5%", "12.5%"},     // old: "%5.12 גבא"
+		{"אבג book(s)", "book(s)"}, // old: "(book(s גבא"
+		{"שלום (דני) 12", "12 "},
+		{"אבג 1,000", "1,000"},
+	} {
+		whole, piece := newCanvas(420, 60, cPaper), newCanvas(420, 60, cPaper)
+		whole.text(fLabel, c.logical, 10, 40, cInk)
+		end := piece.text(fLabel, c.left, 10, 40, cInk)
+		r := image.Rect(0, 0, end-1, 60)
+		if d := diffPixels(whole.p.SubImage(r), piece.p.SubImage(r)); d != "" {
+			t.Errorf("%q does not begin with %q at its left: %s", c.logical, c.left, d)
 		}
 	}
 }
@@ -100,12 +124,30 @@ func TestShapingIndic(t *testing.T) {
 	logical := drawRunes(fLabel, "कि", 10, 40)
 	got := newCanvas(420, 60, cPaper)
 	got.text(fLabel, "कि", 10, 40, cInk)
-	if bytes.Equal(got.p.Pix, logical.p.Pix) {
+	if diffPixels(got.p, logical.p) == "" {
 		t.Error("कि is drawn in text order, the vowel sign after the consonant")
 	}
 	// क्ष: ka, virama, ssa make the conjunct kssa, one glyph.
 	if l := fLabel.shape("क्ष"); len(l.gs) != 1 {
 		t.Errorf("क्ष: %d glyphs, want the conjunct", len(l.gs))
+	}
+}
+
+// TestShapingPixels: with functions the old code had too (it fails
+// there), Devanagari and Thai are not drawn as their characters one after
+// the other in text order, which is what the old renderer did: the vowel
+// sign i goes before its consonant, a conjunct replaces consonant, virama,
+// consonant, and a tone mark over an upper vowel is raised above it.
+func TestShapingPixels(t *testing.T) {
+	if err := loadFonts(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"कि", "क्ष", "ที่", "प्रिया"} {
+		got := newCanvas(420, 60, cPaper)
+		got.text(fLabel, s, 10, 40, cInk)
+		if diffPixels(got.p, drawRunes(fLabel, s, 10, 40).p) == "" {
+			t.Errorf("%q is drawn character by character in text order", s)
+		}
 	}
 }
 
