@@ -126,3 +126,21 @@ func benchImage(b *testing.B, render func() ([]byte, error)) {
 	}
 	b.ReportMetric(float64(len(out)), "bytes/image")
 }
+
+// BenchmarkShapeUncached lays out a name that needs shaping without the
+// line cache: bidi, items, HarfBuzz (the cost of a name's first drawing).
+func BenchmarkShapeUncached(b *testing.B) {
+	if err := loadFonts(); err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"محمد (12) علي", "प्रिया शर्मा", "สมชาย ใจดี"} {
+		b.Run(name, func(b *testing.B) {
+			s := clean(name)
+			fName.layout(s) // fonts loaded
+			b.ReportAllocs()
+			for b.Loop() {
+				fName.layout(s)
+			}
+		})
+	}
+}
