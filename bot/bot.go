@@ -258,10 +258,16 @@ type request struct {
 	perms    int64 // the member's permissions in the channel
 	answered bool
 	at       time.Time // when the interaction arrived (its token's age)
+	arrived  time.Time // the same in real time: the answer's deadline runs from it
 }
 
+// answerWithin is how long after its arrival the bot may answer an
+// interaction: Discord fails it 3 s after its creation, and it took a
+// moment to arrive. The Discord client retries a failed answer until then.
+const answerWithin = 2900 * time.Millisecond
+
 func (b *Bot) newRequest(i *discordgo.Interaction) *request {
-	r := &request{b: b, i: i, lang: langOr(string(i.Locale), b.opt.Language), glang: langOr("", b.opt.Language), at: b.opt.Now()}
+	r := &request{b: b, i: i, lang: langOr(string(i.Locale), b.opt.Language), glang: langOr("", b.opt.Language), at: b.opt.Now(), arrived: time.Now()}
 	if i.GuildLocale != nil {
 		r.glang = langOr(string(*i.GuildLocale), b.opt.Language)
 	}
@@ -291,7 +297,9 @@ func (b *Bot) newRequest(i *discordgo.Interaction) *request {
 // respond sends the interaction's one response.
 func (r *request) respond(resp *discordgo.InteractionResponse) error {
 	r.answered = true
-	if err := r.b.dc.InteractionRespond(r.i, resp); err != nil {
+	ctx, cancel := context.WithDeadline(context.Background(), r.arrived.Add(answerWithin))
+	defer cancel()
+	if err := r.b.dc.InteractionRespond(r.i, resp, discordgo.WithContext(ctx)); err != nil {
 		err = withoutURL(err)
 		r.log.Error().Err(err).Msg("interaction response failed")
 		return fmt.Errorf("bot: respond: %w", err)

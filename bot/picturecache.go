@@ -2,14 +2,13 @@ package bot
 
 import (
 	"bytes"
-	"container/list"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"sync"
 
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
+	"github.com/qwixxbot/qwixxbot/render/lru"
 )
 
 // PictureCache is a Renderer that draws and encodes each picture once: a
@@ -18,71 +17,30 @@ import (
 // by every message that shows it (the table's live message and the click
 // answer that updates it, a player's sheet view opened again, everyone
 // looking at the same results). The least recently used pictures go first
-// once the cache holds more than its byte budget. It is safe for
-// concurrent use; two goroutines asking for the same new picture at once
-// may both draw it.
+// once the cache holds more than its byte budget (render/lru). It is safe
+// for concurrent use; two goroutines asking for the same new picture at
+// once draw it once.
 type PictureCache struct {
-	next   Renderer
-	budget int
-
-	mu    sync.Mutex
-	size  int
-	order *list.List // of *picture, most recently used first
-	byKey map[string]*list.Element
-	// Hits and Misses count lookups, for the debug counters.
-	hits, misses int64
-}
-
-type picture struct {
-	key string
-	png []byte
+	next  Renderer
+	cache *lru.Cache[string, []byte]
 }
 
 // NewPictureCache wraps next with a cache of at most budget bytes of PNG.
 func NewPictureCache(next Renderer, budget int) *PictureCache {
-	return &PictureCache{next: next, budget: budget, order: list.New(), byKey: map[string]*list.Element{}}
+	return &PictureCache{next: next, cache: lru.New[string](budget, func(png []byte) int { return len(png) })}
 }
 
 // Stats reports the cache's lookups that found a picture and those that
 // drew one, and the bytes it holds.
-func (c *PictureCache) Stats() (hits, misses int64, bytes int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hits, c.misses, c.size
-}
+func (c *PictureCache) Stats() (hits, misses int64, bytes int) { return c.cache.Stats() }
 
 func (c *PictureCache) get(key string, draw func() ([]byte, error)) ([]byte, error) {
-	c.mu.Lock()
-	if e, ok := c.byKey[key]; ok {
-		c.order.MoveToFront(e)
-		c.hits++
-		png := e.Value.(*picture).png
-		c.mu.Unlock()
-		return png, nil
-	}
-	c.misses++
-	c.mu.Unlock()
-	png, err := draw()
-	if err != nil || len(png) > c.budget {
-		return png, err
-	}
-	// Kept at its length: a renderer may hand out a slice of a larger
-	// buffer, whose capacity the budget would not see.
-	png = bytes.Clone(png)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[key]; !ok {
-		c.byKey[key] = c.order.PushFront(&picture{key, png})
-		c.size += len(png)
-	}
-	for c.size > c.budget {
-		e := c.order.Back()
-		p := e.Value.(*picture)
-		c.order.Remove(e)
-		delete(c.byKey, p.key)
-		c.size -= len(p.png)
-	}
-	return png, nil
+	return c.cache.GetOrLoad(key, func() ([]byte, error) {
+		png, err := draw()
+		// Kept at its length: a renderer may hand out a slice of a
+		// larger buffer, whose capacity the budget would not see.
+		return bytes.Clone(png), err
+	})
 }
 
 // Table implements Renderer.

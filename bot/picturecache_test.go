@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -66,6 +67,60 @@ func TestPictureCacheDrawsOncePerState(t *testing.T) {
 	hits, misses, _ := c.Stats()
 	if r.n.Load() != 5 || hits != 3 || misses != 5 {
 		t.Fatalf("drawings %d, hits %d, misses %d; want 5, 3, 5", r.n.Load(), hits, misses)
+	}
+}
+
+// blockingRenderer draws only when released, counting the drawings.
+type blockingRenderer struct {
+	countingRenderer
+	started chan struct{}
+	release chan struct{}
+}
+
+func (r *blockingRenderer) Table(game.PublicView, Lang) ([]byte, error) {
+	if r.n.Load() == 0 {
+		close(r.started)
+	}
+	<-r.release
+	return r.draw()
+}
+
+// Issue: two goroutines asking for the same new picture at once both drew
+// it. Now the second waits for the first's drawing.
+func TestPictureCacheDrawsOnceForConcurrentCallers(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &blockingRenderer{started: make(chan struct{}), release: make(chan struct{})}
+	c := NewPictureCache(r, 1<<20)
+	const callers = 4
+	got := make(chan []byte, callers)
+	for range callers {
+		go func() {
+			png, err := c.Table(g.Public(), LangFor("en"))
+			if err != nil {
+				t.Error(err)
+			}
+			got <- png
+		}()
+	}
+	<-r.started
+	for { // until every caller is in the cache: one drawing, the others waiting
+		if hits, misses, _ := c.Stats(); hits+misses == callers {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(r.release)
+	first := <-got
+	for range callers - 1 {
+		if png := <-got; !bytes.Equal(png, first) {
+			t.Fatal("callers got different pictures")
+		}
+	}
+	if n := r.n.Load(); n != 1 {
+		t.Fatalf("drawn %d times, want once", n)
 	}
 }
 

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"container/list"
 	"encoding/binary"
 	"fmt"
 	"hash/adler32"
@@ -13,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/flate"
+
+	"github.com/qwixxbot/qwixxbot/render/lru"
 )
 
 // Our images are paletted and flat colour: written as 8-bit paletted PNGs,
@@ -45,15 +46,6 @@ var flatePool = sync.Pool{New: func() any {
 
 var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// bandCache holds compressed bands by the hash of their raw bytes, least
-// recently used first out once it holds more than bandBudget bytes.
-type bandCache struct {
-	mu    sync.Mutex
-	size  int
-	order *list.List // of *band, most recent first
-	byKey map[bandKey]*list.Element
-}
-
 // bandKey names a band's pixels: a randomly seeded 64-bit hash and the
 // CRC-32 of its raw bytes and their length, two independent hashes, so a
 // mix-up of two bands is practically impossible.
@@ -64,7 +56,6 @@ type bandKey struct {
 }
 
 type band struct {
-	key   bandKey
 	z     []byte // deflate blocks ending in a sync flush
 	adler uint32 // Adler-32 of the raw bytes
 }
@@ -75,47 +66,22 @@ type band struct {
 // compressed whole.
 const bandBudget = 48 << 20
 
+// bands holds compressed bands by the hash of their raw bytes, least
+// recently used out first once they take more than bandBudget bytes.
 var (
-	bands    = bandCache{order: list.New(), byKey: map[bandKey]*list.Element{}}
+	bands    = lru.New[bandKey](bandBudget, func(b *band) int { return len(b.z) })
 	bandSeed = maphash.MakeSeed()
 )
-
-func (c *bandCache) get(k bandKey) (*band, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.byKey[k]
-	if !ok {
-		return nil, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*band), true
-}
-
-func (c *bandCache) put(b *band) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k, z := b.key, b.z
-	if _, ok := c.byKey[k]; ok {
-		return
-	}
-	c.byKey[k] = c.order.PushFront(b)
-	c.size += len(z)
-	for c.size > bandBudget {
-		e := c.order.Back()
-		b := e.Value.(*band)
-		c.order.Remove(e)
-		delete(c.byKey, b.key)
-		c.size -= len(b.z)
-	}
-}
 
 // compressBand returns raw's deflate blocks ending in a sync flush, and
 // its Adler-32, from the cache or freshly computed.
 func compressBand(raw []byte) (*band, error) {
 	k := bandKey{maphash.Bytes(bandSeed, raw), crc32.ChecksumIEEE(raw), len(raw)}
-	if b, ok := bands.get(k); ok {
-		return b, nil
-	}
+	return bands.GetOrLoad(k, func() (*band, error) { return deflateBand(raw) })
+}
+
+// deflateBand compresses a band.
+func deflateBand(raw []byte) (*band, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(raw) / 8)
 	fw := flatePool.Get().(*flate.Writer)
@@ -128,9 +94,7 @@ func compressBand(raw []byte) (*band, error) {
 		return nil, err
 	}
 	fw.Reset(io.Discard) // keeps no reference to buf
-	b := &band{key: k, z: bytes.Clone(buf.Bytes()), adler: adler32.Checksum(raw)}
-	bands.put(b)
-	return b, nil
+	return &band{z: bytes.Clone(buf.Bytes()), adler: adler32.Checksum(raw)}, nil
 }
 
 // adler32Combine is the Adler-32 of two byte strings one after the other,

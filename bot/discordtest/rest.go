@@ -303,7 +303,13 @@ func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request, payload
 	if s.closed {
 		return apiError(http.StatusServiceUnavailable, 0, "server closed")
 	}
-	return rt.h(rq)
+	status, body := rt.h(rq)
+	if status < 400 {
+		if f := s.takeFaultLocked(r, true); f != nil {
+			return f.status, map[string]any{"message": http.StatusText(f.status), "code": 0}
+		}
+	}
+	return status, body
 }
 
 // readBody reads a JSON or multipart body into rq.
@@ -381,6 +387,7 @@ type fault struct {
 	status     int
 	retryAfter time.Duration
 	global     bool
+	after      bool // the request takes effect; only its answer is the error
 }
 
 type faults struct {
@@ -398,25 +405,55 @@ func (s *Server) InjectRateLimit(n int, route string, retryAfter time.Duration, 
 
 // InjectServerErrors makes the next n requests whose path contains route
 // ("" = any; a method may precede it: "PATCH /messages/") answer status (for example 502 Bad Gateway, which discordgo
-// retries, or 500, which it does not).
+// retries, or 500, which it does not). The requests have no effect.
 func (s *Server) InjectServerErrors(n int, route string, status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults.list = append(s.faults.list, &fault{n: n, route: route, status: status})
 }
 
-func (s *Server) injectFault(w http.ResponseWriter, r *http.Request, rt route) (int, any, bool) {
+// InjectServerErrorsAfter is InjectServerErrors for requests that take
+// effect before the error is answered, as when Discord's edge times out
+// (504) on a request its back end carried out: the client cannot tell
+// whether its request went through. Requests refused for another reason
+// (authorisation, rate limit, a bad body) answer that refusal and do not
+// count.
+func (s *Server) InjectServerErrorsAfter(n int, route string, status int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.faults.list = append(s.faults.list, &fault{n: n, route: route, status: status, after: true})
+}
+
+// ClearFaults drops every injected server error and rate limit not used
+// yet.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.list = nil
+}
+
+// takeFaultLocked takes one use of the first fault for r that applies
+// before the request (after false) or after it; nil if none. Call with
+// s.mu held.
+func (s *Server) takeFaultLocked(r *http.Request, after bool) *fault {
 	for i, f := range s.faults.list {
-		if f.n <= 0 || !routeMatches(f.route, r) {
+		if f.n <= 0 || f.after != after || !routeMatches(f.route, r) {
 			continue
 		}
 		f.n--
 		if f.n == 0 {
 			s.faults.list = slices.Delete(s.faults.list, i, i+1)
 		}
-		s.logf("fault", "%s %s → injected %d", r.Method, r.URL.Path, f.status)
+		s.logf("fault", "%s %s → injected %d (after: %t)", r.Method, r.URL.Path, f.status, after)
+		return f
+	}
+	return nil
+}
+
+func (s *Server) injectFault(w http.ResponseWriter, r *http.Request, rt route) (int, any, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.takeFaultLocked(r, false); f != nil {
 		if f.status != http.StatusTooManyRequests {
 			return f.status, map[string]any{"message": http.StatusText(f.status), "code": 0}, true
 		}

@@ -4,14 +4,22 @@ import (
 	"bytes"
 	"context"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
+// TB is the part of testing.TB the test helpers use. It is an interface of
+// its own so that programs that run the fake outside tests (the sandbox,
+// the load harness) do not link the testing package.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
 // NewTestServer starts a Server for a test and closes it when the test ends.
-func NewTestServer(t testing.TB, opts Options) *Server {
+func NewTestServer(t TB, opts Options) *Server {
 	t.Helper()
 	srv, err := NewServer(opts)
 	if err != nil {
@@ -24,7 +32,7 @@ func NewTestServer(t testing.TB, opts Options) *Server {
 // Connect creates a discordgo session for srv (Client from srv.Client()),
 // lets setup add handlers, opens the gateway and closes the session when the
 // test ends. Note that discordgo's Session.Close sleeps one second.
-func Connect(t testing.TB, srv *Server, setup func(*discordgo.Session)) *discordgo.Session {
+func Connect(t TB, srv *Server, setup func(*discordgo.Session)) *discordgo.Session {
 	t.Helper()
 	s, err := discordgo.New("Bot " + srv.Token())
 	if err != nil {

@@ -32,12 +32,13 @@ func TestE2ECommandRegistrationRetriedAfterServerErrors(t *testing.T) {
 }
 
 // Issue: a lost answer to /qwixx new left a lobby nobody could see, which
-// blocked the channel. Another /qwixx new shows it again.
+// blocked the channel. Another /qwixx new shows it again. (Discord answers
+// every attempt with a server error until the deadline has passed.)
 func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
 	e := newE2E(t)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
 	ch := e.srv.DefaultChannel()
-	e.srv.InjectServerErrors(1, "/callback", 500)
+	e.srv.InjectServerErrors(1000, "/callback", 500)
 	it, err := anna.Command(ch, "qwixx", "new", map[string]any{"variant": "cards"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +46,7 @@ func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
 	if _, err := it.WaitResponse(t.Context()); err == nil {
 		t.Fatal("the lobby's answer should have been lost")
 	}
+	e.srv.ClearFaults()
 	lobby := e.answer(ben.Command(ch, "qwixx", "new", nil))
 	if lobby.Ephemeral() || !strings.Contains(lobby.Content, "already has an open table") || !strings.Contains(lobby.Embeds[0].Title, "card") {
 		t.Fatalf("second /qwixx new: %q %+v", lobby.Content, lobby.Embeds)
@@ -52,6 +54,46 @@ func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
 	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
 	e.answer(anna.Click(lobby, idWith(lobby, "start")))
 	e.table(anna, "Action 1")
+}
+
+// Issue: an interaction answer that got 500, 503 or 504 was not sent again
+// (only 502 was), so a move that was saved showed "This interaction
+// failed". Now each is sent again within the deadline, and an answer that
+// had gone through although its reply was an error (the "after" faults:
+// the 40060 of the next attempt) is not given twice.
+func TestE2EInteractionAnswersSurviveServerErrors(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	after := 0
+	for _, status := range []int{500, 503, 504} {
+		e.srv.InjectServerErrors(2, "/callback", status)
+		e.srv.InjectServerErrorsAfter(1, "/callback", status)
+		after++
+	}
+	e.startTable(anna, ben)
+	for range 3 {
+		tbl := e.table(anna, "Action 1")
+		e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+		e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+		next := e.table(anna, "Action 2")
+		active := ben
+		if strings.Contains(next.Content, "<@"+anna.ID+">") {
+			active = anna
+		}
+		e.srv.InjectServerErrors(1, "/callback", 503)
+		e.answer(active.Click(next, idWith(next, "pass")))
+	}
+	st := e.srv.InteractionStats()
+	if st.Failed != 0 || st.Pending != 0 || st.Answered != st.Sent || st.Late != 0 {
+		t.Fatalf("interactions %+v: every one must be answered", st)
+	}
+	if st.Duplicate != after {
+		t.Fatalf("%d answers refused as already given, want %d (one per answer that went through with an error)", st.Duplicate, after)
+	}
+	if n := strings.Count(e.logs.String(), "interaction response failed"); n != 0 {
+		t.Fatalf("%d answers failed:\n%s", n, e.logs.String())
+	}
 }
 
 // Issue (RULES C10): a forged select with the card picker's custom_id on

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"time"
 
@@ -22,10 +24,33 @@ import (
 // returned.
 const maxInteractionRetries = 3
 
+// Budgets of the retries of interaction requests on server errors (500,
+// 502, 503, 504) and broken connections.
+//
+// Discord fails an interaction that is not answered within 3 s of its
+// creation. The bot gives its answer a deadline (answerDeadline, through
+// the request's context); without one the callback gets callbackBudget from
+// its first attempt. The full answer is tried until deferReserve before
+// that deadline; then, for an answer that can be deferred (a message, or
+// an update of the clicked message), the short deferred callback is tried
+// in the time left and the answer follows as an edit of the original
+// response, which the interaction's token allows for 15 minutes
+// (editBudget of retries). Between attempts the wait doubles from
+// firstBackoff up to maxBackoff.
+const (
+	callbackBudget         = 2500 * time.Millisecond
+	deferReserve           = 700 * time.Millisecond
+	editBudget             = 10 * time.Second
+	firstBackoff           = 50 * time.Millisecond
+	maxBackoff             = 400 * time.Millisecond
+	maxInteractionAttempts = 8
+)
+
 // interactionSession is the bot's Discord: the discordgo session, except
 // that the interaction answers (InteractionRespond and
 // InteractionResponseEdit, the only interaction routes the bot uses) are
-// sent past discordgo's rate limiter.
+// sent past discordgo's rate limiter, and retried on server errors within
+// the interaction's deadline.
 //
 // discordgo keeps one rate-limit bucket per route key for ever
 // (discordgo issue #1333), and the keys of these routes hold the
@@ -36,6 +61,12 @@ const maxInteractionRetries = 3
 // not count these routes against the global limit, and one interaction is
 // answered a handful of times at most. A 429 is still honoured: the request
 // waits out Retry-After and is sent again.
+//
+// discordgo itself retries only a 502, and its callback retry can answer
+// an interaction twice. Here a callback is answered at most once: an
+// attempt whose outcome is unknown (a server error or a broken
+// connection: Discord may have taken it) followed by "already
+// acknowledged" (400, code 40060) counts as answered.
 type interactionSession struct {
 	*discordgo.Session
 	log zerolog.Logger
@@ -63,15 +94,136 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // InteractionRespond answers an interaction, as discordgo's does (JSON, or
-// multipart with payload_json when the response has files).
+// multipart with payload_json when the response has files), retrying
+// server errors and broken connections until shortly before the deadline
+// (the context's, else callbackBudget from now). Where the answer has not
+// gone through by then and it can be deferred (types 4 and 7), a deferred
+// answer (5 or 6) takes the place of the callback, and the answer follows
+// as an edit of the original response.
 func (s *interactionSession) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, opts ...discordgo.RequestOption) error {
 	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
-	contentType, body, err := requestBody(r, filesOf(r))
+	files, err := bufferFiles(filesOf(r))
 	if err != nil {
 		return err
 	}
-	_, err = s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts)
-	return err
+	contentType, body, err := requestBody(r, files.fresh())
+	if err != nil {
+		return err
+	}
+	deadline := requestDeadline(opts, callbackBudget)
+	deferred, canDefer := deferredOf(r)
+	full := deadline
+	if canDefer {
+		full = deadline.Add(-deferReserve)
+	}
+	_, err = s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts, full, true)
+	if err == nil || !canDefer || !retryable(err) {
+		return err
+	}
+	s.log.Warn().Err(withoutAddress(err)).Int("type", int(r.Type)).Msg("interaction answer failed: deferring it")
+	_, dbody, derr := requestBody(deferred, nil)
+	if derr != nil {
+		return derr
+	}
+	if _, derr = s.interactionRequest(http.MethodPost, endpoint, "application/json", dbody, opts, deadline, true); derr != nil {
+		return fmt.Errorf("deferred answer after %w: %w", err, derr)
+	}
+	// The deferred answer (or the full one, if an attempt of it that
+	// seemed lost went through) stands; the edit makes the original
+	// response what the answer says, which is the same either way.
+	ctx, cancel := context.WithTimeout(context.Background(), editBudget)
+	defer cancel()
+	edit := editOf(r.Data)
+	edit.Files = files.fresh()
+	if _, eerr := s.InteractionResponseEdit(i, edit, discordgo.WithContext(ctx)); eerr != nil {
+		return fmt.Errorf("edit after a deferred answer: %w", eerr)
+	}
+	return nil
+}
+
+// deferredOf is the deferred form of an answer: a message (4) becomes
+// "thinking" (5, ephemeral if the message is), an update of the clicked
+// message (7) becomes a deferred update (6). Other answers (pong,
+// autocomplete, modal, or already deferred) have none.
+func deferredOf(r *discordgo.InteractionResponse) (*discordgo.InteractionResponse, bool) {
+	switch r.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		d := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
+		if r.Data != nil && r.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+			d.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
+		}
+		return d, true
+	case discordgo.InteractionResponseUpdateMessage:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}, true
+	}
+	return nil, false
+}
+
+// bufferedFiles are an answer's files read into memory, so that they can
+// be sent more than once (the answer, then its edit).
+type bufferedFiles struct {
+	files []*discordgo.File
+	data  [][]byte
+}
+
+// bufferFiles reads the files.
+func bufferFiles(files []*discordgo.File) (bufferedFiles, error) {
+	b := bufferedFiles{files: files, data: make([][]byte, len(files))}
+	for k, f := range files {
+		d, err := io.ReadAll(f.Reader)
+		if err != nil {
+			return b, fmt.Errorf("reading %s: %w", f.Name, err)
+		}
+		b.data[k] = d
+	}
+	return b, nil
+}
+
+// fresh is a copy of the files with readers from their start.
+func (b bufferedFiles) fresh() []*discordgo.File {
+	if len(b.files) == 0 {
+		return nil
+	}
+	out := make([]*discordgo.File, len(b.files))
+	for k, f := range b.files {
+		out[k] = &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(b.data[k])}
+	}
+	return out
+}
+
+// editOf is the edit of the original response that says what an answer's
+// data says (content, embeds, components, attachments, mentions; the
+// caller adds the files).
+func editOf(d *discordgo.InteractionResponseData) *discordgo.WebhookEdit {
+	e := &discordgo.WebhookEdit{}
+	if d == nil {
+		return e
+	}
+	content := d.Content
+	e.Content = &content
+	if d.Components != nil {
+		e.Components = &d.Components
+	}
+	if d.Embeds != nil {
+		e.Embeds = &d.Embeds
+	}
+	e.Attachments = d.Attachments
+	e.AllowedMentions = d.AllowedMentions
+	return e
+}
+
+// requestDeadline is the deadline of the options' context, or budget from
+// now when it has none.
+func requestDeadline(opts []discordgo.RequestOption, budget time.Duration) time.Time {
+	req, _ := http.NewRequest(http.MethodGet, "/", nil)
+	cfg := &discordgo.RequestConfig{Request: req}
+	for _, opt := range opts {
+		opt(cfg)
+	}
+	if d, ok := cfg.Request.Context().Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(budget)
 }
 
 // filesOf is the response's files (none without data).
@@ -90,7 +242,7 @@ func (s *interactionSession) InteractionResponseEdit(i *discordgo.Interaction, e
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.interactionRequest(http.MethodPatch, endpoint, contentType, body, opts)
+	resp, err := s.interactionRequest(http.MethodPatch, endpoint, contentType, body, opts, requestDeadline(opts, editBudget), false)
 	if err != nil {
 		return nil, err
 	}
@@ -114,12 +266,19 @@ func requestBody(data any, files []*discordgo.File) (contentType string, body []
 // interactionRequest sends one request with the session's client, token and
 // user agent (and the request options), without a rate-limit bucket. A 429
 // is waited out (Retry-After) and sent again, up to maxInteractionRetries
-// times, unless the options turn retries on rate limits off; a 502 is sent
-// again up to MaxRestRetries times, as discordgo does. Any other status
-// but 200, 201 and 204 is a *discordgo.RESTError.
-func (s *interactionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption) ([]byte, error) {
-	limited, bad := 0, 0
+// times, unless the options turn retries on rate limits off. A server error
+// (500, 502, 503, 504) or a broken connection is sent again after a short
+// wait (doubling up to maxBackoff) while the next attempt can start before deadline (at
+// most maxInteractionAttempts in all). For a callback (once), "already
+// acknowledged" after an attempt whose outcome was unknown is success: that
+// attempt went through. Any other status but 200, 201 and 204 is a
+// *discordgo.RESTError.
+func (s *interactionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption, deadline time.Time, once bool) ([]byte, error) {
+	limited, attempts := 0, 0
+	unknown := false // an earlier attempt may have gone through
+	backoff := firstBackoff
 	for {
+		attempts++
 		req, err := http.NewRequest(method, url, bytes.NewReader(body))
 		if err != nil {
 			return nil, err
@@ -145,21 +304,48 @@ func (s *interactionSession) interactionRequest(method, url, contentType string,
 		if client == nil {
 			client = http.DefaultClient
 		}
+		again := func(cause error) bool {
+			if attempts >= maxInteractionAttempts || req.Context().Err() != nil || time.Now().Add(backoff).After(deadline) {
+				return false
+			}
+			s.log.Info().Err(withoutAddress(cause)).Str("route", routeName(method)).Int("attempt", attempts).Dur("retry_in", backoff).
+				Msg("interaction request failed: sending it again")
+			if s.sleep(req.Context(), backoff) != nil {
+				return false
+			}
+			backoff = min(2*backoff, maxBackoff)
+			return true
+		}
 		resp, err := client.Do(req)
 		if err != nil {
+			if req.Context().Err() == nil {
+				unknown = true
+				if again(err) {
+					continue
+				}
+			}
 			return nil, err
 		}
 		data, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
+			unknown = true
+			if again(err) {
+				continue
+			}
 			return nil, err
 		}
 		switch c := resp.StatusCode; {
 		case c == http.StatusOK || c == http.StatusCreated || c == http.StatusNoContent:
 			return data, nil
-		case c == http.StatusBadGateway && bad < cfg.MaxRestRetries:
-			bad++
-			continue
+		case retryableStatus(c):
+			unknown = true
+			if again(restError(req, resp, data)) {
+				continue
+			}
+		case c == http.StatusBadRequest && once && unknown && apiCode(data) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
+			s.log.Info().Str("route", routeName(method)).Int("attempt", attempts).Msg("interaction answer had gone through")
+			return nil, nil
 		case c == http.StatusTooManyRequests && cfg.ShouldRetryOnRateLimit && limited < maxInteractionRetries:
 			limited++
 			wait := retryAfter(resp.Header, data)
@@ -172,6 +358,46 @@ func (s *interactionSession) interactionRequest(method, url, contentType string,
 		}
 		return nil, restError(req, resp, data)
 	}
+}
+
+// retryableStatus reports whether a status is a server error worth
+// another attempt (Discord's 500, 502, 503 and 504 are passing).
+func retryableStatus(c int) bool {
+	return c == http.StatusInternalServerError || c == http.StatusBadGateway ||
+		c == http.StatusServiceUnavailable || c == http.StatusGatewayTimeout
+}
+
+// retryable reports whether err is a server error or a broken connection
+// (not a refusal, a rate limit or the end of the context).
+func retryable(err error) bool {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) {
+		return re.Response != nil && retryableStatus(re.Response.StatusCode)
+	}
+	return err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// apiCode is the code of a Discord error body (0 if none).
+func apiCode(body []byte) int {
+	var m discordgo.APIErrorMessage
+	if json.Unmarshal(body, &m) != nil {
+		return 0
+	}
+	return m.Code
+}
+
+// withoutAddress drops the address from a transport error: interaction
+// routes hold the interaction's token, which must not reach the logs.
+func withoutAddress(err error) error {
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s request: %w", ue.Op, ue.Err)
+	}
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		return fmt.Errorf("HTTP %d", re.Response.StatusCode)
+	}
+	return err
 }
 
 // routeName names the interaction route for logs (never with its token).

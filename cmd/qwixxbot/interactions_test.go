@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -48,15 +49,22 @@ type fakeRequest struct {
 // and records the requests; the session it returns sends there.
 func interactionServer(t *testing.T, answer func(n int, w http.ResponseWriter)) (*interactionSession, func() []fakeRequest, *[]time.Duration) {
 	t.Helper()
+	return interactionServerSeeing(t, func(n int, _ fakeRequest, w http.ResponseWriter) { answer(n, w) })
+}
+
+// interactionServerSeeing is interactionServer whose answers see the request.
+func interactionServerSeeing(t *testing.T, answer func(n int, r fakeRequest, w http.ResponseWriter)) (*interactionSession, func() []fakeRequest, *[]time.Duration) {
+	t.Helper()
 	var mu sync.Mutex
 	var seen []fakeRequest
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		n := len(seen)
-		seen = append(seen, fakeRequest{r.Method, r.URL.Path, r.Header.Get("Content-Type"), r.Header.Get("Authorization"), r.Header.Get("User-Agent"), body})
+		fr := fakeRequest{r.Method, r.URL.Path, r.Header.Get("Content-Type"), r.Header.Get("Authorization"), r.Header.Get("User-Agent"), body}
+		seen = append(seen, fr)
 		mu.Unlock()
-		answer(n, w)
+		answer(n, fr, w)
 	}))
 	t.Cleanup(srv.Close)
 	s, err := discordgo.New("Bot unit-token")
@@ -159,12 +167,153 @@ func TestInteractionSessionErrorsAreRESTErrors(t *testing.T) {
 		t.Errorf("%d requests, want 2 (no retry of a 404)", n)
 	}
 
-	// A 502 is sent again MaxRestRetries times, as discordgo does.
+	// An edit that keeps getting 502 is sent maxInteractionAttempts times.
 	is, seen, _ = interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) })
-	err = is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage})
+	_, err = is.InteractionResponseEdit(unitInteraction, &discordgo.WebhookEdit{Content: &content})
 	var re *discordgo.RESTError
-	if !errors.As(err, &re) || re.Response.StatusCode != 502 || len(seen()) != 1+is.MaxRestRetries {
+	if !errors.As(err, &re) || re.Response.StatusCode != 502 || len(seen()) != maxInteractionAttempts {
 		t.Fatalf("err %v after %d requests", err, len(seen()))
+	}
+}
+
+// Issue: an interaction answer that got 500, 503 or 504 was not sent again
+// (only 502 was), so a move that was saved showed "This interaction
+// failed". Each of those, and a broken connection, is sent again.
+func TestInteractionAnswerRetriedOnServerErrors(t *testing.T) {
+	for _, status := range []int{500, 502, 503, 504, 0} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			is, seen, slept := interactionServer(t, func(n int, w http.ResponseWriter) {
+				if n < 2 {
+					if status == 0 { // the connection breaks before an answer
+						hj, _ := w.(http.Hijacker)
+						conn, _, _ := hj.Hijack()
+						conn.Close()
+						return
+					}
+					w.WriteHeader(status)
+					return
+				}
+				w.WriteHeader(http.StatusNoContent)
+			})
+			err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+				Data: &discordgo.InteractionResponseData{Content: "moved"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := seen()
+			if len(reqs) != 3 || !slices.Equal(*slept, []time.Duration{firstBackoff, 2 * firstBackoff}) {
+				t.Fatalf("%d requests after waits %v; want 3 after %v and %v", len(reqs), *slept, firstBackoff, 2*firstBackoff)
+			}
+			for _, r := range reqs {
+				if !strings.Contains(string(r.body), `"content":"moved"`) {
+					t.Fatalf("request %d is not the answer: %s", len(reqs), r.body)
+				}
+			}
+		})
+	}
+	// A refusal (400) is not sent again.
+	is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusBadRequest) })
+	if err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}); err == nil || len(seen()) != 1 {
+		t.Fatalf("err %v after %d requests; want the 400 after one", err, len(seen()))
+	}
+}
+
+// An answer is given once: when an attempt whose outcome was unknown (504)
+// had in fact gone through, the next attempt's "already acknowledged" is
+// success, not an error and not a third attempt.
+func TestInteractionAnswerNeverTwice(t *testing.T) {
+	is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) {
+		if n == 0 {
+			w.WriteHeader(http.StatusGatewayTimeout) // Discord took it, the edge timed out
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"message": "Interaction has already been acknowledged.", "code": 40060}`)
+	})
+	err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: "moved"}})
+	if err != nil || len(seen()) != 2 {
+		t.Fatalf("err %v after %d requests; want success after 2", err, len(seen()))
+	}
+	// Without an unknown attempt before it, 40060 is the error it is.
+	is, seen, _ = interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"message": "Interaction has already been acknowledged.", "code": 40060}`)
+	})
+	var re *discordgo.RESTError
+	err = is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage})
+	if !errors.As(err, &re) || re.Message == nil || re.Message.Code != 40060 || len(seen()) != 1 {
+		t.Fatalf("err %v after %d requests", err, len(seen()))
+	}
+}
+
+// When the full answer keeps failing until the time runs short, a deferred
+// answer takes its place (ephemeral if the answer is) and the answer
+// follows as an edit of the original response, files included.
+func TestInteractionAnswerDeferredWhenTimeRunsShort(t *testing.T) {
+	for _, tc := range []struct {
+		typ      discordgo.InteractionResponseType
+		flags    discordgo.MessageFlags
+		deferred string
+	}{
+		{discordgo.InteractionResponseChannelMessageWithSource, discordgo.MessageFlagsEphemeral, `{"type":5,"data":{"tts":false,"content":"","components":null,"embeds":null,"flags":64}}`},
+		{discordgo.InteractionResponseChannelMessageWithSource, 0, `{"type":5}`},
+		{discordgo.InteractionResponseUpdateMessage, 0, `{"type":6}`},
+	} {
+		t.Run(fmt.Sprint(tc.typ, tc.flags), func(t *testing.T) {
+			is, seen, _ := interactionServerSeeing(t, func(n int, r fakeRequest, w http.ResponseWriter) {
+				if r.method == "POST" && !bytes.Contains(r.body, []byte(`"type":5`)) && !bytes.Contains(r.body, []byte(`"type":6`)) {
+					w.WriteHeader(http.StatusServiceUnavailable) // the full answer never goes through
+					return
+				}
+				if r.method == "PATCH" {
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, `{"id": "9", "channel_id": "1", "content": "your cards"}`)
+					return
+				}
+				w.WriteHeader(http.StatusNoContent)
+			})
+			err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: tc.typ,
+				Data: &discordgo.InteractionResponseData{Content: "your cards", Flags: tc.flags,
+					Files: []*discordgo.File{{Name: "hand.png", ContentType: "image/png", Reader: strings.NewReader("png")}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := seen()
+			if len(reqs) != maxInteractionAttempts+2 {
+				t.Fatalf("%d requests, want %d full answers, the deferred one and the edit", len(reqs), maxInteractionAttempts)
+			}
+			if d := reqs[maxInteractionAttempts]; d.method != "POST" || string(d.body) != tc.deferred {
+				t.Fatalf("deferred answer %s %s, want %s", d.method, d.body, tc.deferred)
+			}
+			e := reqs[maxInteractionAttempts+1]
+			parts := multipartParts(t, e)
+			if e.method != "PATCH" || !strings.HasSuffix(e.path, "/webhooks/222/tok-secret-333/messages/@original") ||
+				!strings.Contains(parts["payload_json"], `"content":"your cards"`) || parts["files[0] hand.png image/png"] != "png" {
+				t.Fatalf("edit %s %s: %v", e.method, e.path, parts)
+			}
+		})
+	}
+	// An autocomplete answer cannot be deferred: its error is returned.
+	is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusInternalServerError) })
+	err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult})
+	if err == nil || len(seen()) != maxInteractionAttempts {
+		t.Fatalf("err %v after %d requests", err, len(seen()))
+	}
+}
+
+// The retries end at the deadline of the answer's context.
+func TestInteractionAnswerRetriesEndAtDeadline(t *testing.T) {
+	is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusInternalServerError) })
+	is.sleep = sleepCtx
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}, discordgo.WithContext(ctx))
+	if err == nil || time.Since(start) > 2*time.Second || len(seen()) >= maxInteractionAttempts {
+		t.Fatalf("err %v after %v and %d requests", err, time.Since(start), len(seen()))
 	}
 }
 
