@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
+	"golang.org/x/net/netutil"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
@@ -40,9 +41,9 @@ func runWebSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, s
 	}
 	defer fw.close()
 	wt := newWebTable(fw.srv, sandboxNames[:cfg.Sandbox.Players])
-	hs := &http.Server{Handler: wt.handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := wt.server(configuredHost(cfg.Sandbox.Addr))
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(netutil.LimitListener(ln, wt.limits.maxConns)) }()
 	fmt.Fprintf(stdout, "open http://%s\n", ln.Addr())
 	select {
 	case <-ctx.Done():
@@ -58,16 +59,42 @@ func runWebSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, s
 	return nil
 }
 
+// configuredHost is the host name of the configured address ("" for an IP
+// or none).
+func configuredHost(addr string) string {
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil || net.ParseIP(h) != nil {
+		return ""
+	}
+	return h
+}
+
+// server is the page's HTTP server: its handler behind guard, with timeouts
+// for slow clients (see pageLimits; the event streams set their own).
+func (wt *webTable) server(host string) *http.Server {
+	return &http.Server{
+		Handler:           guard(host, wt.handler()),
+		ReadHeaderTimeout: wt.limits.bodyTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+	}
+}
+
 // webTable is the sandbox's page: a browser client of the fake Discord.
 // It shows the fake's channel as one of its users sees it (public messages
 // and that user's ephemeral ones) and sends that user's commands, clicks
 // and selections to the fake, which passes them to the bot as Discord
-// would. It knows nothing of the game.
+// would. It knows nothing of the game. It is a sandbox for one person who
+// may play every seat: any client of the page can act as any of its users
+// and read their private messages (?user= chooses whose view is shown, it
+// proves nothing); guard keeps other web sites out.
 type webTable struct {
-	srv   *discordtest.Server
-	ch    string
-	users []*discordtest.User
-	mu    sync.Mutex
+	srv     *discordtest.Server
+	ch      string
+	users   []*discordtest.User
+	limits  pageLimits
+	streams streamSlots
+	mu      sync.Mutex
 	// locales holds each user's client locale, by ID, and "" the guild's.
 	locales map[string]string
 	// used says, by interaction ID, who ran which command from the page
@@ -78,7 +105,7 @@ type webTable struct {
 // newWebTable adds the named users to the fake (the first is the one the
 // page plays as at first) and returns the page.
 func newWebTable(srv *discordtest.Server, names []string) *webTable {
-	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), locales: map[string]string{"": "en-US"}, used: map[string][2]string{}}
+	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), limits: defaultPageLimits, locales: map[string]string{"": "en-US"}, used: map[string][2]string{}}
 	for _, n := range names {
 		u := srv.AddUser(n, "en-US")
 		wt.users = append(wt.users, u)
@@ -212,8 +239,11 @@ func (wt *webTable) webMessage(m *discordtest.Message) webMessage {
 
 // events streams the channel as the user sees it: first every visible
 // message ("snapshot"), then each change ("message"), as server-sent
-// events. Another user's ephemeral messages never reach it: the fake's
-// per-user watcher does not report them.
+// events. Another user's ephemeral messages are not in it (the fake's
+// per-user watcher does not report them), though any client may ask for
+// any user's stream. Streams are bounded (pageLimits): in number, in a
+// time without news (the page's EventSource then reconnects), and in how
+// long a write may wait for a client that does not read.
 func (wt *webTable) events(w http.ResponseWriter, r *http.Request) {
 	u := wt.user(r.URL.Query().Get("user"))
 	if u == nil {
@@ -225,6 +255,17 @@ func (wt *webTable) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	slot := wt.streams.take(u.ID, wt.limits, cancel)
+	if slot == nil {
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "too many open pages", http.StatusServiceUnavailable)
+		return
+	}
+	defer wt.streams.release(u.ID, slot)
+	rc := http.NewResponseController(w)
 	// Watch first, then read the channel: a change in between is sent
 	// twice, which the page takes as the same version again.
 	watch := u.Watch(wt.ch)
@@ -234,25 +275,39 @@ func (wt *webTable) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	send := func(event string, v any) bool {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return false
-		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+	// A stream's connection ends with it (the page reconnects with a new
+	// one), instead of idling in the server's connection limit.
+	w.Header().Set("Connection", "close")
+	write := func(format string, args ...any) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(wt.limits.writeTimeout))
+		if _, err := fmt.Fprintf(w, format, args...); err != nil {
 			return false
 		}
 		fl.Flush()
 		return true
 	}
+	send := func(event string, v any) bool {
+		b, err := json.Marshal(v)
+		return err == nil && write("event: %s\ndata: %s\n\n", event, b)
+	}
 	if !send("snapshot", snap) {
 		return
 	}
+	idle := time.Now()
 	for {
-		ev, err := watch.Next(r.Context())
+		wctx, wcancel := context.WithTimeout(ctx, wt.limits.heartbeat)
+		ev, err := watch.Next(wctx)
+		wcancel()
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			if time.Since(idle) >= wt.limits.streamIdle || !write(": still here\n\n") {
+				return
+			}
+			continue
+		}
 		if err != nil {
 			return
 		}
+		idle = time.Now()
 		m := wt.webMessage(ev.Message)
 		m.Deleted = ev.Kind == discordtest.Deleted || m.Deleted
 		if !send("message", m) {
@@ -278,13 +333,14 @@ type webAction struct {
 // readAction reads a request of the page. It must be JSON: a form another
 // web site posts to the loopback address cannot be, as browsers ask before
 // sending JSON across sites (and the page's server never says yes).
-func readAction(w http.ResponseWriter, r *http.Request) (webAction, bool) {
+func (wt *webTable) readAction(w http.ResponseWriter, r *http.Request) (webAction, bool) {
 	var a webAction
 	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); ct != "application/json" {
 		writeJSON(w, http.StatusUnsupportedMediaType, map[string]string{"error": "send JSON"})
 		return a, false
 	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&a); err != nil {
+	readBodyWithin(w, r, wt.limits)
+	if err := json.NewDecoder(r.Body).Decode(&a); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad request: " + err.Error()})
 		return a, false
 	}
@@ -294,7 +350,7 @@ func readAction(w http.ResponseWriter, r *http.Request) (webAction, bool) {
 // actor reads a request of the page and the user it acts as; it answers
 // the request itself when either is wrong.
 func (wt *webTable) actor(w http.ResponseWriter, r *http.Request) (webAction, *discordtest.User, bool) {
-	a, ok := readAction(w, r)
+	a, ok := wt.readAction(w, r)
 	if !ok {
 		return a, nil, false
 	}
@@ -373,7 +429,7 @@ func (wt *webTable) answer(w http.ResponseWriter, r *http.Request) func(*discord
 }
 
 func (wt *webTable) locale(w http.ResponseWriter, r *http.Request) {
-	a, ok := readAction(w, r)
+	a, ok := wt.readAction(w, r)
 	if !ok {
 		return
 	}

@@ -37,6 +37,7 @@ function myLocale() {
 const WORDS = {
   en: {
     playAs: "Play as", computers: "Computer players join from the lobby, with its 🤖 button.",
+    sandbox: "This is a sandbox: you may play every seat. Whoever opens this page can act as any player and read their private messages, so it answers only on this computer's own addresses.",
     yourLang: "Your language", serverLang: "Server language",
     placeholder: "Type / for commands · playing as {0}", picked: "Enter to send · Esc to cancel",
     only: "Only you can see this", dismiss: "Dismiss message", edited: "(edited)",
@@ -48,6 +49,7 @@ const WORDS = {
   },
   de: {
     playAs: "Spielen als", computers: "Computerspieler kommen in der Lobby über ihren 🤖-Button dazu.",
+    sandbox: "Dies ist eine Sandbox: Du darfst jeden Platz spielen. Wer diese Seite öffnet, kann als jeder Spieler handeln und dessen private Nachrichten lesen; deshalb antwortet sie nur unter den eigenen Adressen dieses Computers.",
     yourLang: "Deine Sprache", serverLang: "Sprache des Servers",
     placeholder: "Gib / für Befehle ein · du spielst als {0}", picked: "Enter zum Senden · Esc zum Abbrechen",
     only: "Nur für dich sichtbar", dismiss: "Nachricht verwerfen", edited: "(bearbeitet)",
@@ -58,14 +60,15 @@ const WORDS = {
     connecting: "verbinde …", reconnecting: "verbinde erneut …", unreachable: "Die Sandbox ist nicht erreichbar: {0}",
   },
   fr: {
-    playAs: "Jouer en tant que", computers: "Les joueurs ordinateur rejoignent la table depuis le salon d'attente, avec son bouton 🤖.",
+    playAs: "Jouer en tant que", computers: "Les joueurs virtuels rejoignent la table depuis le salon d'attente, avec son bouton 🤖.",
+    sandbox: "Ceci est un bac à sable : tu peux jouer à toutes les places. Quiconque ouvre cette page peut agir à la place de n'importe quel joueur et lire ses messages privés ; elle ne répond donc qu'aux adresses de cet ordinateur.",
     yourLang: "Ta langue", serverLang: "Langue du serveur",
     placeholder: "Tape / pour les commandes · tu joues en tant que {0}", picked: "Entrée pour envoyer · Échap pour annuler",
     only: "Visible uniquement par toi", dismiss: "Ignorer le message", edited: "(modifié)",
     thinking: "qwixxbot réfléchit…", used: "{0} a utilisé {1}", select: "Fais un choix",
     noOptions: "Aucune option ne correspond à ta recherche", required: "{0} est obligatoire.",
     noMessages: "Le bot ne lit aucun message : tape / et choisis une de ses commandes.",
-    empty: "Rien ici pour l'instant. Tape {0} ci-dessous pour ouvrir une table ; les autres la rejoignent avec ses boutons, ou ajoute des joueurs ordinateur.",
+    empty: "Rien ici pour l'instant. Tape {0} ci-dessous pour ouvrir une table ; les autres la rejoignent avec ses boutons, ou ajoute des joueurs virtuels.",
     connecting: "connexion…", reconnecting: "reconnexion…", unreachable: "La sandbox est injoignable : {0}",
   },
 };
