@@ -73,6 +73,12 @@ var (
 	bandSeed = maphash.MakeSeed()
 )
 
+// SetBandBudget bounds the cache of compressed PNG bands, shared by every
+// picture the process draws, to budget bytes (48 MiB by default: the last
+// picture of about 500 tables); a process that shows a few tables (the
+// sandbox) needs far less.
+func SetBandBudget(budget int) { bands.SetBudget(budget) }
+
 // compressBand returns raw's deflate blocks ending in a sync flush, and
 // its Adler-32, from the cache or freshly computed.
 func compressBand(raw []byte) (*band, error) {

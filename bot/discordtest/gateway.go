@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -328,12 +329,21 @@ func (s *Server) sendLocked(sess *gwSession, t string, d any) {
 		f.iid, _ = m["id"].(string)
 	}
 	sess.buf = append(sess.buf, f)
-	if len(sess.buf) > gatewayReplayCapacity {
-		sess.buf = sess.buf[len(sess.buf)-gatewayReplayCapacity:]
+	if capacity := s.replayCapacity(); len(sess.buf) > capacity {
+		sess.buf = slices.Delete(sess.buf, 0, len(sess.buf)-capacity)
 	}
 	if sess.conn != nil {
 		sess.conn.send(raw)
 	}
+}
+
+// replayCapacity is how many events a session keeps for RESUME:
+// gatewayReplayCapacity, or Options.History when that is smaller.
+func (s *Server) replayCapacity() int {
+	if h := s.opts.History; h > 0 && h < gatewayReplayCapacity {
+		return h
+	}
+	return gatewayReplayCapacity
 }
 
 var eventIntents = map[string]int64{

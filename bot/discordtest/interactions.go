@@ -79,7 +79,10 @@ func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[
 	s.byToken[it.token] = it
 	if s.opts.Lean {
 		s.pruneInteractionsLocked()
+	}
+	if s.opts.Lean || s.opts.History > 0 {
 		s.itOrder = append(s.itOrder, it)
+		s.forgetInteractionsLocked()
 	}
 	it.sent = time.Now()
 	s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)

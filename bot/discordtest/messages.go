@@ -155,6 +155,8 @@ func (s *Server) insertLocked(m *Message) {
 	s.recordLocked(Created, m)
 	if c := s.channels[m.ChannelID]; s.opts.Lean && c != nil && len(c.messages) > 64 && len(c.messages)%32 == 0 {
 		s.pruneMessagesLocked(c)
+	} else if c != nil {
+		s.forgetMessagesLocked(c)
 	}
 }
 

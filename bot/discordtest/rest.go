@@ -195,6 +195,7 @@ func (s *Server) wrap(rt route) http.Handler {
 				s.mu.Lock()
 				s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Time: s.clock.Now(),
 					BodySize: max(r.ContentLength, 0), Error: "abandoned while held before taking effect: " + why})
+				s.keepHistoryLocked()
 				s.notifyLocked()
 				s.mu.Unlock()
 				if why == holdServerClosed {
@@ -222,6 +223,7 @@ func (s *Server) wrap(rt route) http.Handler {
 		s.countRouteLocked(rt, status, size)
 		if !s.opts.Lean {
 			s.requests = append(s.requests, entry)
+			s.keepHistoryLocked()
 		}
 		s.notifyLocked()
 		s.mu.Unlock()

@@ -70,6 +70,14 @@ type Options struct {
 	// tokens have expired (a finished turn's message without buttons after
 	// a minute). RouteStats and the interactions' latencies are kept.
 	Lean bool
+	// History, if positive, bounds what the server remembers for a long
+	// interactive run (the sandbox): the newest History entries of the
+	// request log, token uses and message events (a Watcher that falls
+	// further behind gets ErrMissedEvents), of the answered interactions
+	// (older tokens stop working), of each channel's messages and of the
+	// files in AttachmentDir (an eighth more between trims).
+	// Zero keeps everything.
+	History int
 	// OnMessage, if set, receives every message event (public and
 	// ephemeral) as it happens. It is called with the server's lock held:
 	// it must return quickly and must not call the Server.
@@ -103,6 +111,8 @@ type Server struct {
 	users        map[string]*userRec
 	messages     map[string]*Message
 	events       []msgEvent
+	eventBase    int      // events dropped from the front (History)
+	files        []string // names written to AttachmentDir, oldest first
 	interactions map[string]*interaction
 	byToken      map[string]*interaction
 	commands     map[string][]*command // "" = global, else guild ID
@@ -384,6 +394,11 @@ func (s *Server) saveAttachment(msgID string, a Attachment) {
 	name := msgID + "-" + filepath.Base(a.Filename)
 	if err := os.WriteFile(filepath.Join(s.opts.AttachmentDir, name), a.Data, 0o644); err != nil {
 		s.logf("fake", "saving attachment %s: %v", name, err)
+		return
+	}
+	if s.opts.History > 0 {
+		s.files = append(s.files, name)
+		s.forgetFilesLocked()
 	}
 }
 

@@ -31,6 +31,7 @@ func (s *Server) useTokenLocked(it *interaction, rq *req) bool {
 	if !s.opts.Lean || !ok {
 		s.tokenUses = append(s.tokenUses, TokenUse{InteractionID: it.id, Method: rq.r.Method,
 			Route: rq.r.URL.Path, Age: age, Rejected: !ok})
+		s.keepHistoryLocked()
 	}
 	return ok
 }

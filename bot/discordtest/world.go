@@ -261,6 +261,7 @@ func (s *Server) recordLocked(kind EventKind, m *Message) {
 	ev := MessageEvent{kind, m.clone()}
 	if !s.opts.Lean {
 		s.events = append(s.events, msgEvent{ev, m.ChannelID})
+		s.keepHistoryLocked()
 	}
 	if s.opts.OnMessage != nil {
 		s.opts.OnMessage(ev)
@@ -291,15 +292,22 @@ type Watcher struct {
 func (s *Server) Watch(channelID string) *Watcher {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &Watcher{s: s, channelID: channelID, pos: len(s.events)}
+	return &Watcher{s: s, channelID: channelID, pos: s.eventBase + len(s.events)}
 }
 
 // Next waits for the next event in the channel visible to the watcher.
+// A watcher that fell behind the events the server keeps (Options.History)
+// gets ErrMissedEvents.
 func (w *Watcher) Next(ctx context.Context) (MessageEvent, error) {
 	var ev MessageEvent
+	missed := false
 	err := w.s.waitLocked(ctx, func() bool {
-		for ; w.pos < len(w.s.events); w.pos++ {
-			e := w.s.events[w.pos]
+		if w.pos < w.s.eventBase {
+			missed = true
+			return true
+		}
+		for ; w.pos < w.s.eventBase+len(w.s.events); w.pos++ {
+			e := w.s.events[w.pos-w.s.eventBase]
 			if e.channelID == w.channelID && visibleTo(e.Message, w.userID) {
 				ev = e.MessageEvent
 				w.pos++
@@ -308,6 +316,9 @@ func (w *Watcher) Next(ctx context.Context) (MessageEvent, error) {
 		}
 		return false
 	})
+	if missed && err == nil {
+		return ev, ErrMissedEvents
+	}
 	return ev, err
 }
 

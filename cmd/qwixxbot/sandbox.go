@@ -17,6 +17,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/render"
 )
 
 var sandboxNames = []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"}
@@ -85,6 +86,7 @@ type fakeWorld struct {
 	srv    *discordtest.Server
 	images string // the folder of the uploaded pictures
 	tf     *os.File
+	unlock func() // frees the sandbox's folder
 	cancel context.CancelFunc
 	done   chan error
 	err    error
@@ -94,31 +96,56 @@ type fakeWorld struct {
 // startFake starts the fake Discord and the bot (serve, as in production)
 // against it, and returns once the bot is connected and has registered its
 // commands.
+//
+// The folder is the sandbox's alone while it runs (lockOutDir): a second
+// sandbox on the same folder stops with a clear error before touching it.
+// Each run starts afresh (its database, transcript and pictures of an
+// earlier run are deleted), and a long run stays bounded: the fake keeps
+// the newest sandboxHistory messages, events, interactions and pictures,
+// and the picture caches are sized for one table.
 func startFake(ctx context.Context, cfg config.Config, log zerolog.Logger) (*fakeWorld, error) {
 	out := cfg.Sandbox.OutDir
+	unlock, err := lockOutDir(out)
+	if err != nil {
+		return nil, err
+	}
 	images := filepath.Join(out, "images")
+	os.RemoveAll(images)
 	if err := os.MkdirAll(images, 0o755); err != nil {
+		unlock()
 		return nil, fmt.Errorf("sandbox folder: %w", err)
 	}
 	tf, err := os.Create(filepath.Join(out, "transcript.txt"))
 	if err != nil {
+		unlock()
 		return nil, fmt.Errorf("sandbox transcript: %w", err)
 	}
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "sandbox-token", Transcript: tf, AttachmentDir: images})
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "sandbox-token", Transcript: tf, AttachmentDir: images, History: sandboxHistory})
 	if err != nil {
 		tf.Close()
+		unlock()
 		return nil, fmt.Errorf("start fake discord: %w", err)
+	}
+	if cfg.Store.Path != config.Default().Store.Path {
+		log.Warn().Str("store_path", cfg.Store.Path).Msg("the sandbox keeps its games in its own folder, not in store.path: that is the real bot's database")
 	}
 	cfg.Discord.Token = config.NewSecret(srv.Token())
 	cfg.Discord.BaseURL = "https://discord.com" // srv.Transport sends it to the fake
 	cfg.Store.Path = filepath.Join(out, "sandbox.db")
 	os.Remove(cfg.Store.Path)
+	render.SetBandBudget(sandboxPictureBudget)
 
+	if log.GetLevel() == zerolog.InfoLevel {
+		// The console of a sandbox starts with the page's address: the
+		// bot's routine news (a fresh database's migrations, the fake
+		// application's invite link) are in the transcript, not there.
+		log = log.Level(zerolog.WarnLevel)
+	}
 	bctx, cancel := context.WithCancel(ctx)
-	fw := &fakeWorld{srv: srv, images: images, tf: tf, cancel: cancel, done: make(chan error, 1)}
+	fw := &fakeWorld{srv: srv, images: images, tf: tf, unlock: unlock, cancel: cancel, done: make(chan error, 1)}
 	ready := make(chan *bot.Bot, 1)
 	go func() {
-		fw.done <- serve(bctx, cfg, log, serveOptions{transport: srv.Transport(), ready: func(b *bot.Bot) { ready <- b }})
+		fw.done <- serve(bctx, cfg, log, serveOptions{transport: srv.Transport(), pictureBudget: sandboxPictureBudget, ready: func(b *bot.Bot) { ready <- b }})
 	}()
 	select {
 	case fw.bot = <-ready:
@@ -147,12 +174,26 @@ func (fw *fakeWorld) stop() error {
 	return fw.err
 }
 
-// close stops the bot and the fake Discord.
+// close stops the bot and the fake Discord, and frees the folder.
 func (fw *fakeWorld) close() {
 	fw.stop()
 	fw.srv.Close()
 	fw.tf.Close()
+	if fw.unlock != nil {
+		fw.unlock()
+		fw.unlock = nil
+	}
 }
+
+// sandboxHistory is how much of its history the sandbox's fake Discord
+// keeps (discordtest.Options.History): the page shows the newest messages,
+// and nothing older is ever needed.
+const sandboxHistory = 250
+
+// sandboxPictureBudget bounds each picture cache of the sandbox (finished
+// pictures, compressed bands): room for the table, sheets and hands of one
+// game.
+const sandboxPictureBudget = 4 << 20
 
 // players are simulated people: they see only what Discord would show them
 // and act by clicking.

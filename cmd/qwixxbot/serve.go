@@ -29,6 +29,9 @@ func newLogger(c config.Log, w io.Writer) zerolog.Logger {
 
 // serveOptions are what serve needs besides the configuration.
 type serveOptions struct {
+	// pictureBudget, if set, replaces the picture cache's budget (the
+	// sandbox shows one table).
+	pictureBudget int
 	// ready, if set, is called once the bot is connected and registered.
 	ready func(b *bot.Bot)
 	// transport, if set, carries all HTTP (the sandbox's in-process fake).
@@ -88,7 +91,11 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 		so.session(s)
 	}
 
-	pictures := bot.NewPictureCache(newRenderer(), pictureBudget)
+	budget := pictureBudget
+	if so.pictureBudget > 0 {
+		budget = so.pictureBudget
+	}
+	pictures := bot.NewPictureCache(newRenderer(), budget)
 	publishVars(pictures, st)
 	b := bot.New(newInteractionSession(s, log), st, pictures, bot.Options{
 		AppID:          cfg.Discord.ApplicationID,

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -31,6 +32,9 @@ var webFiles embed.FS
 // channel as one of its users, until ctx ends.
 func runWebSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Sandbox.Addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("sandbox page: %s is already in use (another sandbox, or another program): choose another address, e.g. QWIXXBOT_SANDBOX_ADDR=127.0.0.1:8081 go run ./cmd/qwixxbot", cfg.Sandbox.Addr)
+	}
 	if err != nil {
 		return fmt.Errorf("sandbox page: %w", err)
 	}

@@ -43,6 +43,15 @@ func New[K comparable, V any](budget int, size func(V) int) *Cache[K, V] {
 	return &Cache[K, V]{budget: budget, size: size, order: list.New(), byKey: map[K]*list.Element{}, loading: map[K]*call[V]{}}
 }
 
+// SetBudget changes the budget, dropping the least recently used values
+// until the cache is within it.
+func (c *Cache[K, V]) SetBudget(budget int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.budget = budget
+	c.evictLocked()
+}
+
 // Get returns the value of k, if it is cached, and marks it used.
 func (c *Cache[K, V]) Get(k K) (V, bool) {
 	c.mu.Lock()
@@ -76,6 +85,12 @@ func (c *Cache[K, V]) addLocked(k K, v V) {
 	}
 	c.byKey[k] = c.order.PushFront(&entry[K, V]{key: k, val: v, size: n})
 	c.used += n
+	c.evictLocked()
+}
+
+// evictLocked drops the least recently used values until the cache is
+// within its budget.
+func (c *Cache[K, V]) evictLocked() {
 	for c.used > c.budget {
 		e := c.order.Back()
 		old := e.Value.(*entry[K, V])
