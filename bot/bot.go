@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // Discord is the part of *discordgo.Session the bot uses.
@@ -339,8 +340,8 @@ func (r *request) failed(err error) bool {
 	if err == nil {
 		return false
 	}
-	if _, ok := asUnreadable(err); ok {
-		r.ephemeral(r.lang.T("err.unreadable"))
+	if ue, ok := asUnreadable(err); ok {
+		r.ephemeral(unreadableText(r.lang, ue))
 		return true
 	}
 	if !errors.Is(err, errRefused) {
@@ -507,7 +508,8 @@ func (b *Bot) loadTable(channelID string) (*Table, error) {
 func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*Table, error) {
 	if err != nil {
 		if isCorrupt(err) {
-			return nil, b.unreadable(channelID, nil, err)
+			raw, _ := store.DamagedBytes(err)
+			return nil, b.unreadable(channelID, raw, err)
 		}
 		return nil, fmt.Errorf("bot: load table: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -32,18 +33,40 @@ func (e *unreadableError) Unwrap() error { return e.cause }
 // could be read of it, if anything), logs it once per process and stops its
 // timer.
 func (b *Bot) unreadable(channelID string, raw []byte, cause error) error {
-	e := &unreadableError{channelID: channelID, cause: cause}
-	var peek struct {
-		Host string `json:"host"`
-	}
-	if json.Unmarshal(raw, &peek) == nil {
-		e.host = peek.Host
-	}
+	e := &unreadableError{channelID: channelID, host: hostIn(raw), cause: cause}
 	if _, seen := b.unreadableSeen.LoadOrStore(channelID, true); !seen {
 		b.log.Error().Err(cause).Str("channel", channelID).Msg("stored table unreadable: not played on; the host or a moderator can clear it with /qwixx end")
 	}
 	b.timers.set(channelID, nil)
 	return e
+}
+
+// hostRE finds the host's user ID in a stored table whose JSON may be
+// damaged elsewhere.
+var hostRE = regexp.MustCompile(`"host":"([0-9]{1,20})"`)
+
+// hostIn is the host a stored table names, if its bytes still say so.
+func hostIn(raw []byte) string {
+	var peek struct {
+		Host string `json:"host"`
+	}
+	if json.Unmarshal(raw, &peek) == nil && userID(peek.Host) {
+		return peek.Host
+	}
+	if m := hostRE.FindSubmatch(raw); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// unreadableText tells a user why the channel's table cannot be played and
+// who may clear it: its host, when the bytes still say who that is, and
+// members who may manage messages.
+func unreadableText(l Lang, ue *unreadableError) string {
+	if ue.host != "" {
+		return l.T("err.unreadable", "<@"+ue.host+">")
+	}
+	return l.T("err.unreadable.nohost")
 }
 
 // asUnreadable reports whether err is an unreadable table.
@@ -62,7 +85,7 @@ func isCorrupt(err error) bool { return errors.Is(err, store.ErrCorrupt) }
 // reports whether the table was cleared.
 func (b *Bot) clearUnreadable(r *request, ue *unreadableError) bool {
 	if (ue.host == "" || r.userID != ue.host) && r.perms&discordgo.PermissionManageMessages == 0 {
-		r.ephemeral(r.lang.T("err.unreadable"))
+		r.ephemeral(unreadableText(r.lang, ue))
 		return false
 	}
 	unlock := b.locks.Lock(ue.channelID)

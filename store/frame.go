@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -78,9 +79,37 @@ func readFramed(b *bbolt.Bucket, name, key []byte) ([]byte, bool, error) {
 	if err != nil {
 		// Copies, so that name and key do not escape: Get's key stays
 		// on the stack.
-		return nil, true, fmt.Errorf("value %s/%s: %w", string(name), string(key), err)
+		err = fmt.Errorf("value %s/%s: %w", string(name), string(key), err)
+		if len(v) > frameHeaderLen {
+			err = &DamagedError{Bytes: bytes.Clone(v[frameHeaderLen:]), err: err}
+		}
+		return nil, true, err
 	}
 	return append(make([]byte, 0, len(payload)), payload...), true, nil
+}
+
+// DamagedError is a corrupt value (it wraps ErrCorrupt) with the bytes
+// that are stored for it, damage included: never to be used as data, but
+// a reader may look in them for what it needs to tell people (the bot
+// names a damaged table's host, who may clear it).
+type DamagedError struct {
+	Bytes []byte
+	err   error
+}
+
+func (e *DamagedError) Error() string { return e.err.Error() }
+
+// Unwrap returns the error wrapping ErrCorrupt.
+func (e *DamagedError) Unwrap() error { return e.err }
+
+// DamagedBytes returns the stored bytes of the damaged value err reports,
+// if it carries them.
+func DamagedBytes(err error) ([]byte, bool) {
+	var de *DamagedError
+	if errors.As(err, &de) {
+		return de.Bytes, true
+	}
+	return nil, false
 }
 
 // recoverCorrupt turns a panic (or, with debug.SetPanicOnFault, a memory

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"go.etcd.io/bbolt"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
@@ -145,14 +144,15 @@ func TestE2EForgedPickerOnPublicTableRefused(t *testing.T) {
 }
 
 // Issues: a bit flipped in a stored game loaded as another game; an
-// unreadable table blocked its channel for good. Now the checksum catches
-// the flip, the table is never played on, everybody is told, and a
-// moderator clears it; the bytes are kept in the quarantine.
+// unreadable table blocked its channel for good; the message said its host
+// could clear it, but a table whose checksum failed refused its host. Now
+// the checksum catches the flip, the table is never played on, everybody
+// is told who may clear it (the host, named from the damaged bytes, or a
+// moderator), and the host clears it; the bytes are kept in the
+// quarantine.
 func TestE2EFlippedBitInStoredGame(t *testing.T) {
 	e := newE2E(t)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
-	mod := e.srv.AddUser("Mod", "en-US")
-	mod.SetPermissions(e.srv.DefaultGuild(), discordgo.PermissionManageMessages|discordgo.PermissionViewChannel|discordgo.PermissionSendMessages)
 	ch := e.srv.DefaultChannel()
 	e.startTable(anna, ben)
 	tbl := e.table(anna, "Action 1")
@@ -166,19 +166,19 @@ func TestE2EFlippedBitInStoredGame(t *testing.T) {
 		{anna, func() (*discordtest.Interaction, error) { return anna.Click(tbl, idWith(tbl, "pass")) }},
 		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "sheet", nil) }},
 		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "end", nil) }},
-		{anna, func() (*discordtest.Interaction, error) { return anna.Command(ch, "qwixx", "new", nil) }},
+		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "new", nil) }},
 	} {
 		m := e.answer(tc.it())
-		if !m.Ephemeral() || !strings.Contains(m.Content, "could not be read") {
+		if !m.Ephemeral() || !strings.Contains(m.Content, "could not be read") || !strings.Contains(m.Content, "Its host, <@"+anna.ID+">,") {
 			t.Fatalf("%s on the damaged table: %q", tc.u.Name, m.Content)
 		}
 	}
 	if n := strings.Count(e.logs.String(), "stored table unreadable"); n != 1 {
 		t.Fatalf("logged %d times, want once", n)
 	}
-	m := e.answer(mod.Command(ch, "qwixx", "end", nil))
+	m := e.answer(anna.Command(ch, "qwixx", "end", nil))
 	if m.Ephemeral() || !strings.Contains(m.Content, "cleared") {
-		t.Fatalf("moderator's /qwixx end: %q", m.Content)
+		t.Fatalf("the host's /qwixx end: %q", m.Content)
 	}
 	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
 	if idWith(lobby, "join") == "" {
