@@ -540,7 +540,7 @@ func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
 			return s.g.Clone(), nil
 		}
 	}
-	g, err := game.Restore(raw)
+	g, err := game.RestoreChecked(raw)
 	if err != nil {
 		return nil, err
 	}

@@ -315,3 +315,48 @@ func TestUnreadableTableClearedByHostWithNew(t *testing.T) {
 		t.Fatal("no new lobby")
 	}
 }
+
+// Issue: a stored game with a valid checksum whose state contradicts its
+// own move log (a cross nobody made) was loaded and played. Such a table
+// is unreadable: never played on, and its host clears it.
+func TestGameContradictingItsLogIsNotPlayed(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	tbl := h.dc.lastTable(testChannel)
+	var tb map[string]any
+	if err := json.Unmarshal(h.storedBlob(), &tb); err != nil {
+		t.Fatal(err)
+	}
+	var snap map[string]any
+	raw, _ := json.Marshal(tb["game"])
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		t.Fatal(err)
+	}
+	sheet := snap["state"].(map[string]any)["sheets"].([]any)[1].(map[string]any)
+	sheet["rows"].([]any)[0] = 1 // red 2 crossed, which no move did
+	tb["game"] = snap
+	bad, _ := json.Marshal(tb)
+	h.st.Update(testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
+	h.bot = h.newBot() // a restart: nothing of the game in memory
+	if err := h.bot.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*discordgo.InteractionResponse{
+		h.click("ben", buttons(tbl.Components, "Pass")[0], tbl),
+		h.command("ben", "sheet"),
+	} {
+		if !isEphemeral(r) || !strings.Contains(r.Data.Content, "could not be read") {
+			t.Fatalf("answer on a game that contradicts its log: %+v", r.Data)
+		}
+	}
+	if !strings.Contains(h.logs.String(), "not where its move log leads") {
+		t.Fatalf("the reason is not logged:\n%s", h.logs.String())
+	}
+	r := h.command("anna", "new")
+	if len(buttons(r.Data.Components, "Join")) != 1 || isEphemeral(r) {
+		t.Fatalf("host's /qwixx new on the table: %+v", r.Data)
+	}
+	if q := h.st.quarantined[testChannel]; len(q) != 1 || !bytes.Equal(q[0], bad) {
+		t.Fatal("the contradicting bytes were not kept aside")
+	}
+}

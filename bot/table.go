@@ -160,7 +160,7 @@ func newSeed() [32]byte {
 
 // decodeTable reads a stored table, refusing unknown versions and broken
 // games (a corrupt database must not crash or mislead the bot).
-func decodeTable(data []byte) (*Table, error) { return decodeTableWith(data, game.Restore) }
+func decodeTable(data []byte) (*Table, error) { return decodeTableWith(data, game.RestoreChecked) }
 
 // decodeTableWith is decodeTable with the game's snapshot restored by
 // restore (the bot reuses games it restored before; see Bot.restoreGame).
