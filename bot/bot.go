@@ -520,7 +520,28 @@ func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*
 	if err != nil {
 		return nil, b.unreadable(channelID, data, err)
 	}
+	if t.ChannelID != "" && t.ChannelID != channelID {
+		// Another channel's table under this channel's key (a damaged or
+		// hand-edited database): it is no table of this channel's, which
+		// it must not block. Its bytes go to the quarantine for the
+		// operator, and the channel is free.
+		return nil, b.misfiled(channelID, t.ChannelID)
+	}
 	return t, nil
+}
+
+// misfiled moves a table stored under another channel's key into the
+// quarantine and reports it; the channel then has no table.
+func (b *Bot) misfiled(channelID, storedFor string) error {
+	moved, err := b.st.Quarantine(channelID, fmt.Sprintf("stored under channel %s, made for channel %s", channelID, storedFor))
+	if err != nil {
+		return fmt.Errorf("bot: quarantine misfiled table: %w", err)
+	}
+	b.log.Error().Str("channel", channelID).Str("table_channel", storedFor).Bool("moved", moved).
+		Msg("stored table belongs to another channel: put aside (quarantine), not played")
+	b.timers.set(channelID, nil)
+	b.snapshots.Delete(channelID)
+	return nil
 }
 
 // gameSnapshot is a channel's game as last saved or restored: its

@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -358,5 +359,38 @@ func TestGameContradictingItsLogIsNotPlayed(t *testing.T) {
 	}
 	if q := h.st.quarantined[testChannel]; len(q) != 1 || !bytes.Equal(q[0], bad) {
 		t.Fatal("the contradicting bytes were not kept aside")
+	}
+}
+
+// Issue: a table stored under another channel's key silently blocked that
+// channel (in another guild, /qwixx new answered "This button is not one
+// of mine"): the stored table's channel was never compared with its key.
+// Such a table is put aside (its bytes in the quarantine), at start and on
+// load, and the channel works.
+func TestTableUnderAnotherChannelsKeyPutAside(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restart=%v", restart), func(t *testing.T) {
+			h := newHarness(t)
+			h.startTwo("dice")
+			blob := h.storedBlob()
+			const other = "chan-elsewhere"
+			h.st.Update(other, func([]byte, bool) ([]byte, bool, error) { return blob, false, nil })
+			if restart {
+				h.bot = h.newBot()
+				if err := h.bot.Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := h.commandIn(other, "guild-elsewhere", "ben", "new")
+			if isEphemeral(r) || len(buttons(r.Data.Components, "Join")) != 1 {
+				t.Fatalf("/qwixx new in the channel whose key held another's table: %+v", r.Data)
+			}
+			if q := h.st.quarantined[other]; len(q) != 1 || !bytes.Equal(q[0], blob) {
+				t.Fatal("the misfiled table was not kept aside as it was")
+			}
+			if tb := h.table(); tb == nil || tb.Stage != StagePlaying {
+				t.Fatal("the table in its own channel was touched")
+			}
+		})
 	}
 }

@@ -381,6 +381,17 @@ func (h *harness) command(user, sub string, opts ...*discordgo.ApplicationComman
 	return h.response(i)
 }
 
+// commandIn runs /qwixx sub as user in another channel and guild.
+func (h *harness) commandIn(channelID, guildID, user, sub string) *discordgo.InteractionResponse {
+	i := h.interaction(user, discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}},
+	}, nil)
+	i.ChannelID, i.GuildID = channelID, guildID
+	h.bot.Handle(i)
+	h.bot.Idle()
+	return h.response(i)
+}
+
 // click presses the component with customID as user.
 func (h *harness) click(user, customID string, msg *discordgo.Message, values ...string) *discordgo.InteractionResponse {
 	if msg == nil {

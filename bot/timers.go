@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
 )
 
 var timeZero time.Time
@@ -59,14 +60,20 @@ func (x *timerIndex) due(now time.Time, before time.Duration) (expired, remind [
 // taking interactions.
 func (b *Bot) Start() error {
 	var repost []string
+	misfiled := map[string]string{}
 	err := b.st.ForEach(func(channelID string, blob []byte, err error) error {
 		if err != nil {
-			b.unreadable(channelID, nil, err)
+			raw, _ := store.DamagedBytes(err)
+			b.unreadable(channelID, raw, err)
 			return nil
 		}
 		t, err := decodeTable(blob)
 		if err != nil {
 			b.unreadable(channelID, blob, err)
+			return nil
+		}
+		if t.ChannelID != "" && t.ChannelID != channelID {
+			misfiled[channelID] = t.ChannelID // put aside below, outside the walk
 			return nil
 		}
 		b.timers.set(channelID, t)
@@ -84,6 +91,11 @@ func (b *Bot) Start() error {
 	})
 	if err != nil {
 		return fmt.Errorf("bot: load tables: %w", err)
+	}
+	for ch, storedFor := range misfiled {
+		if err := b.misfiled(ch, storedFor); err != nil {
+			return err
+		}
 	}
 	for _, ch := range repost {
 		b.refresh.kick(b, ch)
