@@ -104,6 +104,11 @@ func (b *Bot) sendRecord(r *request, id string) {
 		return
 	}
 	gr, found, err := h.Record(r.i.GuildID, id)
+	if isCorrupt(err) {
+		r.log.Error().Err(err).Str("game", id).Msg("kept record damaged")
+		r.ephemeral(r.lang.T("record.damaged"))
+		return
+	}
 	if err != nil {
 		r.fail(err)
 		return
@@ -122,7 +127,8 @@ func (b *Bot) sendRecord(r *request, id string) {
 		v, err = game.ParseVariant(rec.Variant)
 	}
 	if err != nil {
-		r.fail(fmt.Errorf("bot: kept record %s: %w", gr.GameID, err))
+		r.log.Error().Err(err).Str("game", gr.GameID).Msg("kept record damaged")
+		r.ephemeral(r.lang.T("record.damaged"))
 		return
 	}
 	var pretty bytes.Buffer
@@ -235,18 +241,13 @@ func (b *Bot) statsShow(r *request, a Action) {
 // statsEmbed is userID's statistics in this guild, in l; false when the
 // request was answered instead (no history, no games, an error).
 func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageEmbed, bool) {
-	h, ok := b.history()
-	if !ok {
+	if _, ok := b.history(); !ok {
 		r.ephemeral(r.lang.T("hist.none"))
 		return nil, false
 	}
-	results, err := h.Results(r.i.GuildID, 0)
-	if err != nil {
-		if len(results) == 0 {
-			r.fail(err)
-			return nil, false
-		}
-		r.log.Warn().Err(err).Msg("some results unreadable")
+	results, damaged, ok := b.readResults(r)
+	if !ok {
+		return nil, false
 	}
 	us := stats.ForUser(results, userID, recentGames)
 	if us.All.Games == 0 {
@@ -280,7 +281,31 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 	if len(lines) > 0 {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T("stats.recent"), Value: joinWithin(lines, 1024)})
 	}
+	if damaged > 0 {
+		e.Footer = &discordgo.MessageEmbedFooter{Text: l.T("hist.damaged", damaged)}
+	}
 	return e, true
+}
+
+// readResults reads the guild's kept results, and how many of them are
+// damaged (left out, and to be said so); ok is false when it answered the
+// request instead: no result readable at all, or an error.
+func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok bool) {
+	h, _ := b.history()
+	results, err := h.Results(r.i.GuildID, 0)
+	if err != nil {
+		damaged = store.Skipped(err)
+		r.log.Error().Err(err).Int("damaged", damaged).Msg("some results unreadable")
+		if len(results) == 0 {
+			if damaged > 0 || isCorrupt(err) {
+				r.ephemeral(r.lang.T("hist.alldamaged"))
+			} else {
+				r.fail(err)
+			}
+			return nil, damaged, false
+		}
+	}
+	return results, damaged, true
 }
 
 // playedVariants counts the variants userStats has games of.
@@ -372,26 +397,25 @@ func joinWithin(lines []string, max int) string {
 // players by rating, those with fewer games after them, and under it one
 // line saying what the rating is.
 func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
-	h, ok := b.history()
-	if !ok {
+	if _, ok := b.history(); !ok {
 		r.ephemeral(r.lang.T("hist.none"))
 		return
 	}
-	results, err := h.Results(r.i.GuildID, 0)
-	if err != nil {
-		if len(results) == 0 {
-			r.fail(err)
-			return
-		}
-		r.log.Warn().Err(err).Msg("some results unreadable")
+	results, damaged, ok := b.readResults(r)
+	if !ok {
+		return
 	}
 	board := stats.Leaders(results, stats.LeaderboardOptions{Variant: v, Computers: computers})
 	if len(board.Entries) == 0 {
 		r.ephemeral(r.lang.T("board.empty"))
 		return
 	}
+	e := boardEmbed(r.glang, board, v)
+	if damaged > 0 {
+		e.Footer.Text += "\n" + r.glang.T("hist.damaged", damaged)
+	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{boardEmbed(r.glang, board, v)}, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}})
 }
 

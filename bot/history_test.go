@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"go.etcd.io/bbolt"
 
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/stats"
@@ -547,5 +549,83 @@ func TestHistoryEmbedsWithinLimits(t *testing.T) {
 	}
 	if text := embedText(h.command("anna", "stats")); !strings.Contains(text, "60 games") || strings.Count(text, "<t:") != recentGames {
 		t.Fatalf("stats of 60 games: %q", text)
+	}
+}
+
+// damageNewest flips a byte in the payload of the newest value of
+// bucket/guild in the store file at path (the store closed).
+func damageNewest(t *testing.T, path, bucket, guild string) {
+	t.Helper()
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bbolt.Tx) error {
+		g := tx.Bucket([]byte(bucket)).Bucket([]byte(guild))
+		k, v := g.Cursor().Last()
+		v = bytes.Clone(v)
+		v[len(v)/2] ^= 0x10
+		return g.Put(bytes.Clone(k), v)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Issue: a damaged game record answered "Something went wrong… try again",
+// and autocomplete kept offering it; a damaged result silently dropped out
+// of the stats. Now the record is said to be damaged and is no longer
+// offered, and the stats and leaderboard say how many games they could not
+// count.
+func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
+	h := newHarness(t)
+	path := filepath.Join(t.TempDir(), "history.db")
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &histStore{memStore: h.st, hist: st}
+	h.bot.st = hs
+	var ids []string
+	for range 2 {
+		h.startTwo("dice")
+		h.playToEnd()
+		ids = append(ids, gameID(h.table()))
+	}
+	st.Close()
+	damageNewest(t, path, "records", "g1")
+	damageNewest(t, path, "results", "g1")
+	if st, err = store.Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	hs.hist = st
+
+	resp := h.command("anna", "record", strOpt("game", ids[1]))
+	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "could not be read: its stored data is damaged") || strings.Contains(resp.Data.Content, "try again") {
+		t.Fatalf("/qwixx record of the damaged game: %q", resp.Data.Content)
+	}
+	i := h.interaction("anna", discordgo.InteractionApplicationCommandAutocomplete, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "record", Type: discordgo.ApplicationCommandOptionSubCommand,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "", Focused: true}}}},
+	}, nil)
+	h.bot.Handle(i)
+	ac := h.response(i)
+	if len(ac.Data.Choices) != 1 || ac.Data.Choices[0].Value != ids[0] {
+		t.Fatalf("autocomplete offers %+v, want only the readable %s", ac.Data.Choices, ids[0])
+	}
+	if resp := h.command("anna", "record", strOpt("game", ids[0])); len(h.sentFile(resp, h.lastID(), ".json")) == 0 {
+		t.Fatal("the readable record is not sent")
+	}
+	for _, sub := range []string{"stats", "leaderboard"} {
+		resp := h.command("anna", sub)
+		if resp.Data == nil || len(resp.Data.Embeds) != 1 || resp.Data.Embeds[0].Footer == nil ||
+			!strings.Contains(resp.Data.Embeds[0].Footer.Text, "1 game of this server could not be read (damaged data) and is not counted") {
+			t.Fatalf("/qwixx %s does not say a game is missing: %+v", sub, resp.Data)
+		}
+		if sub == "stats" && !strings.Contains(embedText(resp), "1 game ·") {
+			t.Fatalf("stats do not count the readable game: %q", embedText(resp))
+		}
 	}
 }

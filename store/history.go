@@ -422,12 +422,17 @@ type RecordInfo struct {
 }
 
 // Records lists guildID's kept records, newest first, at most limit (all
-// when limit <= 0). It reads keys only.
+// when limit <= 0). It checks each value's checksum (not its content): a
+// damaged record is left out, and counted in a SkippedError returned with
+// the list.
 func (s *Store) Records(guildID string, limit int) ([]RecordInfo, error) {
 	if guildID == "" {
 		return nil, fmt.Errorf("store: records: guild ID: %w", ErrEmptyKey)
 	}
-	var out []RecordInfo
+	var (
+		out []RecordInfo
+		bad []error
+	)
 	err := s.view(func(tx *bbolt.Tx) error {
 		g, err := guildBucket(tx, bucketRecords, guildID)
 		if err != nil {
@@ -437,8 +442,12 @@ func (s *Store) Records(guildID string, limit int) ([]RecordInfo, error) {
 			return nil
 		}
 		c := g.Cursor()
-		for k, _ := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, _ = c.Prev() {
+		for k, v := c.Last(); k != nil && (limit <= 0 || len(out) < limit); k, v = c.Prev() {
 			if len(k) < 8 {
+				continue
+			}
+			if _, err := decodeFrame(v); err != nil {
+				bad = append(bad, fmt.Errorf("value %s/%s/%x: %w", bucketRecords, guildID, k, err))
 				continue
 			}
 			out = append(out, RecordInfo{GameID: string(k[8:]), Time: dueTime(k[:8]).UTC()})
@@ -447,6 +456,9 @@ func (s *Store) Records(guildID string, limit int) ([]RecordInfo, error) {
 	})
 	if err != nil {
 		return out, fmt.Errorf("store: records of guild %s: %w", guildID, err)
+	}
+	if len(bad) > 0 {
+		return out, &SkippedError{Skipped: len(bad), err: fmt.Errorf("store: records of guild %s: %d unreadable, skipped: %w", guildID, len(bad), errors.Join(bad...))}
 	}
 	return out, nil
 }

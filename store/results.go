@@ -46,6 +46,30 @@ func (s *Store) Results(guildID string, limit int) ([]gamestats.Result, error) {
 	return out, nil
 }
 
+// SkippedError reports values a listing left out because they are
+// damaged (it wraps ErrCorrupt), with how many: Results returns the
+// readable results with it, so that a caller can use them and say that
+// some are missing.
+type SkippedError struct {
+	Skipped int
+	err     error
+}
+
+func (e *SkippedError) Error() string { return e.err.Error() }
+
+// Unwrap returns the errors of the damaged values.
+func (e *SkippedError) Unwrap() error { return e.err }
+
+// Skipped is how many damaged values err reports left out (0 when err is
+// no SkippedError).
+func Skipped(err error) int {
+	var se *SkippedError
+	if errors.As(err, &se) {
+		return se.Skipped
+	}
+	return 0
+}
+
 // appendRaw appends a bare payload to guildID's results, as AppendResult
 // did before results had a format: tests of the framing and of the
 // migrations use it.
@@ -161,7 +185,7 @@ func (s *Store) eachResultSized(guildID string, limit int, sized func(n int), fn
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("%d unreadable, skipped: %w", len(bad), errors.Join(bad...))
+		return &SkippedError{Skipped: len(bad), err: fmt.Errorf("%d unreadable, skipped: %w", len(bad), errors.Join(bad...))}
 	}
 	return nil
 }
