@@ -552,9 +552,10 @@ func TestHistoryEmbedsWithinLimits(t *testing.T) {
 	}
 }
 
-// damageNewest flips a byte in the payload of the newest value of
-// bucket/guild in the store file at path (the store closed).
-func damageNewest(t *testing.T, path, bucket, guild string) {
+// damageValue flips a byte in the payload of the newest value of
+// bucket/guild whose key ends in suffix, in the store file at path (the
+// store closed).
+func damageValue(t *testing.T, path, bucket, guild, suffix string) {
 	t.Helper()
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
 	if err != nil {
@@ -563,7 +564,14 @@ func damageNewest(t *testing.T, path, bucket, guild string) {
 	defer db.Close()
 	err = db.Update(func(tx *bbolt.Tx) error {
 		g := tx.Bucket([]byte(bucket)).Bucket([]byte(guild))
-		k, v := g.Cursor().Last()
+		c := g.Cursor()
+		k, v := c.Last()
+		for k != nil && !bytes.HasSuffix(k, []byte(suffix)) {
+			k, v = c.Prev()
+		}
+		if k == nil {
+			return fmt.Errorf("no key ending in %q", suffix)
+		}
 		v = bytes.Clone(v)
 		v[len(v)/2] ^= 0x10
 		return g.Put(bytes.Clone(k), v)
@@ -594,8 +602,8 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 		ids = append(ids, gameID(h.table()))
 	}
 	st.Close()
-	damageNewest(t, path, "records", "g1")
-	damageNewest(t, path, "results", "g1")
+	damageValue(t, path, "records", "g1", ids[1])
+	damageValue(t, path, "results", "g1", "")
 	if st, err = store.Open(path); err != nil {
 		t.Fatal(err)
 	}
