@@ -387,9 +387,12 @@ func (g *Game) moveFromRecord(rm RecordMove) (Move, error) {
 		} else {
 			return Move{}, errors.New(`jokers played alone need a "row" naming their colour`)
 		}
-		for _, n := range rm.Cross {
+		for i, n := range rm.Cross {
 			if n < 2 || n > 12 {
 				return Move{}, fmt.Errorf("cannot cross %d", n)
+			}
+			if slices.Contains(rm.Cross[:i], n) {
+				return Move{}, fmt.Errorf("cross lists %d twice: a row has each number once", n)
 			}
 		}
 		return PlayMove(p, c, cards, rm.Cross...), nil

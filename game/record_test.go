@@ -193,3 +193,54 @@ func TestRecordScriptSurvivesRestore(t *testing.T) {
 		t.Fatal("a used-up script must be dropped")
 	}
 }
+
+// RECORD.md: when a take frees several display slots, they are refilled
+// from the draw pile in ascending order of the numbers taken (equal
+// numbers left to right), not left to right. Here Anna takes 9 (slot 1)
+// and 5 (slot 2): slot 2 gets the top card (R7), slot 1 the next (B7); so
+// Ben's take of a 7 (the leftmost 7) gives him B7, which he plays (C4).
+func TestC4RecordRefillOrder(t *testing.T) {
+	rec := loadRecord(t, "cards-refill.json")
+	r, err := NewReplayer(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 9 { // through Anna's take of 9 and 5
+		if err := r.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var shown []string
+	for _, c := range r.Game().st.Display {
+		shown = append(shown, c.String())
+	}
+	if want := []string{"B7", "R7", "G6", "Y8"}; !slices.Equal(shown, want) {
+		t.Fatalf("display after the take %v, want %v", shown, want)
+	}
+	g, err := Replay(rec)
+	if err != nil {
+		t.Fatalf("the record does not replay: %v", err)
+	}
+	if ben := g.Sheet(1).Rows[Blue]; !ben.Crossed(Position(Blue, 12)) || !ben.Crossed(Position(Blue, 7)) {
+		t.Fatal("Ben's blue 12 and 7 are not crossed")
+	}
+}
+
+// Issue: a number repeated in a play's cross ([9, 9] with one blue 9) was
+// accepted silently and crossed once, though a typo must never pass
+// silently. It is an illegal step, reported with its position.
+func TestC6RecordRepeatedCrossRefused(t *testing.T) {
+	data, err := os.ReadFile("testdata/records/cards-refill.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(data), `"cards": ["B7"], "cross": [7]`, `"cards": ["B7"], "cross": [7, 7]`, 1)
+	rec, err := ParseRecord([]byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Replay(rec)
+	if err == nil || !strings.Contains(err.Error(), "7 twice") || !strings.Contains(err.Error(), "16") {
+		t.Fatalf("replay of a cross listing 7 twice: %v; want the step (move 16) and the number named", err)
+	}
+}
