@@ -176,9 +176,15 @@ func TestWholeDiceGameThroughSheetButtons(t *testing.T) {
 			t.Fatalf("replayed score %d differs", s)
 		}
 	}
+	// Play again opens a lobby with the same players (Ben opened it and hosts
+	// it); Start starts the new game.
 	r := h.click("ben", buttons(results.Components, "Play again")[0], results)
-	if r.Type != discordgo.InteractionResponseUpdateMessage || h.table().Stage != StagePlaying {
-		t.Fatal("play again did not start a new game")
+	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || h.table().Stage != StageLobby || len(h.table().Seats) != len(tb.Seats) {
+		t.Fatalf("play again did not open a lobby with both: %+v", r.Data)
+	}
+	h.click("ben", buttons(r.Data.Components, "Start")[0], nil)
+	if h.table().Stage != StagePlaying {
+		t.Fatal("the lobby of Play again did not start")
 	}
 }
 

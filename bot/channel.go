@@ -50,6 +50,15 @@ type Shown struct {
 	Past []PastTurn `json:"past,omitempty"`
 	// Results is the game (GameNo) whose results are posted.
 	Results int `json:"results,omitempty"`
+	// ResultsMsg is the results message of the last finished game and
+	// ResultsLive whether it still offers "Play again" (or "Next game"):
+	// once the table has moved on (a new game, a new lobby, a new table)
+	// that button is taken off (opRetireResults), keeping the record
+	// button ResultsRecord (its custom_id, "" if none), so that it never
+	// outlives its use, not even across a crash.
+	ResultsMsg    string `json:"results_msg,omitempty"`
+	ResultsLive   bool   `json:"results_live,omitempty"`
+	ResultsRecord string `json:"results_record,omitempty"`
 	// Reminder is the reminder message for the action with stamp RemindAt,
 	// deleted when that action ends.
 	Reminder string `json:"reminder,omitempty"`
@@ -165,6 +174,7 @@ const (
 	opPostReminder        // post a reminder for the current action
 	opRepost              // delete a live message about to be an hour old
 	opLater               // an edit of who has decided, coalesced (coalesceEdits)
+	opRetireResults       // take "Play again" off results the table has moved past
 )
 
 // nextOp is the next request that brings the channel to t (settled), or
@@ -180,6 +190,8 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 		return opDeleteRemind
 	case len(s.Past) > 0:
 		return opShrink
+	case s.ResultsLive && s.ResultsMsg != "" && !(t.Stage == StageOver && s.Results == t.GameNo):
+		return opRetireResults
 	case t.g == nil:
 		return opNone
 	case t.Stage == StagePlaying && s.Msg == "":
@@ -404,6 +416,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			cur.Shown.Posting = ""
 			if op == opPostResults {
 				cur.Shown.Results = t.GameNo
+				cur.Shown.adoptResults(msg)
 				return
 			}
 			b.adopt(cur, msg, key, rev, pic, t.stamp())
@@ -421,6 +434,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			case found == nil:
 			case strings.HasPrefix(key, "results."):
 				cur.Shown.Results = t.GameNo
+				cur.Shown.adoptResults(found)
 			default:
 				b.adopt(cur, found, key, "", "", 0) // edited to the state next
 			}
@@ -457,6 +471,21 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			cur.Shown.Stamp, cur.Shown.Edited = t.stamp(), b.opt.Now().UTC()
 			if att := attachmentID(msg); att != "" {
 				cur.Shown.Att = att
+			}
+		}
+	case opRetireResults:
+		id := t.Shown.ResultsMsg
+		comps := []discordgo.MessageComponent{}
+		if rec := t.Shown.ResultsRecord; rec != "" {
+			comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(l, rec)}}}
+		}
+		_, err = b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps})
+		if notFound(err) {
+			err = nil // deleted: nothing left to retire
+		}
+		record = func(cur *Table) {
+			if cur.Shown.ResultsMsg == id {
+				cur.Shown.ResultsLive = false
 			}
 		}
 	case opPostReminder:
@@ -509,6 +538,25 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		keep.t, keep.blob = cur, blob
 	}
 	return false, err
+}
+
+// adoptResults records a posted (or found) results message: its ID, that
+// it offers "Play again", and its record button.
+func (s *Shown) adoptResults(m *discordgo.Message) {
+	if m == nil {
+		return
+	}
+	s.ResultsMsg, s.ResultsLive, s.ResultsRecord = m.ID, false, ""
+	for _, id := range messageCustomIDs(m) {
+		if a, err := DecodeAction(id); err == nil {
+			switch a.Verb {
+			case "again":
+				s.ResultsLive = true
+			case "record":
+				s.ResultsRecord = id
+			}
+		}
+	}
 }
 
 // shrink edits a finished turn's message to its log line, without buttons

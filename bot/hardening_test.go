@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,13 @@ func TestD4OldSheetButtonRefusedAfterPlayAgain(t *testing.T) {
 	if len(again) != 1 {
 		t.Fatalf("results have no Play again: %+v", res.Components)
 	}
-	h.click("anna", again[0], res)
+	// Both left: Play again seats only Anna, who clicked it; Ben joins.
+	lobby := h.click("anna", again[0], res)
+	if seats := h.table().Seats; len(seats) != 1 || seats[0].UserID != "anna" {
+		t.Fatalf("Play again seated %+v, want only Anna", seats)
+	}
+	lobby = h.click("ben", buttons(lobby.Data.Components, "Join")[0], nil)
+	h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
 	tb := h.table()
 	if tb.Stage != StagePlaying || tb.g.Turn() != 1 || tb.g.Phase() != game.PhaseWhite {
 		t.Fatalf("second game not at turn 1, action 1: %v %d %v", tb.Stage, tb.g.Turn(), tb.g.Phase())
@@ -392,5 +399,90 @@ func TestTableUnderAnotherChannelsKeyPutAside(t *testing.T) {
 				t.Fatal("the table in its own channel was touched")
 			}
 		})
+	}
+}
+
+// Issue: "Play again" re-seated players who had left, started at once and
+// waited on them; and a bot killed during Play again left the old results
+// with a Play again button that no longer worked. Now Play again opens a
+// lobby with the players still there (the clicker hosts it; who left is
+// neither seated nor pinged), and the results lose their Play again button
+// through the reconciler, from the stored table: after a restart too.
+func TestPlayAgainSeatsOnlyWhoStayedAndNeverOutlivesItsUse(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("dice", "anna", "ben", "cleo")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.command("anna", "leave")
+	h.command("ben", "leave")
+	for h.table().Stage == StagePlaying { // Cleo passes until the misthrows end it
+		tbl := h.dc.lastTable(testChannel)
+		if pass := buttons(tbl.Components, "Pass"); len(pass) > 0 {
+			h.click("cleo", pass[0], tbl)
+		}
+		h.clock.Advance(2 * time.Minute)
+		h.bot.Tick()
+		h.bot.Idle()
+	}
+	res := h.dc.lastTable(testChannel)
+	again := buttons(res.Components, "Play again")
+	if len(again) != 1 {
+		t.Fatalf("results without Play again: %+v", res.Components)
+	}
+	resIDs := len(messageCustomIDs(res))
+	// The bot "dies" after saving the lobby: the results are not edited.
+	h.dc.refuseEdits = true
+	lobby := h.click("ben", again[0], res)
+	tb := h.table()
+	if tb.Stage != StageLobby || tb.Host != "ben" || len(tb.Seats) != 2 || tb.seatOf("anna") >= 0 || tb.seatOf("ben") < 0 || tb.seatOf("cleo") < 0 {
+		t.Fatalf("Play again made stage %v host %s seats %+v; want a lobby hosted by Ben with Ben and Cleo", tb.Stage, tb.Host, tb.Seats)
+	}
+	if lobby.Type != discordgo.InteractionResponseChannelMessageWithSource || isEphemeral(lobby) ||
+		!strings.Contains(lobby.Data.Content, "<@ben> wants to play again") || strings.Contains(lobby.Data.Content, "anna") ||
+		lobby.Data.AllowedMentions == nil || !slices.Equal(lobby.Data.AllowedMentions.Users, []string{"cleo"}) {
+		t.Fatalf("the lobby of Play again: %q, mentions %+v", lobby.Data.Content, lobby.Data.AllowedMentions)
+	}
+	if len(buttons(h.dc.byID[res.ID].Components, "Play again")) != 1 {
+		t.Fatal("precondition: the results were not to be edited")
+	}
+	// Restart: the results lose Play again and keep their Record button.
+	h.dc.refuseEdits = false
+	h.bot = h.newBot()
+	if err := h.bot.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h.bot.Idle()
+	if msg := h.dc.byID[res.ID]; len(buttons(msg.Components, "Play again")) != 0 || len(messageCustomIDs(msg)) != resIDs-1 {
+		t.Fatalf("after the restart the results offer %v", messageCustomIDs(msg))
+	}
+	if r := h.click("anna", again[0], res); !isEphemeral(r) || !strings.Contains(r.Data.Content, "earlier state") {
+		t.Fatalf("the old Play again: %+v", r.Data)
+	}
+}
+
+// Issue: game 2 of a match started as plain "Turn 1", and /qwixx new
+// between the games silently dropped the match and left a stale "Next
+// game" button. The turn header names the game of the match; /qwixx new
+// says the match ended, and the results lose their Next game button.
+func TestD11MatchKeepsItsContext(t *testing.T) {
+	h := newHarness(t)
+	resp := h.command("anna", "new", strOpt("variant", "dice"), &discordgo.ApplicationCommandInteractionDataOption{Name: "games", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(3)})
+	resp = h.click("ben", buttons(resp.Data.Components, "Join")[0], nil)
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	if tbl := h.dc.lastTable(testChannel); !strings.Contains(tbl.Content, "**Game 1 of 3** · **Turn 1**") {
+		t.Fatalf("game 1's header: %q", tbl.Content)
+	}
+	h.command("anna", "leave")
+	h.command("ben", "leave")
+	res := h.dc.lastTable(testChannel)
+	next := buttons(res.Components, "Next game")
+	if h.table().Stage != StageOver || len(next) != 1 {
+		t.Fatalf("game 1 not over with a Next game button: %+v", res.Components)
+	}
+	lobby := h.command("ben", "new")
+	if isEphemeral(lobby) || !strings.Contains(lobby.Data.Content, "The match was ended after game 1 of 3") {
+		t.Fatalf("/qwixx new between the match's games: %q", lobby.Data.Content)
+	}
+	if got := buttons(h.dc.byID[res.ID].Components, "Next game"); len(got) != 0 {
+		t.Fatal("the results keep their Next game button")
 	}
 }

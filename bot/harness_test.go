@@ -162,6 +162,9 @@ type fakeDiscord struct {
 	// files are the files of interaction responses, by interaction ID and
 	// file name ("i7/results.png").
 	files map[string][]byte
+	// refuseEdits makes channel message edits fail with 400 (as if the
+	// bot had died before sending them: nothing is changed).
+	refuseEdits bool
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -253,6 +256,9 @@ func (f *fakeDiscord) ChannelMessageEditComplex(e *discordgo.MessageEdit, _ ...d
 	m := f.byID[e.ID]
 	if m == nil {
 		return nil, unknownMessage(e.ID)
+	}
+	if f.refuseEdits {
+		return nil, &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusBadRequest}, Message: &discordgo.APIErrorMessage{Message: "refused by the test"}}
 	}
 	f.edited++
 	return f.applyEdit(m, e.Content, e.Components, e.Attachments, e.Files), nil

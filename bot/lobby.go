@@ -18,6 +18,7 @@ import (
 // may have been lost, and nobody could join a lobby nobody can see.
 func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	var lobby, open *Table
+	var dropped *game.Match // an unfinished match the new table ends
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t != nil && t.Stage == StageLobby {
 			open = t
@@ -34,6 +35,14 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		}
 		lobby.Seats = []Seat{{UserID: r.userID, Name: lobby.uniqueName(r.userName)}}
 		lobby.MaxSeats = b.opt.MaxPlayers
+		if t != nil {
+			// The finished game's results lose their Play again (or Next
+			// game) button: this table replaces it.
+			lobby.Shown.ResultsMsg, lobby.Shown.ResultsLive, lobby.Shown.ResultsRecord = t.Shown.ResultsMsg, t.Shown.ResultsLive, t.Shown.ResultsRecord
+			if t.Match != nil && !t.Match.Done() && t.Match.Games > 1 {
+				dropped = t.Match
+			}
+		}
 		return lobby, nil
 	})
 	if ue, ok := asUnreadable(err); ok {
@@ -58,10 +67,14 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		return
 	}
 	r.log.Info().Str("table", lobby.ID).Str("variant", v.String()).Msg("table opened")
-	r.respond(&discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: lobbyMessage(lobby, LangFor(lobby.Lang)),
-	})
+	data := lobbyMessage(lobby, LangFor(lobby.Lang))
+	if dropped != nil {
+		data.Content = LangFor(lobby.Lang).T("lobby.matchdropped", dropped.Played(), dropped.Games)
+	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+	if lobby.Shown.ResultsLive {
+		b.refresh.kick(b, r.i.ChannelID)
+	}
 }
 
 // lobbyMessage shows the lobby: variant, host, seats and the buttons.

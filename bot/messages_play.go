@@ -8,6 +8,7 @@ var playMessages = map[string][3]string{
 	"color.green":  {"Green", "Grün", "Vert"},
 	"color.blue":   {"Blue", "Blau", "Bleu"},
 
+	"turn.matchgame":    {"**Game %[1]d of %[2]d**", "**Partie %[1]d von %[2]d**", "**Partie %[1]d sur %[2]d**"},
 	"turn.header":       {"**Turn %[1]d** · active player: %[2]s", "**Zug %[1]d** · aktiver Spieler: %[2]s", "**Tour %[1]d** · joueur actif : %[2]s"},
 	"turn.white":        {"Action 1: everybody may cross the sum of the white dice, **%[1]d**, in one row, or pass.", "Aktion 1: Alle dürfen die Summe der weißen Würfel, **%[1]d**, in einer Reihe ankreuzen oder passen.", "Action 1 : chacun peut cocher la somme des dés blancs, **%[1]d**, dans une rangée, ou passer."},
 	"turn.color":        {"Action 2: %[1]s may add one white die to one coloured die and cross the sum in that colour's row, or pass.", "Aktion 2: %[1]s darf einen weißen und einen farbigen Würfel zusammenzählen und die Summe in der Reihe dieser Farbe ankreuzen oder passen.", "Action 2 : %[1]s peut additionner un dé blanc et un dé de couleur et cocher la somme dans la rangée de cette couleur, ou passer."},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
@@ -282,7 +283,11 @@ func tableContent(t *Table, l Lang) string {
 	if g.Over() {
 		return ""
 	}
-	fmt.Fprintln(&sb, l.T("turn.header", g.Turn(), act.Mention()))
+	header := l.T("turn.header", g.Turn(), act.Mention())
+	if m := t.Match; m != nil && m.Games > 1 {
+		header = l.T("turn.matchgame", m.Played()+1, m.Games) + " · " + header
+	}
+	fmt.Fprintln(&sb, header)
 	switch g.Phase() {
 	case game.PhaseWhite:
 		fmt.Fprintln(&sb, l.T("turn.white", g.WhiteSum()))
@@ -587,35 +592,80 @@ func matchStandings(l Lang, t *Table, m *game.Match) string {
 // playAgain starts the next game of the match, or a new match, with the
 // same players.
 func (b *Bot) playAgain(r *request, a Action) {
+	var lobby *Table
+	var match bool
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Stage != StageOver || a.Stamp != t.stamp() {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		if t.seatOf(r.userID) < 0 {
+		seat := t.seatOf(r.userID)
+		if seat < 0 {
 			r.ephemeral(r.lang.T("err.notplaying"))
 			return nil, errRefused
 		}
-		if t.Match != nil && t.Match.Done() {
-			t.Match = nil
+		t.News = nil
+		if t.Match != nil && !t.Match.Done() {
+			// The match's next game: the same seats; those who left stay
+			// out (their turns passed, or played by a computer, RULES P2).
+			if t.Seats[seat].Left {
+				r.ephemeral(r.lang.T("err.left"))
+				return nil, errRefused
+			}
+			match = true
+			return t, b.startGame(t)
 		}
+		// A new game: a lobby with the players still at the table and
+		// the computers, opened by the clicker, who hosts it. Players who
+		// left are not seated again (the clicker is back if they had).
+		t.Seats = slices.DeleteFunc(t.Seats, func(s Seat) bool { return s.Left && s.UserID != r.userID })
 		for i := range t.Seats {
 			t.Seats[i].Left = false
 		}
-		t.News = nil
-		return t, b.startGame(t)
+		t.Host, t.Stage, t.Match, t.g, t.Game = r.userID, StageLobby, nil, nil, nil
+		t.Deadline, t.Reminded = time.Time{}, false
+		lobby = t
+		return t, nil
 	})
 	defer unlock()
 	if r.failed(err) {
 		return
 	}
-	// The finished game's Record button stays; Play again goes.
-	keep := []discordgo.MessageComponent{}
-	for _, id := range messageCustomIDs(r.i.Message) {
-		if ra, err := DecodeAction(id); err == nil && ra.Verb == "record" && ra.Table == a.Table {
-			keep = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(r.glang, id)}}}
+	if match {
+		// The finished game's Record button stays; Next game goes (the
+		// reconciler makes sure of it, should this answer be lost).
+		keep := []discordgo.MessageComponent{}
+		for _, id := range messageCustomIDs(r.i.Message) {
+			if ra, err := DecodeAction(id); err == nil && ra.Verb == "record" && ra.Table == a.Table {
+				keep = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(r.glang, id)}}}
+			}
 		}
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: keep}})
+	} else {
+		l := LangFor(lobby.Lang)
+		data := lobbyMessage(lobby, l)
+		data.Content = l.T("lobby.againby", "<@"+r.userID+">")
+		var ping []string
+		for _, s := range lobby.Seats {
+			if s.Computer == "" && s.UserID != r.userID {
+				ping = append(ping, s.UserID)
+			}
+		}
+		if len(ping) > 0 {
+			data.Content += " " + l.T("lobby.seated", mentions(ping))
+		}
+		data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: ping}
+		r.log.Info().Str("table", lobby.ID).Int("seats", len(lobby.Seats)).Msg("play again: lobby")
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: keep}})
 	b.refresh.kick(b, r.i.ChannelID)
+}
+
+// mentions is the users' mentions, separated by spaces.
+func mentions(users []string) string {
+	out := make([]string, len(users))
+	for i, u := range users {
+		out[i] = "<@" + u + ">"
+	}
+	return strings.Join(out, " ")
 }

@@ -231,3 +231,51 @@ func flipStoredBit(t *testing.T, path, channelID string, byteAt int) []byte {
 	}
 	return v
 }
+
+// Issue: Anna and Ben each left with /qwixx leave, the game ended, Ben
+// clicked Play again: a new game started at once, pinged Anna and waited
+// on her. Through the fake Discord: Play again opens a lobby that Ben
+// hosts, says he started it, and names no departed player (so nobody who
+// left is seated or pinged); the results lose their Play again button.
+func TestE2EPlayAgainLeavesDepartedPlayersOut(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	ch := e.srv.DefaultChannel()
+	e.startTable(anna, ben)
+	e.table(anna, "Action 1")
+	e.answer(anna.Command(ch, "qwixx", "leave", nil))
+	e.answer(ben.Command(ch, "qwixx", "leave", nil))
+	var results *discordtest.Message
+	if err := e.until(20*time.Second, func() bool {
+		for _, m := range ben.Messages(ch) {
+			if idWith(m, "again") != "" {
+				results = m
+			}
+		}
+		return results != nil
+	}); err != nil {
+		t.Fatal("no results after both left")
+	}
+	lobby := e.answer(ben.Click(results, idWith(results, "again")))
+	text := lobby.Content
+	for _, em := range lobby.Embeds {
+		text += em.Title + em.Description
+		for _, f := range em.Fields {
+			text += f.Name + f.Value
+		}
+	}
+	if lobby.Ephemeral() || !strings.Contains(lobby.Content, "<@"+ben.ID+"> wants to play again") || strings.Contains(text, anna.ID) || idWith(lobby, "join") == "" {
+		t.Fatalf("the lobby of Play again: %q", text)
+	}
+	if err := e.until(10*time.Second, func() bool {
+		m, _ := e.srv.Message(results.ID)
+		return idWith(m, "again") == ""
+	}); err != nil {
+		t.Fatal("the results keep their Play again button")
+	}
+	// Anna may come back by joining, like anyone.
+	lobby = e.answer(anna.Click(lobby, idWith(lobby, "join")))
+	e.answer(ben.Click(lobby, idWith(lobby, "start")))
+	e.table(anna, "Action 1")
+}
