@@ -164,17 +164,17 @@ func (t *Table) logLine(key string) string {
 type opKind int
 
 const (
-	opNone         opKind = iota
-	opDeleteRemind        // delete the reminder of an action that ended
-	opShrink              // edit Past[0] to its log line
-	opLookup              // find a post whose outcome is unknown
-	opPost                // post the live message
-	opEdit                // edit the live message (text, buttons, maybe picture)
-	opPostResults         // post the results
-	opPostReminder        // post a reminder for the current action
-	opRepost              // delete a live message about to be an hour old
-	opLater               // an edit of who has decided, coalesced (coalesceEdits)
-	opRetireResults       // take "Play again" off results the table has moved past
+	opNone          opKind = iota
+	opDeleteRemind         // delete the reminder of an action that ended
+	opShrink               // edit Past[0] to its log line
+	opLookup               // find a post whose outcome is unknown
+	opPost                 // post the live message
+	opEdit                 // edit the live message (text, buttons, maybe picture)
+	opPostResults          // post the results
+	opPostReminder         // post a reminder for the current action
+	opRepost               // delete a live message about to be an hour old
+	opLater                // an edit of who has decided, coalesced (coalesceEdits)
+	opRetireResults        // take "Play again" off results the table has moved past
 )
 
 // nextOp is the next request that brings the channel to t (settled), or
