@@ -60,7 +60,7 @@ var subcommandNames = map[string][2]string{
 
 // optionNames are the options' names in German and French.
 var optionNames = map[string][2]string{
-	"variant":   {"spiel", "jeu"},
+	"variant":   {"variante", "variante"},
 	"games":     {"partien", "parties"},
 	"player":    {"spieler", "joueur"},
 	"timeout":   {"zeitlimit", "délai"},

@@ -359,7 +359,7 @@ func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
 		}
 		seats = append(seats, entry)
 	}
-	place := l.T("stats.place", pg.Rank)
+	place := placeWord(l, pg.Rank)
 	if pg.Rank == 1 && pg.Winners() > 1 {
 		place = l.T("stats.sharedfirst")
 	}
@@ -367,7 +367,33 @@ func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
 	if variant {
 		head += " " + l.T("variant.short."+pg.Variant.String()) + ","
 	}
-	return head + " " + place + ": " + strings.Join(seats, ", ")
+	return head + " " + l.T("stats.placed", place, strings.Join(seats, ", "))
+}
+
+// placeWord is a finishing place in words: "4th place", "Platz 4",
+// "4ᵉ place" (French: 1ʳᵉ, then ᵉ).
+func placeWord(l Lang, rank int) string {
+	switch l.Code() {
+	case "en":
+		suffix := "th"
+		if rank%100 < 11 || rank%100 > 13 {
+			switch rank % 10 {
+			case 1:
+				suffix = "st"
+			case 2:
+				suffix = "nd"
+			case 3:
+				suffix = "rd"
+			}
+		}
+		return l.T("stats.place", strconv.Itoa(rank)+suffix)
+	case "fr":
+		if rank == 1 {
+			return l.T("stats.place", "1ʳᵉ")
+		}
+		return l.T("stats.place", strconv.Itoa(rank)+"ᵉ")
+	}
+	return l.T("stats.place", strconv.Itoa(rank))
 }
 
 // escapeMarkdown keeps a name from formatting the text around it.

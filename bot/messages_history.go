@@ -7,7 +7,7 @@ var historyMessages = map[string][3]string{
 	"cmd.stats.player":          {"Whose statistics (you if empty)", "Wessen Statistik (deine, wenn leer)", "Les statistiques de qui (les tiennes si vide)"},
 	"cmd.leaderboard":           {"The ranking of this server's players", "Die Rangliste der Spieler dieses Servers", "Le classement des joueurs de ce serveur"},
 	"cmd.leaderboard.variant":   {"Only games of this variant", "Nur Partien dieses Spiels", "Seulement les parties de ce jeu"},
-	"cmd.leaderboard.computers": {"List computer players too", "Auch Computerspieler aufführen", "Inclure aussi les joueurs ordinateur"},
+	"cmd.leaderboard.computers": {"List computer players too", "Auch Computerspieler aufführen", "Inclure aussi les joueurs virtuels (ordinateur)"},
 	"cmd.record":                {"Get a finished game's record as a file (only you see it)", "Das Protokoll einer beendeten Partie als Datei (nur du siehst es)", "Le relevé d'une partie terminée en fichier (toi seul le vois)"},
 	"cmd.record.game":           {"Which game (the latest if empty)", "Welche Partie (die letzte, wenn leer)", "Quelle partie (la dernière si vide)"},
 	"cmd.forget":                {"Delete your game results and your name from the games I keep", "Deine Ergebnisse und deinen Namen aus den gespeicherten Partien löschen", "Effacer tes résultats et ton nom des parties que je garde"},
@@ -35,7 +35,8 @@ var historyMessages = map[string][3]string{
 	"stats.sharedwins":  {"(shared: %[1]d)", "(geteilt: %[1]d)", "(partagées : %[1]d)"},
 	"stats.scores":      {"win share %[1]s · mean %[2]s · best %[3]d", "Siegquote %[1]s · Schnitt %[2]s · Bestwert %[3]d", "taux de victoire %[1]s · moyenne %[2]s · record %[3]d"},
 	"stats.recent":      {"Last games", "Letzte Partien", "Dernières parties"},
-	"stats.place":       {"place %[1]d", "Platz %[1]d", "%[1]de place"},
+	"stats.place":       {"%[1]s place", "Platz %[1]s", "%[1]s place"},
+	"stats.placed":      {"%[1]s: %[2]s", "%[1]s: %[2]s", "%[1]s : %[2]s"},
 	"stats.sharedfirst": {"shared win", "geteilter Sieg", "victoire partagée"},
 	"stats.shared":      {"Shown by %[1]s:", "Gezeigt von %[1]s:", "Montré par %[1]s :"},
 

@@ -410,3 +410,24 @@ func TestPicturesAndMessagesShareTerms(t *testing.T) {
 		}
 	}
 }
+
+// Issue: English stats said "place 4:", French "2e place:". Ordinals are
+// words of each language, and French puts a space before its colon.
+func TestPlaceWords(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		rank int
+		want string
+	}{
+		{"en", 1, "1st place"}, {"en", 2, "2nd place"}, {"en", 3, "3rd place"}, {"en", 4, "4th place"},
+		{"en", 11, "11th place"}, {"en", 12, "12th place"}, {"en", 13, "13th place"}, {"en", 21, "21st place"}, {"en", 22, "22nd place"},
+		{"de", 4, "Platz 4"}, {"fr", 1, "1ʳᵉ place"}, {"fr", 2, "2ᵉ place"},
+	} {
+		if got := placeWord(LangFor(tc.lang), tc.rank); got != tc.want {
+			t.Errorf("%s %d: %q, want %q", tc.lang, tc.rank, got, tc.want)
+		}
+	}
+	if got := LangFor("fr").T("stats.placed", "2ᵉ place", "Anna 40"); got != "2ᵉ place : Anna 40" {
+		t.Errorf("French colon: %q", got)
+	}
+}

@@ -426,4 +426,11 @@ func TestFitNameKeepsTheWords(t *testing.T) {
 	if !strings.HasPrefix(got, "Dernier coup : Max") || !strings.HasSuffix(got, "…") || fLabel.width(got) > w {
 		t.Errorf("long name: %q (%d px of %d)", got, fLabel.width(got), w)
 	}
+	// Issue: where the words left no room, the name went ("Zuletzt
+	// ausgespielt: …"). The name is what matters: it stays.
+	narrow := fLabel.width("Zuletzt ausgespielt: ") + fLabel.width("…")
+	got = fitName(fLabel, "Zuletzt ausgespielt: %s", "Maximilian", narrow)
+	if !strings.HasPrefix(got, "Max") || fLabel.width(got) > narrow {
+		t.Errorf("narrow: %q (%d px of %d), want the name", got, fLabel.width(got), narrow)
+	}
 }

@@ -363,10 +363,15 @@ func fitName(f *face, format, name string, w int) string {
 	if whole := before + name + after; f.width(whole) <= w {
 		return whole
 	}
-	if short := fit(f, name, w-f.width(before+after)); short != "" {
+	if short := fit(f, name, w-f.width(before+after)); short != "" && short != "…" {
 		return before + short + after
 	}
-	return fit(f, before+name+after, w)
+	// Too narrow for the words and a name: the name alone, never the
+	// words alone ("Zuletzt ausgespielt: …" named nobody).
+	if name != "" {
+		return fit(f, name, w)
+	}
+	return fit(f, before+after, w)
 }
 
 // rainbow paints the joker's stripe: the four row colours, nothing else.

@@ -110,8 +110,13 @@ type webTable struct {
 // page plays as at first) and returns the page.
 func newWebTable(srv *discordtest.Server, names []string) *webTable {
 	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), limits: defaultPageLimits, locales: map[string]string{"": "en-US"}, used: map[string][2]string{}}
-	for _, n := range names {
+	for i, n := range names {
 		u := srv.AddUser(n, "en-US")
+		if i == 0 {
+			// The first user may manage the server, so that the server's
+			// settings (/qwixx settings) can be tried too.
+			u.SetPermissions(srv.DefaultGuild(), discordtest.DefaultMemberPermissions|discordgo.PermissionManageGuild|discordgo.PermissionManageMessages)
+		}
 		wt.users = append(wt.users, u)
 		wt.locales[u.ID] = "en-US"
 	}

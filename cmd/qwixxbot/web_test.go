@@ -509,3 +509,36 @@ func TestWebSandboxCardGame(t *testing.T) {
 	}
 	t.Logf("card game: %d clicks, %v", clicks, time.Since(start).Round(time.Millisecond))
 }
+
+// Issue: in the sandbox page Esc in an option field did not cancel despite
+// the placeholder; attachment links were dark blue on dark grey; two users
+// shared one avatar colour; nobody could try /qwixx settings (no one had
+// Manage Server); an unknown slash command answered "The bot reads no
+// messages"; French said "en tant que Anna".
+func TestWebPageSmallDefects(t *testing.T) {
+	t.Parallel()
+	w := newWebWorld(t)
+	// Esc in an option field cancels the command.
+	w.run(t, "type /qwixx new", chromedp.SendKeys(chromedp.CSS("#input"), "/qwixx new"), chromedp.WaitVisible(chromedp.CSS(`.sug[data-cmd="qwixx new"]`)))
+	w.run(t, "pick it", chromedp.Click(chromedp.CSS(`.sug[data-cmd="qwixx new"]`)), chromedp.WaitVisible(chromedp.CSS("#cmdchip")))
+	w.run(t, "Esc in an option", chromedp.SendKeys(chromedp.CSS(`.optf[data-option="games"] input`), "\x1b"))
+	w.check(t, "Esc cancelled", `document.querySelector("#cmdchip").hidden && document.querySelectorAll("#cmdopts .optf").length === 0`)
+	// An unknown command names the bot's commands.
+	w.run(t, "unknown command", chromedp.SendKeys(chromedp.CSS("#input"), "/foo\r"))
+	w.waitFor(t, "the unknown command's answer", `document.querySelector("#toast").textContent.includes("There is no command /foo") && document.querySelector("#toast").textContent.includes("/qwixx new")`)
+	// Anna may manage the server: /qwixx settings answers with the settings.
+	w.run(t, "clear", chromedp.Evaluate[chromedp.Void](`document.querySelector("#input").value = ""`))
+	w.run(t, "type /qwixx settings", chromedp.SendKeys(chromedp.CSS("#input"), "/qwixx sett"), chromedp.WaitVisible(chromedp.CSS(`.sug[data-cmd="qwixx settings"]`)))
+	w.run(t, "pick it", chromedp.Click(chromedp.CSS(`.sug[data-cmd="qwixx settings"]`)), chromedp.WaitVisible(chromedp.CSS(`.optf[data-option="timeout"] input`)))
+	w.run(t, "set 45 s", chromedp.SendKeys(chromedp.CSS(`.optf[data-option="timeout"] input`), "45"), chromedp.SendKeys(chromedp.CSS("#input"), "\r"))
+	w.waitFor(t, "the settings changed", `[...document.querySelectorAll(".msg")].some(m => m.innerText.includes("45 seconds"))`)
+	// Each user has an avatar colour of their own.
+	w.check(t, "distinct avatar colours", `(() => { const c = [...document.querySelectorAll("#users .avatar")].map(a => a.style.background); return c.length === 2 && c[0] !== c[1]; })()`)
+	// Links in attachments are the link colour (Discord's #00a8fc), not the
+	// browser's dark blue.
+	w.check(t, "link colour", `(() => { const a = document.createElement("a"); const d = document.createElement("div"); d.className = "attachments"; d.append(a); document.body.append(d);
+		const c = getComputedStyle(a).color; d.remove(); return c === "rgb(0, 168, 252)"; })()`)
+	// French elides "que" before a vowel.
+	w.run(t, "French", chromedp.SetValue(chromedp.CSS("#user-locale"), "fr"), changed("#user-locale"))
+	w.waitFor(t, "French placeholder", `document.querySelector("#input").placeholder.endsWith("tu joues en tant qu'Anna")`)
+}

@@ -44,6 +44,7 @@ const WORDS = {
     thinking: "qwixxbot is thinking…", used: "{0} used {1}", select: "Make a selection",
     noOptions: "No options match your search", required: "{0} is required.",
     noMessages: "The bot reads no messages: type / and pick one of its commands.",
+    unknownCmd: "There is no command {0}. The bot's commands: {1}.",
     empty: "Nothing here yet. Type {0} below to open a table; the others join with its buttons, or add computer players to it.",
     connecting: "connecting…", reconnecting: "reconnecting…", unreachable: "The sandbox is not reachable: {0}",
   },
@@ -56,6 +57,7 @@ const WORDS = {
     thinking: "qwixxbot denkt nach …", used: "{0} hat {1} verwendet", select: "Triff eine Auswahl",
     noOptions: "Keine Optionen passen zu deiner Suche", required: "{0} fehlt noch.",
     noMessages: "Der Bot liest keine Nachrichten: Gib / ein und wähle einen seiner Befehle.",
+    unknownCmd: "Einen Befehl {0} gibt es nicht. Die Befehle des Bots: {1}.",
     empty: "Noch ist hier nichts. Gib unten {0} ein, um einen Tisch zu eröffnen; die anderen treten über seine Buttons bei, oder du fügst Computerspieler hinzu.",
     connecting: "verbinde …", reconnecting: "verbinde erneut …", unreachable: "Die Sandbox ist nicht erreichbar: {0}",
   },
@@ -63,11 +65,12 @@ const WORDS = {
     playAs: "Jouer en tant que", computers: "Les joueurs virtuels rejoignent la table depuis le salon d'attente, avec son bouton 🤖.",
     sandbox: "Ceci est un bac à sable : tu peux jouer à toutes les places. Quiconque ouvre cette page peut agir à la place de n'importe quel joueur et lire ses messages privés ; elle ne répond donc qu'aux adresses de cet ordinateur.",
     yourLang: "Ta langue", serverLang: "Langue du serveur",
-    placeholder: "Tape / pour les commandes · tu joues en tant que {0}", picked: "Entrée pour envoyer · Échap pour annuler",
+    placeholder: "Tape / pour les commandes · tu joues en tant {0}", picked: "Entrée pour envoyer · Échap pour annuler",
     only: "Visible uniquement par toi", dismiss: "Ignorer le message", edited: "(modifié)",
     thinking: "qwixxbot réfléchit…", used: "{0} a utilisé {1}", select: "Fais un choix",
     noOptions: "Aucune option ne correspond à ta recherche", required: "{0} est obligatoire.",
     noMessages: "Le bot ne lit aucun message : tape / et choisis une de ses commandes.",
+    unknownCmd: "La commande {0} n'existe pas. Les commandes du bot : {1}.",
     empty: "Rien ici pour l'instant. Tape {0} ci-dessous pour ouvrir une table ; les autres la rejoignent avec ses boutons, ou ajoute des joueurs virtuels.",
     connecting: "connexion…", reconnecting: "reconnexion…", unreachable: "La sandbox est injoignable : {0}",
   },
@@ -79,12 +82,19 @@ function tr(key, ...args) {
   return (w[key] || WORDS.en[key]).replace(/\{(\d)\}/g, (_, i) => args[+i]);
 }
 
+// asName is a name as "playing as" takes it: in French "que Ben" but
+// "qu'Anna" (elision before a vowel or a mute h).
+function asName(name) {
+  if (myLocale().split("-")[0] !== "fr") return name;
+  return /^[aeiouyhàâäéèêëîïôöùûüœæ]/i.test(name) ? "qu'" + name : "que " + name;
+}
+
 // applyWords writes the page's fixed words in the user's language.
 function applyWords() {
   document.documentElement.lang = myLocale().split("-")[0];
   for (const el of document.querySelectorAll("[data-w]")) el.textContent = tr(el.dataset.w);
   $("#messages").dataset.empty = tr("empty", usedName("qwixx new"));
-  $("#input").placeholder = state.picked ? tr("picked") : tr("placeholder", userName(state.me));
+  $("#input").placeholder = state.picked ? tr("picked") : tr("placeholder", asName(userName(state.me)));
 }
 
 // Discord's timestamp markup <t:unix:style>.
@@ -272,14 +282,21 @@ function renderSelect(m, c) {
   return el;
 }
 
+// AVATARS are Discord's default avatar colours: each sandbox user gets
+// their own, in the order of the sidebar.
+const AVATARS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459f", "#757e8a"];
+
 function avatar(name, bot) {
   const a = document.createElement("div");
   a.className = "avatar";
   a.textContent = bot ? "Q" : (name || "?").slice(0, 1);
   if (!bot) {
-    let h = 0;
-    for (const ch of name) h = (h * 31 + ch.codePointAt(0)) % 360;
-    a.style.background = `hsl(${h} 45% 45%)`;
+    let i = state.users.findIndex(u => u.name === name);
+    if (i < 0) {
+      i = 0;
+      for (const ch of name || "?") i = (i * 31 + ch.codePointAt(0)) % AVATARS.length;
+    }
+    a.style.background = AVATARS[i % AVATARS.length];
   }
   return a;
 }
@@ -582,6 +599,10 @@ function pick(x) {
       input.size = 6;
     }
     input.option = o;
+    // Esc cancels the command here too, as the placeholder says.
+    input.addEventListener("keydown", ev => {
+      if (ev.key === "Escape") { ev.preventDefault(); resetComposer(); $("#input").focus(); }
+    });
     f.append(label, input);
     box.appendChild(f);
   }
@@ -665,6 +686,7 @@ async function send() {
   if (!x) {
     const box = $("#suggest");
     if (!box.hidden && box.found && box.found.length) pick(box.found[sugIndex]);
+    else if ($("#input").value.trim().startsWith("/")) toast(tr("unknownCmd", $("#input").value.trim().split(/\s+/)[0], leaves().map(leafName).join(", ")));
     else if ($("#input").value.trim()) toast(tr("noMessages"));
     return;
   }
