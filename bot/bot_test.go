@@ -368,3 +368,45 @@ func TestWithoutURLKeepsTokensOutOfLogs(t *testing.T) {
 		t.Fatal("an error without an address must pass unchanged")
 	}
 }
+
+// reminders counts the reminder posts in the test channel.
+func (h *harness) reminders() int {
+	h.dc.mu.Lock()
+	defer h.dc.mu.Unlock()
+	n := 0
+	for _, m := range h.dc.channel[testChannel] {
+		if strings.Contains(m.Content, "⏰") {
+			n++
+		}
+	}
+	return n
+}
+
+// Issue (RULES P1): with a server timer of 15 s and the default reminder
+// lead of 20 s the reminder went off as each action started. The lead is
+// at most a third of the timer: with 15 s, the reminder comes at 10 s.
+func TestP1ReminderLeadBoundedByServerTimer(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.ReminderBefore = 20 * time.Second
+	i := h.interaction("cleo", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "settings", Type: discordgo.ApplicationCommandOptionSubCommand,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "timeout", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(15)}}}},
+	}, nil)
+	i.Member.Permissions = discordgo.PermissionManageGuild
+	h.bot.Handle(i)
+	if r := h.response(i); !strings.Contains(r.Data.Content, "15 seconds") {
+		t.Fatalf("settings: %q", r.Data.Content)
+	}
+	h.startTwo("dice")
+	for _, step := range []struct {
+		advance time.Duration
+		want    int
+	}{{time.Second, 0}, {8 * time.Second, 0}, {time.Second, 1}} {
+		h.clock.Advance(step.advance)
+		h.bot.Tick()
+		h.bot.Idle()
+		if got := h.reminders(); got != step.want {
+			t.Fatalf("%d reminders %v into the action, want %d", got, step.advance, step.want)
+		}
+	}
+}

@@ -269,10 +269,21 @@ func (b *Bot) finishGame(t *Table) {
 	t.Reminded = false
 }
 
-// resetTimer starts the timer of the current action (RULES P1).
+// resetTimer starts the timer of the current action (RULES P1), and sets
+// when its reminder is due (reminderLead before the deadline).
 func (b *Bot) resetTimer(t *Table) {
-	t.Deadline = b.opt.Now().Add(b.turnTimeout(t.GuildID)).UTC()
+	timeout := b.turnTimeout(t.GuildID)
+	t.Deadline = b.opt.Now().Add(timeout).UTC()
+	t.RemindAt = t.Deadline.Add(-reminderLead(b.opt.ReminderBefore, timeout))
 	t.Reminded = false
+}
+
+// reminderLead is how long before the end of an action of timeout the
+// undecided are reminded: the configured lead, but at most a third of the
+// timer, so that a server's short timer (say 15 s against the default 20 s
+// lead) never has the reminder go off as the action starts.
+func reminderLead(configured, timeout time.Duration) time.Duration {
+	return min(configured, timeout/3)
 }
 
 // tableContent is the text of the table message.

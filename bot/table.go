@@ -86,8 +86,11 @@ type Table struct {
 	Match *game.Match     `json:"match,omitempty"`
 	// Deadline is when the current action's timer runs out (RULES P1).
 	Deadline time.Time `json:"deadline,omitzero"`
-	// Reminded is set once the reminder for the current action was sent.
-	Reminded bool `json:"reminded,omitempty"`
+	// Reminded is set once the reminder for the current action was sent;
+	// RemindAt is when it is due (zero: ReminderBefore the deadline, as
+	// tables stored before it was kept).
+	Reminded bool      `json:"reminded,omitempty"`
+	RemindAt time.Time `json:"remind_at,omitzero"`
 	// Posted is the stamp the table message was made for; a new action gets
 	// a new message so the table stays at the bottom of the channel.
 	Posted int `json:"posted,omitempty"`

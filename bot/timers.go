@@ -22,6 +22,7 @@ type timerIndex struct {
 
 type timerEntry struct {
 	deadline time.Time
+	remindAt time.Time // zero: the default lead before the deadline
 	reminded bool
 }
 
@@ -35,7 +36,7 @@ func (x *timerIndex) set(channelID string, t *Table) {
 		delete(x.m, channelID)
 		return
 	}
-	x.m[channelID] = timerEntry{deadline: t.Deadline, reminded: t.Reminded}
+	x.m[channelID] = timerEntry{deadline: t.Deadline, remindAt: t.RemindAt, reminded: t.Reminded}
 }
 
 // due lists channels whose timer ran out, and those due a reminder.
@@ -46,13 +47,22 @@ func (x *timerIndex) due(now time.Time, before time.Duration) (expired, remind [
 		switch {
 		case !now.Before(e.deadline):
 			expired = append(expired, ch)
-		case !e.reminded && !now.Before(e.deadline.Add(-before)):
+		case !e.reminded && !now.Before(remindTime(e.deadline, e.remindAt, before)):
 			remind = append(remind, ch)
 		}
 	}
 	slices.Sort(expired)
 	slices.Sort(remind)
 	return expired, remind
+}
+
+// remindTime is when an action's reminder is due: at remindAt, or for a
+// table stored before that was kept, before ahead of the deadline.
+func remindTime(deadline, remindAt time.Time, before time.Duration) time.Time {
+	if !remindAt.IsZero() {
+		return remindAt
+	}
+	return deadline.Add(-before)
 }
 
 // Start loads every stored table: it restores the timers and brings every
@@ -142,7 +152,7 @@ func (b *Bot) Tick() {
 // the action ends.
 func (b *Bot) remind(channelID string, now time.Time) {
 	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
-		if t == nil || t.g == nil || t.Stage != StagePlaying || t.Reminded || now.Before(t.Deadline.Add(-b.opt.ReminderBefore)) {
+		if t == nil || t.g == nil || t.Stage != StagePlaying || t.Reminded || now.Before(remindTime(t.Deadline, t.RemindAt, b.opt.ReminderBefore)) {
 			return nil, errRefused
 		}
 		t.Reminded = true
