@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,6 +68,12 @@ func gameOver(t *Table, at time.Time) (store.Finished, error) {
 	r, err := stats.FromGame(t.GuildID, gameID(t), at.UTC().Truncate(time.Millisecond), t.g, users)
 	if err != nil {
 		return store.Finished{}, fmt.Errorf("bot: result of %s: %w", gameID(t), err)
+	}
+	for i, s := range t.Seats {
+		// A computer is its level on the leaderboard, whatever its name.
+		if s.UserID == "" && slices.Contains(stats.Levels, s.Computer) {
+			r.Seats[i].Level = s.Computer
+		}
 	}
 	rec, err := json.Marshal(t.g.Record())
 	if err != nil {
@@ -455,7 +462,7 @@ func boardEmbed(l Lang, board stats.Board, v game.Variant) *discordgo.MessageEmb
 	for _, e := range board.Entries {
 		name := escapeMarkdown(e.Name)
 		if e.Computer {
-			name = "🤖 " + name
+			name = "🤖 " + l.T("board.computer", l.T("level."+e.Level))
 		}
 		if e.Rank == 0 {
 			unranked = append(unranked, fmt.Sprintf("%s (%d)", name, e.Games))

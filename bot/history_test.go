@@ -462,7 +462,8 @@ func TestFailedFinishSavesNothing(t *testing.T) {
 }
 
 // Computer players count in the ratings but are listed on the leaderboard
-// only when asked, marked with a robot.
+// only when asked, marked with a robot, by their level (a computer is its
+// level, whatever name it had at the table).
 func TestLeaderboardComputers(t *testing.T) {
 	h, _ := newHistoryHarness(t)
 	resp := h.command("anna", "new", strOpt("variant", "dice"))
@@ -474,7 +475,7 @@ func TestLeaderboardComputers(t *testing.T) {
 		t.Fatalf("leaderboard without computers: %q", board)
 	}
 	all := embedText(h.command("anna", "leaderboard", &discordgo.ApplicationCommandInteractionDataOption{Name: "computers", Type: discordgo.ApplicationCommandOptionBoolean, Value: true}))
-	if !strings.Contains(all, "🤖 Bot Emma") || !strings.Contains(all, "anna") {
+	if !strings.Contains(all, "🤖 Computer (easy)") || strings.Contains(all, "Bot Emma") || !strings.Contains(all, "anna") {
 		t.Fatalf("leaderboard with computers: %q", all)
 	}
 	if stats := embedText(h.command("anna", "stats")); !strings.Contains(stats, "🤖 Bot Emma") {

@@ -40,6 +40,7 @@ var historyMessages = map[string][3]string{
 	"stats.sharedfirst": {"shared win", "geteilter Sieg", "victoire partagée"},
 	"stats.shared":      {"Shown by %[1]s:", "Gezeigt von %[1]s:", "Montré par %[1]s :"},
 
+	"board.computer": {"Computer (%[1]s)", "Computer (%[1]s)", "Ordinateur (%[1]s)"},
 	"board.empty":    {"No finished games in this server yet: play one with {/new}.", "Auf diesem Server gibt es noch keine beendete Partie: spielt eine mit {/new}.", "Pas encore de partie terminée sur ce serveur : jouez-en une avec {/new}."},
 	"board.all":      {"all games", "alle Spiele", "tous les jeux"},
 	"board.title":    {"🏆 Leaderboard: %[1]s", "🏆 Rangliste: %[1]s", "🏆 Classement : %[1]s"},

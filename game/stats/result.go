@@ -19,6 +19,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -35,11 +36,18 @@ type Seat struct {
 	UserID string
 	// Name is the display name the player had in that game.
 	Name string
-	// Computer marks a computer player (game/ai).
+	// Computer marks a computer player (game/ai), and Level is its level
+	// ("easy", "medium", "hard"; "" in results kept before levels were):
+	// a computer is its level, whatever name it had at the table.
 	Computer bool
+	Level    string
 	// Score is the final score.
 	Score int
 }
+
+// Levels are the computer levels a result can name, in their encoding's
+// order (0 is "" for a level not kept).
+var Levels = []string{"", "easy", "medium", "hard"}
 
 // Result is the outcome of one finished game.
 type Result struct {
@@ -99,6 +107,8 @@ func (r Result) Validate() error {
 			return fmt.Errorf("%w: seat %d has no name", ErrInvalid, i+1)
 		case s.Computer && s.UserID != "":
 			return fmt.Errorf("%w: seat %d is a computer with user ID %s", ErrInvalid, i+1, s.UserID)
+		case s.Level != "" && (!s.Computer || !slices.Contains(Levels, s.Level)):
+			return fmt.Errorf("%w: seat %d has level %q", ErrInvalid, i+1, s.Level)
 		case s.UserID != "" && r.Seat(s.UserID) != i:
 			return fmt.Errorf("%w: user %s has two seats", ErrInvalid, s.UserID)
 		}
@@ -154,7 +164,12 @@ const (
 	maxStringLen = 256
 )
 
-const flagComputer = 1
+// Seat flags: bit 0 a computer, bits 1–2 its level (index in Levels).
+const (
+	flagComputer   = 1
+	flagLevelShift = 1
+	flagLevelMask  = 3 << flagLevelShift
+)
 
 // MarshalBinary encodes r compactly:
 //
@@ -188,7 +203,7 @@ func (r Result) MarshalBinary() ([]byte, error) {
 		b = appendString(b, s.Name)
 		var flags byte
 		if s.Computer {
-			flags |= flagComputer
+			flags |= flagComputer | byte(slices.Index(Levels, s.Level))<<flagLevelShift
 		}
 		b = append(b, flags)
 		b = binary.AppendVarint(b, int64(s.Score))
@@ -249,10 +264,13 @@ func (dec *Decoder) Decode(data []byte) (Result, error) {
 		s := &out.Seats[i]
 		s.UserID, s.Name = d.player()
 		flags := d.byte()
-		if flags&^flagComputer != 0 && d.err == nil {
+		if flags&^(flagComputer|flagLevelMask) != 0 && d.err == nil {
 			d.err = fmt.Errorf("%w: seat %d: unknown flags %#x", ErrInvalid, i+1, flags)
 		}
 		s.Computer = flags&flagComputer != 0
+		if s.Computer {
+			s.Level = Levels[(flags&flagLevelMask)>>flagLevelShift]
+		}
 		s.Score = int(d.varint())
 	}
 	if d.err != nil {

@@ -164,10 +164,13 @@ type Entry struct {
 	Rank int
 	// UserID is the Discord user; empty for computer players.
 	UserID string
-	// Name is the latest name; Computer marks a computer player (keyed by
-	// name, as computers have no user ID).
+	// Name is the latest name; Computer marks a computer player, which is
+	// its Level: one entry per level, whatever names it played under (a
+	// computer of a result kept before levels were, Level "", is keyed by
+	// its name and rated, but not listed: its level is unknown).
 	Name     string
 	Computer bool
+	Level    string
 	// Rating is the skill estimate after the player's last game; the
 	// board is sorted by Rating.Ordinal().
 	Rating Rating
@@ -200,7 +203,8 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 		minGames = 0
 	}
 	humans := map[string]*player{}    // by user ID
-	computers := map[string]*player{} // by name
+	computers := map[string]*player{} // by level
+	unleveled := map[string]*player{} // computers of old results, by name
 	var (
 		before, after [MaxSeats]Rating
 		scores        [MaxSeats]int
@@ -250,15 +254,17 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 			switch {
 			case s.UserID != "":
 				m, k = humans, s.UserID
+			case s.Computer && s.Level != "":
+				m, k = computers, "level:"+s.Level
 			case s.Computer:
-				m, k = computers, s.Name
+				m, k = unleveled, s.Name
 			default: // a forgotten player is nobody
 				seated[i], before[i] = nil, NewRating()
 				continue
 			}
 			p := m[k]
 			if p == nil {
-				p = &player{entry: Entry{UserID: s.UserID, Computer: s.Computer}, rating: NewRating()}
+				p = &player{entry: Entry{UserID: s.UserID, Computer: s.Computer, Level: s.Level}, rating: NewRating()}
 				m[k] = p
 			}
 			p.entry.Name = s.Name

@@ -23,6 +23,9 @@ func res(min int, v game.Variant, seats ...Seat) Result {
 
 func human(id string, score int) Seat { return Seat{UserID: id, Name: "name-" + id, Score: score} }
 func bot(name string, score int) Seat { return Seat{Name: name, Computer: true, Score: score} }
+func leveled(name, level string, score int) Seat {
+	return Seat{Name: name, Computer: true, Level: level, Score: score}
+}
 
 func TestResultBinaryRoundTrip(t *testing.T) {
 	r := Result{
@@ -201,19 +204,54 @@ func TestLeadersComputersAndForgotten(t *testing.T) {
 	var results []Result
 	for i := range 6 {
 		results = append(results, res(i, game.Cards,
-			human("a", 30), bot("🤖 Bot Emma (hard)", 60), Seat{Name: "Player 3", Score: 70}))
+			human("a", 30), leveled("Bot Emma", "hard", 60), Seat{Name: "Player 3", Score: 70}))
 	}
 	board := Leaders(results, LeaderboardOptions{})
 	if got := ids(board); !reflect.DeepEqual(got, []string{"a"}) {
 		t.Errorf("human board lists %v, want only a", got)
 	}
 	board = Leaders(results, LeaderboardOptions{Computers: true})
-	if len(board.Entries) != 2 || !board.Entries[0].Computer || board.Entries[0].Name != "🤖 Bot Emma (hard)" || board.Entries[0].Rank != 1 {
+	if len(board.Entries) != 2 || !board.Entries[0].Computer || board.Entries[0].Level != "hard" || board.Entries[0].Rank != 1 {
 		t.Errorf("board with computers: %+v", board.Entries)
 	}
 	// The computer was an opponent either way: a's rating is the same.
 	if a1, a2 := Leaders(results, LeaderboardOptions{}).Entries[0].Rating, board.Entries[1].Rating; a1 != a2 || a1.Mu >= InitialMu {
 		t.Errorf("a's rating %+v and %+v (should be equal and below the start after six last places)", a1, a2)
+	}
+}
+
+// Issue: computers were identified by name, and "Bot Emma" was whoever was
+// added first, medium in one game and hard in the next, so one rating
+// mixed levels. A computer is its level: two levels under one name are two
+// entries, one level under two names is one; a computer of an old result,
+// whose level is unknown, is rated against but not listed.
+func TestLeadersComputersByLevel(t *testing.T) {
+	var results []Result
+	for i := range 4 {
+		results = append(results,
+			res(2*i, game.Dice, human("a", 30), leveled("Bot Emma", "medium", 20)),
+			res(2*i+1, game.Dice, human("a", 30), leveled("Bot Emma", "hard", 60)),
+			res(2*i+1, game.Dice, human("a", 30), leveled("Bot Felix", "hard", 60), bot("Bot Old", 10)))
+	}
+	board := Leaders(results, LeaderboardOptions{Computers: true, MinGames: 1})
+	levels := map[string]int{}
+	for _, e := range board.Entries {
+		if e.Computer {
+			levels[e.Level] = e.Games
+		}
+	}
+	if !reflect.DeepEqual(levels, map[string]int{"medium": 4, "hard": 8}) {
+		t.Fatalf("computer entries by level: %v; want medium 4 games, hard 8 (two names, one level), none unknown", levels)
+	}
+	// The level is kept in the stored result.
+	data, err := results[1].MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d Decoder
+	back, err := d.Decode(data)
+	if err != nil || back.Seats[1].Level != "hard" || !back.Seats[1].Computer {
+		t.Fatalf("decoded %+v, %v", back.Seats, err)
 	}
 }
 
