@@ -337,7 +337,10 @@ func (p *players) playGame(ctx context.Context, variant string) (*sandboxResult,
 			p.pace()
 		}
 		table, results := p.current(ctx)
-		if results != nil && results.ID == before {
+		if results != nil && (results.ID == before || !newerID(results.ID, lobby.ID)) {
+			// An earlier game's results (the bot takes their Play again
+			// button off once this table is open; the channel may show
+			// them a moment longer): this game has not ended.
 			idle++
 			p.awaitChange(ctx, results)
 			continue
@@ -408,6 +411,15 @@ func (p *players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 		}
 		return key(table) != was
 	})
+}
+
+// newerID reports whether snowflake a was made after b (snowflakes grow
+// with time; as decimal strings, a longer one is larger).
+func newerID(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) > len(b)
+	}
+	return a > b
 }
 
 // current returns the newest table message, or the results message.
