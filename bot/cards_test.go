@@ -275,3 +275,58 @@ func (h *harness) playAnnaAlone() {
 		h.clickMove(tb, "anna", goldenMove(tb.g, 0))
 	}
 }
+
+// lastHookEdit is the newest edit made through interaction id's token.
+func (h *harness) lastHookEdit(id string) *discordgo.WebhookEdit {
+	h.dc.mu.Lock()
+	defer h.dc.mu.Unlock()
+	for i := len(h.dc.edits) - 1; i >= 0; i-- {
+		if h.dc.edits[i].interaction == id {
+			return h.dc.edits[i].edit
+		}
+	}
+	return nil
+}
+
+// Issue: after /qwixx end the hand view still showed a live builder and
+// Hint that answered "belongs to an earlier state"; an old hand view
+// started following the next card game. A hand view follows the game it
+// was opened in: when that game is gone it says so and loses its buttons.
+func TestC10HandViewFollowsOnlyItsGame(t *testing.T) {
+	for _, how := range []string{"end", "next game"} {
+		t.Run(how, func(t *testing.T) {
+			h := newHarness(t)
+			h.startTwo("cards")
+			opened := h.command("ben", "hand")
+			view := h.lastID()
+			refresh := buttons(opened.Data.Components, "🔄 Refresh")
+			if how == "end" {
+				h.command("anna", "end")
+			} else {
+				h.command("anna", "leave")
+				h.command("ben", "leave")
+				res := h.dc.lastTable(testChannel)
+				lobby := h.click("ben", buttons(res.Components, "Play again")[0], res)
+				lobby = h.click("anna", buttons(lobby.Data.Components, "Join")[0], nil)
+				h.click("ben", buttons(lobby.Data.Components, "Start")[0], nil)
+				if h.table().Stage != StagePlaying {
+					t.Fatal("no second game")
+				}
+			}
+			e := h.lastHookEdit(view)
+			if e == nil || e.Content == nil || !strings.Contains(*e.Content, "is over") || e.Components == nil || len(*e.Components) != 0 {
+				t.Fatalf("the hand view after %s: %+v", how, e)
+			}
+			if how == "next game" {
+				// Its Refresh, clicked in the next game, does not follow it.
+				if len(refresh) != 1 {
+					t.Fatalf("no Refresh in the hand view: %+v", opened.Data.Components)
+				}
+				r := h.click("ben", refresh[0], ephemeralMsg)
+				if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(r.Data.Content, "is over") || len(r.Data.Files) != 0 {
+					t.Fatalf("old Refresh in the next game: %+v", r.Data)
+				}
+			}
+		})
+	}
+}

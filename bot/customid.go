@@ -189,6 +189,14 @@ func canonicalArg(verb, arg string) (string, bool) {
 	case "record":
 		n, err := strconv.Atoi(arg)
 		return strconv.Itoa(n), err == nil && n > 0
+	case "hand":
+		// The game a hand view's Refresh belongs to ("" in views made
+		// before it was kept, and on the table's own button).
+		if arg == "" {
+			return "", true
+		}
+		n, err := strconv.Atoi(arg)
+		return strconv.Itoa(n), err == nil && n > 0
 	case "bot":
 		l, err := ai.ParseLevel(arg)
 		return l.String(), err == nil

@@ -53,10 +53,12 @@ type handSub struct {
 	at   time.Time              // when the interaction arrived
 	lang Lang
 	key  string // what the view shows (handKey)
+	game string // the game it shows (gameID): it follows that game only
 }
 
-// watch records that the interaction r answered with the hand view key.
-func (w *handWatch) watch(r *request, at time.Time, key string) {
+// watch records that the interaction r answered with the hand view key of
+// the game gameID.
+func (w *handWatch) watch(r *request, at time.Time, key, gameID string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.views == nil {
@@ -67,7 +69,7 @@ func (w *handWatch) watch(r *request, at time.Time, key string) {
 		ch = map[string]*handSub{}
 		w.views[r.i.ChannelID] = ch
 	}
-	ch[r.userID] = &handSub{it: r.i, at: at, lang: r.lang, key: key}
+	ch[r.userID] = &handSub{it: r.i, at: at, lang: r.lang, key: key, game: gameID}
 }
 
 // open lists the channel's hand views by user.
@@ -165,11 +167,22 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 	if !ok || s.it.ID != seen.it.ID {
 		return
 	}
+	if b.opt.Now().Sub(s.at) > handRefreshWindow {
+		b.hands.update(channelID, user, s, "")
+		return
+	}
 	seat := -1
-	if t != nil && t.g != nil && t.Variant.CardGame() {
+	if t != nil && t.g != nil && t.Variant.CardGame() && gameID(t) == s.game && t.Stage == StagePlaying {
 		seat = t.seatOf(user)
 	}
-	if seat < 0 || b.opt.Now().Sub(s.at) > handRefreshWindow {
+	if seat < 0 {
+		// Its game ended (/qwixx end, another game since) or the user is
+		// no longer at it: the view says so and loses its buttons, which
+		// could only answer that they belong to an earlier state.
+		content, none := s.lang.T("hand.over"), []discordgo.MessageComponent{}
+		if _, err := b.dc.InteractionResponseEdit(s.it, &discordgo.WebhookEdit{Content: &content, Components: &none}); err != nil {
+			log.Warn().Err(withoutURL(err)).Str("user", user).Msg("close hand view")
+		}
 		b.hands.update(channelID, user, s, "")
 		return
 	}

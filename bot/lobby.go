@@ -389,6 +389,7 @@ func (b *Bot) cmdEnd(r *request) {
 			r.log.Warn().Err(err).Msg("delete an ended table's reminder")
 		}
 	}
+	b.refresh.kick(b, r.i.ChannelID) // the players' hand views say it ended
 }
 
 // cmdLeave marks a seated player as gone: the player themself, or anybody

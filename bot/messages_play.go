@@ -75,6 +75,7 @@ var playMessages = map[string][3]string{
 
 	"err.notplaying": {"You are not playing in this game.", "Du spielst in diesem Spiel nicht mit.", "Tu ne joues pas dans cette partie."},
 	"err.notnow":     {"You have nothing to decide right now.", "Du hast gerade nichts zu entscheiden.", "Tu n'as rien à décider maintenant."},
+	"hand.over":      {"The game this view showed is over: it no longer follows it. {/hand} shows your cards in a game that is running.", "Das Spiel dieser Ansicht ist vorbei: Sie folgt ihm nicht mehr. {/hand} zeigt deine Karten in einem laufenden Spiel.", "La partie de cette vue est terminée : elle ne la suit plus. {/hand} montre tes cartes dans une partie en cours."},
 	"err.overgame":   {"This game is over.", "Dieses Spiel ist vorbei.", "Cette partie est terminée."},
 	"err.removehost": {"Only the host can remove a player.", "Nur der Gastgeber kann Spieler entfernen.", "Seul l'hôte peut retirer un joueur."},
 }

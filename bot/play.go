@@ -22,7 +22,11 @@ func (b *Bot) playClick(r *request, a Action) {
 		b.showSheet(r, a.Table)
 		return
 	case "hand":
-		b.showHand(r, a.Table, a.View == ViewHand)
+		gameNo := ""
+		if a.View == ViewHand {
+			gameNo = a.Arg
+		}
+		b.showHand(r, a.Table, a.View == ViewHand, gameNo)
 		return
 	case "pick", "as", "cross":
 		b.playBuilderClick(r, a)

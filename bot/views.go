@@ -14,7 +14,7 @@ import (
 )
 
 func (b *Bot) cmdSheet(r *request) { b.showSheet(r, "") }
-func (b *Bot) cmdHand(r *request)  { b.showHand(r, "", false) }
+func (b *Bot) cmdHand(r *request)  { b.showHand(r, "", false, "") }
 
 // seatedTable loads the channel's table for a private view, answering the
 // user when there is none or they are not seated. A button (tableID not
@@ -141,9 +141,18 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 // showHand answers with the user's cards, only for them; in their action 3
 // it starts the play builder. tableID is the clicked button's table ("" for
 // the command); update answers by updating the hand view clicked in.
-func (b *Bot) showHand(r *request, tableID string, update bool) {
+func (b *Bot) showHand(r *request, tableID string, update bool, gameNo string) {
 	t, seat, ok := b.seatedTable(r, tableID)
 	if !ok {
+		return
+	}
+	if gameNo != "" && gameNo != strconv.Itoa(t.GameNo) {
+		// A hand view of an earlier game: it does not start following
+		// this one; it says its game is over (the table's My cards opens
+		// this game's).
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+			Content: r.lang.T("hand.over"), Components: []discordgo.MessageComponent{},
+		}})
 		return
 	}
 	if !t.Variant.CardGame() {
@@ -172,7 +181,7 @@ func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note strin
 	}
 	at := b.opt.Now() // about when the token was made
 	if r.respond(&discordgo.InteractionResponse{Type: typ, Data: data}) == nil {
-		b.hands.watch(r, at, handKey(t, seat))
+		b.hands.watch(r, at, handKey(t, seat), gameID(t))
 	}
 }
 
@@ -204,7 +213,7 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 	// Every click brings a fresh interaction token: the view keeps working
 	// however long the game lasts (tokens live 15 minutes).
 	last := []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hand", "")},
+		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hand", strconv.Itoa(t.GameNo))},
 	}
 	if handActs(t, seat) && hintsOn(t) {
 		last = append(last, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hint", "")})
