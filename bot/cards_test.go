@@ -330,3 +330,57 @@ func TestC10HandViewFollowsOnlyItsGame(t *testing.T) {
 		})
 	}
 }
+
+// viewMessage is the message a private view answer shows, as a click on it
+// carries it: its content and its picture.
+func viewMessage(r *discordgo.InteractionResponse) *discordgo.Message {
+	m := &discordgo.Message{ID: "view", Flags: discordgo.MessageFlagsEphemeral, Content: r.Data.Content}
+	for _, f := range r.Data.Files {
+		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{ID: "a1", Filename: f.Name})
+	}
+	return m
+}
+
+// Issue: the hand picture was uploaded again at every step of the play
+// builder and at every hint although the hand had not changed. A click in
+// a view that shows the same cards keeps its picture: nothing is drawn or
+// sent; a new hand (after a take) brings a new picture.
+func TestHandPictureSentOnlyWhenTheCardsChange(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("cards", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	for steps := 0; h.table().g.Phase() != game.PhasePlay; steps++ {
+		if steps > 20 {
+			t.Fatal("no play phase")
+		}
+		tb, msg := h.table(), h.dc.lastTable(testChannel)
+		for _, p := range tb.g.Waiting() {
+			if takes := buttons(msg.Components, "Take"); len(takes) > 0 {
+				h.click(tb.Seats[p].UserID, takes[0], msg)
+			} else {
+				h.click(tb.Seats[p].UserID, buttons(msg.Components, "Pass")[0], msg)
+			}
+		}
+	}
+	tb := h.table()
+	user := tb.Seats[tb.g.Active()].UserID
+	hand := h.click(user, buttons(h.dc.lastTable(testChannel).Components, "My cards")[0], h.dc.lastTable(testChannel))
+	if len(hand.Data.Files) != 1 {
+		t.Fatalf("the hand view has %d pictures", len(hand.Data.Files))
+	}
+	view := viewMessage(hand)
+	pick := selectMenu(hand.Data.Components, "pick")
+	up := h.click(user, pick.CustomID, view, pick.Options[0].Value)
+	if len(up.Data.Files) != 0 || up.Data.Attachments != nil || !strings.Contains(up.Data.Content, handLine(LangFor("en"), tb, tb.g.Active())) {
+		t.Fatalf("a builder step sent %d pictures (attachments %v)", len(up.Data.Files), up.Data.Attachments)
+	}
+	if hint := buttons(up.Data.Components, "💡 Hint"); len(hint) == 1 {
+		if r := h.click(user, hint[0], view); len(r.Data.Files) != 0 {
+			t.Fatalf("the hint sent %d pictures", len(r.Data.Files))
+		}
+	}
+	// A view of other cards (here: without its picture) gets one.
+	if r := h.click(user, pick.CustomID, &discordgo.Message{ID: "view", Flags: discordgo.MessageFlagsEphemeral, Content: "Your cards: none"}, pick.Options[0].Value); len(r.Data.Files) != 1 {
+		t.Fatalf("a view of other cards got %d pictures", len(r.Data.Files))
+	}
+}

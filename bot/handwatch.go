@@ -134,6 +134,12 @@ func handKey(t *Table, seat int) string {
 	return sb.String()
 }
 
+// handCards is the cards part of a handKey (what the hand picture shows).
+func handCards(key string) string {
+	cards, _, _ := strings.Cut(key, " @")
+	return cards
+}
+
 // refreshHands edits the open hand views of the channel whose content has
 // changed, with tokens younger than handRefreshWindow only. The views are
 // listed before the table is read, once for all of them: a view answered
@@ -190,7 +196,9 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 	if key == s.key {
 		return
 	}
-	data, err := b.handView(t, seat, s.lang, playSel{})
+	// The same cards: the view keeps its picture.
+	keep := handCards(key) == handCards(s.key)
+	data, err := b.handView(t, seat, s.lang, playSel{}, keep)
 	if err != nil {
 		log.Error().Err(err).Msg("render hand")
 		return

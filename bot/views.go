@@ -167,7 +167,11 @@ func (b *Bot) showHand(r *request, tableID string, update bool, gameNo string) {
 // private message (opened from the table or a command). The view is then
 // followed (handWatch) while the interaction's token is young.
 func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note string, update bool) {
-	data, err := b.handView(t, seat, r.lang, sel)
+	// A click in the view that shows these very cards (its first line,
+	// and its picture there) keeps its picture: not drawn, not sent again.
+	keep := update && r.i.Message != nil && hasFile(r.i.Message, handFile) &&
+		strings.Contains(r.i.Message.Content, handLine(r.lang, t, seat))
+	data, err := b.handView(t, seat, r.lang, sel, keep)
 	if err != nil {
 		r.fail(err)
 		return
@@ -188,17 +192,35 @@ func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note strin
 // handFile names the hand picture.
 const handFile = "hand.png"
 
+// handLine is the first line of seat's hand view: the cards, in words.
+// The hand picture shows the same cards: a view whose line is the same
+// shows the same picture.
+func handLine(l Lang, t *Table, seat int) string { return l.T("hand.mine", cardList(l, t.g.Hand(seat))) }
+
+// hasFile reports whether m carries an attachment named name.
+func hasFile(m *discordgo.Message, name string) bool {
+	for _, a := range m.Attachments {
+		if a != nil && a.Filename == name {
+			return true
+		}
+	}
+	return false
+}
+
 // handView is the private hand message: the hand picture and its cards,
 // the take buttons in the user's action 1, and in action 3 the play builder
-// for the selection sel.
-func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.InteractionResponseData, error) {
+// for the selection sel. With keepPicture the message keeps the picture it
+// shows (the same cards): none is drawn or sent.
+func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
 	g := t.g
-	png, err := b.rd.Hand(g.Private(seat), l)
-	if err != nil {
-		return nil, err
+	var png []byte
+	if !keepPicture {
+		var err error
+		if png, err = b.rd.Hand(g.Private(seat), l); err != nil {
+			return nil, err
+		}
 	}
-	hand := g.Hand(seat)
-	lines := []string{l.T("hand.mine", cardList(l, hand))}
+	lines := []string{handLine(l, t, seat)}
 	var comps []discordgo.MessageComponent
 	if handActs(t, seat) {
 		switch g.Phase() {
@@ -219,11 +241,14 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel) (*discordgo.Inte
 		last = append(last, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hint", "")})
 	}
 	comps = append(comps, discordgo.ActionsRow{Components: last})
-	return &discordgo.InteractionResponseData{
-		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
-		Files:       []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}},
-		Attachments: &[]*discordgo.MessageAttachment{},
-	}, nil
+	data := &discordgo.InteractionResponseData{Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps}
+	if !keepPicture {
+		// Replacing the picture: the old attachment goes, the new one
+		// comes. Without files and attachments an update keeps it.
+		data.Files = []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
+		data.Attachments = &[]*discordgo.MessageAttachment{}
+	}
+	return data, nil
 }
 
 // handActs reports whether seat's hand view offers a move now: taking
