@@ -195,7 +195,9 @@ const handFile = "hand.png"
 // handLine is the first line of seat's hand view: the cards, in words.
 // The hand picture shows the same cards: a view whose line is the same
 // shows the same picture.
-func handLine(l Lang, t *Table, seat int) string { return l.T("hand.mine", cardList(l, t.g.Hand(seat))) }
+func handLine(l Lang, t *Table, seat int) string {
+	return l.T("hand.mine", cardList(l, t.g.Hand(seat)))
+}
 
 // hasFile reports whether m carries an attachment named name.
 func hasFile(m *discordgo.Message, name string) bool {
