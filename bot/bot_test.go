@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -408,5 +409,31 @@ func TestP1ReminderLeadBoundedByServerTimer(t *testing.T) {
 		if got := h.reminders(); got != step.want {
 			t.Fatalf("%d reminders %v into the action, want %d", got, step.advance, step.want)
 		}
+	}
+}
+
+// Issue: the public row offered moves nobody could take (turn 1, white sum
+// 2: "Green 2" and "Blue 2", which can only be crossed after five crosses
+// in the row), and each wrong tap added a private refusal. It offers only
+// the rows somebody still deciding may cross (D4, S3).
+func TestD4PublicRowOffersOnlyLegalRows(t *testing.T) {
+	rec, err := game.ParseRecord([]byte(`{"format": "qwixx-record", "version": 1, "variant": "dice", "players": ["Anna", "Ben"],
+		"first": "Anna", "rolls": [[1, 1, 3, 4, 5, 6]], "moves": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := game.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &Table{ID: "t1", Seats: []Seat{{UserID: "anna", Name: "Anna"}, {UserID: "ben", Name: "Ben"}}, Variant: game.Dice, Stage: StagePlaying, g: g}
+	var labels []string
+	for _, row := range tableControls(tb, LangFor("en")) {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			labels = append(labels, c.(discordgo.Button).Label)
+		}
+	}
+	if want := []string{"Red 2", "Yellow 2", "Pass", "My sheet"}; !slices.Equal(labels, want) {
+		t.Fatalf("turn 1, white sum 2: buttons %v, want %v", labels, want)
 	}
 }

@@ -346,8 +346,20 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		if g.Phase() == game.PhaseNumber {
 			n, verb = g.TopNumber(), "number"
 		}
+		// Only the rows somebody still deciding can cross the number in:
+		// a button nobody can take would only earn a private refusal.
+		var open [game.NumColors]bool
+		for _, p := range g.Waiting() {
+			for _, m := range g.LegalMoves(p) {
+				if m.Kind != game.Pass {
+					open[m.Color] = true
+				}
+			}
+		}
 		for _, c := range game.Colors {
-			add(l.T("btn.row", colorName(l, c), n), verb, c.String(), discordgo.PrimaryButton, g.Closed(c))
+			if open[c] {
+				add(l.T("btn.row", colorName(l, c), n), verb, c.String(), discordgo.PrimaryButton, false)
+			}
 		}
 		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
 	case game.PhaseColor:
