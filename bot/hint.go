@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,38 +27,45 @@ func (b *Bot) hint(r *request, a Action) {
 	// The sheet view clicked in is updated in place: the advice heads it
 	// and the advised move's button turns green. Its picture stays.
 	comps := personalControls(t, seat, r.lang, ViewSheet)
-	want := moveAction(t, adv.Move)
-	for _, row := range comps {
-		ar, ok := row.(discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for i, c := range ar.Components {
-			if btn, ok := c.(discordgo.Button); ok && btn.CustomID == want {
-				btn.Style = discordgo.SuccessButton
-				ar.Components[i] = btn
-			}
-		}
-	}
+	markButton(comps, moveAction(t, ViewSheet, adv.Move))
 	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T("sheet.mine", t.g.Sheet(seat).Score())
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 		Content: text, Components: comps,
 	}})
 }
 
-// moveAction is the custom_id of the sheet view's button for m.
-func moveAction(t *Table, m game.Move) string {
+// markButton turns the button whose custom_id is id green ("" none).
+func markButton(comps []discordgo.MessageComponent, id string) {
+	if id == "" {
+		return
+	}
+	for _, row := range comps {
+		ar, ok := row.(discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for i, c := range ar.Components {
+			if btn, ok := c.(discordgo.Button); ok && btn.CustomID == id {
+				btn.Style = discordgo.SuccessButton
+				ar.Components[i] = btn
+			}
+		}
+	}
+}
+
+// moveAction is the custom_id of view's button for m.
+func moveAction(t *Table, view View, m game.Move) string {
 	switch m.Kind {
 	case game.Pass:
-		return t.action(ViewSheet, "pass", "")
+		return t.action(view, "pass", "")
 	case game.White:
-		return t.action(ViewSheet, "white", m.Color.String())
+		return t.action(view, "white", m.Color.String())
 	case game.Number:
-		return t.action(ViewSheet, "number", m.Color.String())
+		return t.action(view, "number", m.Color.String())
 	case game.Colored:
-		return t.action(ViewSheet, "color", strconv.Itoa(int(m.White))+"."+m.Color.String())
+		return t.action(view, "color", strconv.Itoa(int(m.White))+"."+m.Color.String())
 	case game.Take:
-		return t.action(ViewSheet, "take", joinInts(m.TakeNumbers(), "-"))
+		return t.action(view, "take", joinInts(m.TakeNumbers(), "-"))
 	}
 	return ""
 }
@@ -74,7 +82,7 @@ func hintText(l Lang, a ai.Advice) string {
 	m := a.Move
 	switch {
 	case m.Kind == game.Take:
-		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + l.T("word.colon") + l.T("hint.takewhy") + " · " + l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
+		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + l.T("word.colon") + l.T("hint.takewhy") + " · " + gainOverWeakest(l, a.Gain)
 	case m.Kind == game.Play && len(a.Crosses) == 0:
 		return l.T("hint.playnone", playedList(l, m.Cards[:m.N], m.Color, true))
 	}
@@ -100,19 +108,35 @@ func hintText(l Lang, a ai.Advice) string {
 		why = append(why, l.T("hint.open", rowName(l, a.Color), joinInts(a.Open, " "+l.T("word.and")+" ")))
 	}
 	if m.Kind == game.Play {
-		gain = l.T("hint.gainother", max(0, int(math.Round(a.Gain))))
+		gain = gainOverWeakest(l, a.Gain)
 	}
 	why = append(why, gain)
 	return head + l.T("word.colon") + strings.Join(why, " · ")
 }
 
+// gainOverWeakest words a card choice's advantage: "about +3 points over
+// the weakest choice", or that the choices are about equal (never "+0").
+func gainOverWeakest(l Lang, gain float64) string {
+	if g := int(math.Round(gain)); g >= 1 {
+		return l.T("hint.gainother", g)
+	}
+	return l.T("hint.even")
+}
+
 // hintHand answers a 💡 Hint click in a private hand view (card games) by
-// updating that view, the advice at its head.
+// updating that view, the advice at its head, connected to its controls:
+// a hinted take's button turns green, a hinted play is preselected in the
+// builder (cards, colour, crosses), ready to confirm.
 func (b *Bot) hintHand(r *request, a Action) {
 	t, seat, adv, ok := b.advise(r, a, handActs)
-	if ok {
-		b.answerHand(r, t, seat, playSel{}, "💡 "+hintText(r.lang, adv), true)
+	if !ok {
+		return
 	}
+	m, sel := adv.Move, playSel{}
+	if m.Kind == game.Play {
+		sel = playSel{cards: slices.Clone(m.Cards[:m.N]), color: m.Color, hasColor: true, cross: m.CrossNumbers()}
+	}
+	b.answerHandMarked(r, t, seat, sel, "💡 "+hintText(r.lang, adv), true, moveAction(t, ViewHand, m))
 }
 
 // advise finds the advice for a hint click, answering the clicker when

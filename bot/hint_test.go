@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestHintShowsTheHardPlayersChoice(t *testing.T) {
 				}
 			}
 		}
-		if len(do) != 1 || do[0] != moveAction(tb, want) {
+		if len(do) != 1 || do[0] != moveAction(tb, ViewSheet, want) {
 			t.Fatalf("hint marks %v, the hard player chooses %+v", do, want)
 		}
 		if want.Kind != game.Pass && !strings.Contains(r.Data.Content, "Cross ") {
@@ -132,5 +133,80 @@ func TestHintInTheHandView(t *testing.T) {
 	}
 	if !seen[game.PhaseTake] || !seen[game.PhasePlay] {
 		t.Fatalf("hints seen in %v", seen)
+	}
+}
+
+// Issue: card hints did not connect to the controls: the take hint did not
+// highlight the Take choice; the play hint preselected nothing in the
+// builder and could say "about +0 points over the weakest choice". The
+// hinted take turns green; the hinted play is preselected, ready to play;
+// a choice no better than the others says so.
+func TestC4C6CardHintsConnectToTheControls(t *testing.T) {
+	h := newHarness(t)
+	resp := h.openTable("cards", "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	sawTake, sawPlay := false, false
+	for steps := 0; steps < 200 && !(sawTake && sawPlay) && h.table().Stage == StagePlaying; steps++ {
+		tb, msg := h.table(), h.dc.lastTable(testChannel)
+		p := tb.g.Active()
+		user := tb.Seats[p].UserID
+		switch tb.g.Phase() {
+		case game.PhaseTake, game.PhasePlay:
+			hand := h.click(user, buttons(msg.Components, "My cards")[0], msg)
+			hintBtn := buttons(hand.Data.Components, "💡 Hint")
+			if len(hintBtn) != 1 {
+				t.Fatalf("no hint in the hand view: %+v", hand.Data.Components)
+			}
+			adv := ai.Hint(tb.g.Private(p), tb.g.LegalMoves(p))
+			r := h.click(user, hintBtn[0], viewMessage(hand))
+			if strings.Contains(r.Data.Content, "+0 ") {
+				t.Fatalf("the hint says +0: %q", r.Data.Content)
+			}
+			if tb.g.Phase() == game.PhaseTake {
+				sawTake = true
+				var green []string
+				for _, row := range r.Data.Components {
+					for _, c := range row.(discordgo.ActionsRow).Components {
+						if b, ok := c.(discordgo.Button); ok && b.Style == discordgo.SuccessButton {
+							green = append(green, b.CustomID)
+						}
+					}
+				}
+				if len(green) != 1 || green[0] != moveAction(tb, ViewHand, adv.Move) {
+					t.Fatalf("the take hint marks %v, hard takes %v", green, adv.Move.TakeNumbers())
+				}
+				h.click(user, green[0], viewMessage(r))
+			} else {
+				sawPlay = true
+				pick := selectMenu(r.Data.Components, "pick")
+				var chosen []string
+				for _, o := range pick.Options {
+					if o.Default {
+						chosen = append(chosen, o.Value)
+					}
+				}
+				var want []string
+				for _, c := range adv.Move.Cards[:adv.Move.N] {
+					want = append(want, c.String())
+				}
+				slices.Sort(chosen)
+				slices.Sort(want)
+				if !slices.Equal(chosen, want) {
+					t.Fatalf("the play hint preselects %v, hard plays %v", chosen, want)
+				}
+				play := buttons(r.Data.Components, "Play")
+				if len(play) != 1 {
+					t.Fatalf("the hinted play is not ready to play: %q", r.Data.Content)
+				}
+				h.click(user, play[0], viewMessage(r))
+			}
+		case game.PhaseNumber:
+			for _, q := range tb.g.Waiting() {
+				h.click(tb.Seats[q].UserID, buttons(msg.Components, "Pass")[0], msg)
+			}
+		}
+	}
+	if !sawTake || !sawPlay {
+		t.Fatalf("take hint seen %v, play hint seen %v", sawTake, sawPlay)
 	}
 }

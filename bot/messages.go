@@ -100,6 +100,7 @@ var baseMessages = map[string][3]string{
 	"hint.skips":            {"gives up %[1]s", "gibt %[1]s auf", "abandonne %[1]s"},
 	"hint.locks":            {"locks %[1]s", "schließt %[1]s ab", "verrouille %[1]s"},
 	"hint.gain":             {"about +%[1]d {1:point|points} over passing", "etwa +%[1]d {1:Punkt|Punkte} gegenüber Passen", "environ +%[1]d {1:point|points} de plus qu'en passant"},
+	"hint.even":             {"the choices are about equal", "die Möglichkeiten sind etwa gleich gut", "les choix se valent à peu près"},
 	"hint.close":            {"a close call against passing", "knapp besser als Passen", "à peine mieux que passer"},
 	"hint.costly":           {"every cross would give up more than it brings", "jedes Kreuz gäbe mehr auf, als es bringt", "chaque croix coûterait plus qu'elle ne rapporte"},
 	"hint.misthrow":         {"even with the misthrow (−5)", "trotz des Fehlwurfs (−5)", "même avec le coup manqué (−5)"},

@@ -167,6 +167,12 @@ func (b *Bot) showHand(r *request, tableID string, update bool, gameNo string) {
 // private message (opened from the table or a command). The view is then
 // followed (handWatch) while the interaction's token is young.
 func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note string, update bool) {
+	b.answerHandMarked(r, t, seat, sel, note, update, "")
+}
+
+// answerHandMarked is answerHand with the button whose custom_id is mark
+// (a hinted take) shown green.
+func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel playSel, note string, update bool, mark string) {
 	// A click in the view that shows these very cards (its first line,
 	// and its picture there) keeps its picture: not drawn, not sent again.
 	keep := update && r.i.Message != nil && hasFile(r.i.Message, handFile) &&
@@ -179,6 +185,7 @@ func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note strin
 	if note != "" {
 		data.Content = note + "\n" + data.Content
 	}
+	markButton(data.Components, mark)
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if update {
 		typ = discordgo.InteractionResponseUpdateMessage
