@@ -118,3 +118,61 @@ func (g *Game) Private(p int) PrivateView {
 	}
 	return v
 }
+
+// PrivateInto fills v with player p's private view, as Private returns it,
+// reusing v's slices where they are large enough, so that a computer
+// player that reads many views (play-outs) does not allocate for each.
+// The view shares no memory with the game.
+func (g *Game) PrivateInto(v *PrivateView, p int) {
+	s := &g.st
+	players, table, hand := v.Players[:0], v.Table, v.Hand[:0]
+	*v = PrivateView{Seat: p}
+	v.Variant, v.Turn, v.Active, v.Phase, v.End = s.Variant, s.Turn, s.Active, s.Phase, s.End
+	v.Dice, v.Closed = s.Dice, s.Closed
+	for q, name := range s.Players {
+		pv := PlayerView{
+			Name:    name,
+			Sheet:   s.Sheets[q],
+			Score:   s.Sheets[q].Score(),
+			Fresh:   s.Fresh[q],
+			Decided: s.Phase.Simultaneous() && g.Decided(q),
+		}
+		if s.Variant.CardGame() {
+			pv.HandSize = len(s.Hands[q])
+		}
+		players = append(players, pv)
+	}
+	v.Players = players
+	if !s.Variant.CardGame() {
+		return
+	}
+	if table == nil {
+		table = &CardTable{}
+	}
+	*table = CardTable{
+		Display:     table.Display[:0],
+		DrawTop:     g.TopNumber(),
+		DrawSize:    len(s.Draw),
+		DiscardSize: len(s.Discard),
+		Played:      table.Played[:0],
+		PlayedAs:    s.PlayedAs,
+		PlayedBy:    s.PlayedBy,
+	}
+	for _, c := range s.Display {
+		table.Display = append(table.Display, c.Number())
+	}
+	for _, c := range s.Played {
+		pc := PlayedCard{Number: c.Number(), Joker: c.Joker(), Color: c.Color()}
+		if c.Joker() {
+			pc.Color = s.PlayedAs
+		}
+		table.Played = append(table.Played, pc)
+	}
+	if len(table.Played) == 0 {
+		table.Played = nil
+	}
+	v.Table = table
+	if p >= 0 && p < len(s.Hands) {
+		v.Hand = append(hand, s.Hands[p]...)
+	}
+}

@@ -54,7 +54,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	}
 	var levels []ai.Level
 	for _, name := range strings.Split(names, ",") {
-		l, lerr := ai.ParseLevel(strings.TrimSpace(name))
+		l, lerr := ai.ParseAnyLevel(strings.TrimSpace(name))
 		if lerr != nil && err == nil {
 			err = lerr
 		}

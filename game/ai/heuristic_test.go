@@ -1,0 +1,66 @@
+package ai
+
+import (
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// rowOf crosses the given positions of a row (the lock with position 10).
+func rowOf(pos ...int) game.Row {
+	var r game.Row
+	for _, p := range pos {
+		r |= 1 << p
+		if p == game.LastPos {
+			r |= 1 << game.LockPos
+		}
+	}
+	return r
+}
+
+// lockView is a card game's action 3 where seat 0, with red locked and
+// five blue crosses, can lock blue with its B2, ending the game (C9),
+// against a rival with the given rows.
+func lockView(rival game.Sheet) (game.PrivateView, []game.Move) {
+	me := game.Sheet{Rows: [4]game.Row{rowOf(0, 1, 2, 3, 4, 10), rowOf(0), rowOf(0), rowOf(0, 1, 2, 3, 4)}}
+	v := game.PrivateView{Seat: 0, Hand: []game.Card{game.ColorCard(game.Blue, 2), game.ColorCard(game.Yellow, 9)}}
+	v.Variant, v.Turn, v.Active, v.Phase = game.Cards, 12, 0, game.PhasePlay
+	v.Players = []game.PlayerView{
+		{Name: "a", Sheet: me, Score: me.Score(), HandSize: 2, Fresh: [4]game.Row{0, rowOf(0)}},
+		{Name: "b", Sheet: rival, Score: rival.Score(), HandSize: 5},
+	}
+	v.Table = &game.CardTable{Display: []int{3, 4, 5, 6}, DrawTop: 7, DrawSize: 20, DiscardSize: 6}
+	b2, y9 := game.ColorCard(game.Blue, 2), game.ColorCard(game.Yellow, 9)
+	legal := []game.Move{
+		game.PlayMove(0, game.Blue, []game.Card{b2}, 2),
+		game.PlayMove(0, game.Blue, []game.Card{b2}),
+		game.PlayMove(0, game.Yellow, []game.Card{y9}, 9),
+		game.PlayMove(0, game.Yellow, []game.Card{y9}),
+	}
+	return v, legal
+}
+
+// C9: a lock that ends the game is judged by the result: the heuristic
+// takes it when it wins, and plays on when it would lose.
+func TestC9HeuristicJudgesGameEndingLockByScore(t *testing.T) {
+	behind := game.Sheet{Rows: [4]game.Row{rowOf(0, 1, 2, 3, 4, 5, 6, 7), rowOf(0, 1, 2, 3, 4, 5), rowOf(0, 1, 2, 3), rowOf(0)}}
+	ahead := game.Sheet{Rows: [4]game.Row{rowOf(0, 1, 2, 3, 4, 5), rowOf(0, 1, 2, 3, 4), rowOf(0, 1, 2, 3), rowOf(0, 1)}}
+	for _, tc := range []struct {
+		name  string
+		rival game.Sheet
+		lock  bool
+	}{{"behind", behind, false}, {"ahead", ahead, true}} {
+		v, legal := lockView(tc.rival)
+		me := v.Players[0].Sheet
+		me.Rows[game.Blue] |= 1<<game.LastPos | 1<<game.LockPos
+		if tc.lock != (me.Score() > tc.rival.Score()) {
+			t.Fatalf("%s: the lock scores %d against %d", tc.name, me.Score(), tc.rival.Score())
+		}
+		for _, l := range []Level{Heuristic, Hard} {
+			m := Choose(l, v, legal)
+			if locked := m == legal[0]; locked != tc.lock {
+				t.Errorf("%s, %s chose %v; want the game-ending lock: %v", tc.name, l, m, tc.lock)
+			}
+		}
+	}
+}
