@@ -114,6 +114,7 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 		value = func(m game.Move) float64 { return easyValue(v, m) }
 	case (l == Hard || l == HardV1) && v.Variant == game.Dice:
 		d := newDiceState(v, tablesFor(len(v.Players)))
+		d.judge = l == Hard
 		value = func(m game.Move) float64 { return d.value(v, m) }
 	case l == HardV1:
 		return hardCardsV1(v, legal)

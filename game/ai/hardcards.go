@@ -13,14 +13,15 @@ import (
 // cards, with the heuristic in every seat; a move is worth its share of
 // wins in those play-outs plus a little for the margin, so it plays for
 // the win.
-const (
+var (
 	hardCardCandidates = 6    // moves searched
-	hardCardRollouts   = 40   // play-outs per move times players
-	hardMarginWeight   = 0.02 // worth of a point of margin, against 1 for a win
+	hardCardRollouts   = 80   // play-outs per move times players
+	hardMarginWeight   = 0.05 // worth of a point of margin, against 1 for a win
+	hardHorizon        = 3.0  // turns played out before the heuristic judges (0: to the end)
 )
 
 // hardDeals is the number of deals per move at a table of n players.
-func hardDeals(n int) int { return min(20, max(6, hardCardRollouts/n)) }
+func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
 
 // searcher holds the buffers one card decision's play-outs reuse.
 type searcher struct {
@@ -87,7 +88,11 @@ func hardCards(v game.PrivateView, legal []game.Move) []float64 {
 // returns seat's share of the win plus hardMarginWeight per point of
 // margin over the best other player.
 func (s *searcher) playOut(g *game.Game, seat int) float64 {
+	stop := g.Turn() + int(hardHorizon)
 	for steps := 0; !g.Over() && steps < 2000; steps++ {
+		if hardHorizon > 0 && g.Turn() >= stop && g.Phase() == game.PhaseTake {
+			return s.judge(g, seat)
+		}
 		var p int
 		if g.Phase().Simultaneous() {
 			for q := range g.NumPlayers() {
@@ -127,4 +132,27 @@ func (s *searcher) playOut(g *game.Game, seat int) float64 {
 		v += 1 / float64(tied+1)
 	}
 	return v
+}
+
+// hardHands weighs the cards in hand when judging a play-out cut short.
+var hardHands = 1.0
+
+// judge is the heuristic's estimate of seat's outcome of g, a game cut
+// short: each player's projected final score (sheet and hand), and the
+// chance that seat's beats the best other.
+func (s *searcher) judge(g *game.Game, seat int) float64 {
+	mine, rival := 0.0, math.Inf(-1)
+	var sigma float64
+	for p := range g.NumPlayers() {
+		g.PrivateInto(&s.view, p)
+		e := newCardEval(&s.view)
+		sh := s.view.Players[p].Sheet
+		x := e.project(sh) + hardHands*e.handWorth(sh, nil, nil)
+		if p == seat {
+			mine, sigma = x, e.sigma
+		} else {
+			rival = math.Max(rival, x)
+		}
+	}
+	return normCDF((mine-rival)/sigma) + hardMarginWeight*(mine-rival)
 }
