@@ -51,6 +51,7 @@ func Restore(data []byte) (*Game, error) {
 	if g.st.Log.Moves == nil {
 		g.st.Log.Moves = []Move{}
 	}
+	g.knownFromLog()
 	if err := g.Validate(); err != nil {
 		return nil, fmt.Errorf("game: restore: %w", err)
 	}
@@ -188,6 +189,7 @@ func (g *Game) Clone() *Game {
 	st.Log.Rolls = slices.Clone(st.Log.Rolls)
 	st.Log.Reshuffles = cloneCardLists(st.Log.Reshuffles)
 	st.Log.Moves = slices.Clone(st.Log.Moves)
+	st.Known = slices.Clone(st.Known)
 	if st.Script != nil {
 		sc := *st.Script
 		sc.Rolls = slices.Clone(sc.Rolls)
