@@ -25,6 +25,7 @@ func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
 
 // searcher holds the buffers one card decision's play-outs reuse.
 type searcher struct {
+	game  *game.Game // the play-out under way
 	view  game.PrivateView
 	moves []game.Move
 	vals  []float64
@@ -66,7 +67,8 @@ func hardCards(v game.PrivateView, legal []game.Move) []float64 {
 		for i, c := range cands {
 			h := g
 			if i < len(cands)-1 {
-				h = g.Clone()
+				s.game = g.CloneInto(s.game)
+				h = s.game
 			}
 			if err := h.Apply(legal[c]); err != nil {
 				return vals
