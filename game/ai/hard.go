@@ -271,3 +271,32 @@ func (d diceState) bestColour(v game.PrivateView, rows [4]uint8, pts float64, cr
 }
 
 var negInf = math.Inf(-1)
+
+// diceDetail values legal as the hard dice player does (vals), and gives
+// for each move the expected margin in points without the weight of
+// results (points: differences between moves are points gained) and the
+// estimated chance to win (a normal margin whose variance grows with the
+// points still to come; the result itself where the move ends the game).
+func diceDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
+	d := newDiceState(v, tablesFor(len(v.Players)))
+	d.judge = true
+	plain := d
+	plain.judge = false
+	vals, points, win = make([]float64, len(legal)), make([]float64, len(legal)), make([]float64, len(legal))
+	spread := math.Sqrt(diceSpread0 + diceSpread*(d.t.own.at(d.rows, d.m)+d.rivalLoss(d.rows, d.m)))
+	for i, m := range legal {
+		vals[i] = d.value(v, m)
+		points[i] = plain.value(v, m)
+		switch {
+		case !d.hasRival:
+			win[i] = 1
+		case vals[i] > endWorth/2:
+			win[i] = 1
+		case vals[i] < -endWorth/2:
+			win[i] = 0
+		default:
+			win[i] = normCDF((float64(d.score-d.rivalScore) + points[i]) / spread)
+		}
+	}
+	return vals, points, win
+}

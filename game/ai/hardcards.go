@@ -36,10 +36,24 @@ type searcher struct {
 // cannot tell apart get the same choice (RULES C10), and every candidate
 // meets the same deals and the same reshuffles.
 func hardCards(v game.PrivateView, legal []game.Move) []float64 {
-	vals := make([]float64, len(legal))
+	vals, _, _ := hardCardsDetail(v, legal)
+	return vals
+}
+
+// hardCardsDetail is hardCards with, for each move, the seat's expected
+// final score (points) and chance to win (win) as the play-outs found
+// them: the heuristic's projection for moves not played out, and for all
+// moves when only one is legal.
+func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
+	vals = make([]float64, len(legal))
+	points, win = make([]float64, len(legal)), make([]float64, len(legal))
 	heuristicValues(&v, legal, vals)
+	e := newCardEval(&v)
+	for i, m := range legal {
+		points[i], win[i] = e.outlook(m)
+	}
 	if len(legal) == 1 {
-		return vals
+		return vals, points, win
 	}
 	order := make([]int, len(legal))
 	for i := range order {
@@ -55,14 +69,14 @@ func hardCards(v game.PrivateView, legal []game.Move) []float64 {
 		return 0
 	})
 	cands := order[:min(hardCardCandidates, len(order))]
-	totals := make([]float64, len(cands))
+	totals, pts, wins := make([]float64, len(cands)), make([]float64, len(cands)), make([]float64, len(cands))
 	seed := viewSeed(v)
 	deals := hardDeals(len(v.Players))
 	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128)}
 	for d := range uint64(deals) {
 		g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, d)))
 		if err != nil {
-			return vals // a view no deal matches: the heuristic's values
+			return vals, points, win // a view no deal matches: the heuristic's values
 		}
 		for i, c := range cands {
 			h := g
@@ -71,9 +85,12 @@ func hardCards(v game.PrivateView, legal []game.Move) []float64 {
 				h = s.game
 			}
 			if err := h.Apply(legal[c]); err != nil {
-				return vals
+				return vals, points, win
 			}
-			totals[i] += s.playOut(h, v.Seat)
+			o := s.playOut(h, v.Seat)
+			totals[i] += o.win + hardMarginWeight*o.margin
+			pts[i] += o.points
+			wins[i] += o.win
 		}
 	}
 	out := make([]float64, len(legal))
@@ -82,14 +99,20 @@ func hardCards(v game.PrivateView, legal []game.Move) []float64 {
 	}
 	for i, c := range cands {
 		out[c] = totals[i] / float64(deals)
+		points[c], win[c] = pts[i]/float64(deals), wins[i]/float64(deals)
 	}
-	return out
+	return out, points, win
 }
 
-// playOut plays g to its end with the heuristic in every seat and
-// returns seat's share of the win plus hardMarginWeight per point of
-// margin over the best other player.
-func (s *searcher) playOut(g *game.Game, seat int) float64 {
+// outcome is one play-out's result for the seat: its share of the win
+// (or the chance of it, judged), its margin over the best other player
+// and its final score (or the projection of it).
+type outcome struct{ win, margin, points float64 }
+
+// playOut plays g on with the heuristic in every seat, to its end or for
+// hardHorizon turns (then judged by the heuristic), and returns seat's
+// outcome.
+func (s *searcher) playOut(g *game.Game, seat int) outcome {
 	stop := g.Turn() + int(hardHorizon)
 	for steps := 0; !g.Over() && steps < 2000; steps++ {
 		if hardHorizon > 0 && g.Turn() >= stop && g.Phase() == game.PhaseTake {
@@ -126,14 +149,14 @@ func (s *searcher) playOut(g *game.Game, seat int) float64 {
 			tied++
 		}
 	}
-	v := hardMarginWeight * float64(mine-best)
+	o := outcome{margin: float64(mine - best), points: float64(mine)}
 	switch {
 	case mine > best:
-		v++
+		o.win = 1
 	case mine == best:
-		v += 1 / float64(tied+1)
+		o.win = 1 / float64(tied+1)
 	}
-	return v
+	return o
 }
 
 // hardHands weighs the cards in hand when judging a play-out cut short.
@@ -142,7 +165,7 @@ var hardHands = 1.0
 // judge is the heuristic's estimate of seat's outcome of g, a game cut
 // short: each player's projected final score (sheet and hand), and the
 // chance that seat's beats the best other.
-func (s *searcher) judge(g *game.Game, seat int) float64 {
+func (s *searcher) judge(g *game.Game, seat int) outcome {
 	mine, rival := 0.0, math.Inf(-1)
 	var sigma float64
 	for p := range g.NumPlayers() {
@@ -156,5 +179,5 @@ func (s *searcher) judge(g *game.Game, seat int) float64 {
 			rival = math.Max(rival, x)
 		}
 	}
-	return normCDF((mine-rival)/sigma) + hardMarginWeight*(mine-rival)
+	return outcome{win: normCDF((mine - rival) / sigma), margin: mine - rival, points: mine}
 }

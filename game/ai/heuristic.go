@@ -178,20 +178,26 @@ func (e *cardEval) live(s game.Sheet, drop []game.Card) bool {
 	return false
 }
 
-// final is the worth of a game that ends with the seat at mine points.
-func (e *cardEval) final(mine int) float64 {
-	v := float64(mine)
+// final is the outcome of a game that ends with the seat at mine points.
+func (e *cardEval) final(mine int) (points, win float64) {
 	switch {
 	case mine > e.rivalNow:
-		v += heurWinBonus
+		win = 1
 	case mine == e.rivalNow:
-		v += heurWinBonus / 2
+		win = 0.5
 	}
-	return v
+	return float64(mine), win
 }
 
 // value is move m's worth to the seat.
 func (e *cardEval) value(m game.Move) float64 {
+	p, w := e.parts(m)
+	return p + heurWinBonus*w
+}
+
+// parts are the seat's projected final score after m and its chance to
+// win.
+func (e *cardEval) parts(m game.Move) (points, win float64) {
 	v := e.v
 	s := v.Players[e.seat].Sheet
 	var drop []game.Card
@@ -226,7 +232,13 @@ func (e *cardEval) value(m game.Move) float64 {
 	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed && !e.live(s, nil) {
 		proj -= game.MisthrowPenalty + heurMisthrowGo // action 3 will cross nothing
 	}
-	return proj + heurWinBonus*normCDF((proj-e.rival)/e.sigma)
+	return proj, normCDF((proj - e.rival) / e.sigma)
+}
+
+// outlook is the seat's projected final score after m (sheet and hand)
+// and its estimated chance to win, which value weighs together.
+func (e *cardEval) outlook(m game.Move) (points, win float64) {
+	return e.parts(m)
 }
 
 // crossCell crosses n in row c of s (the move is legal), with the lock.

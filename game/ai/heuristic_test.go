@@ -64,3 +64,22 @@ func TestC9HeuristicJudgesGameEndingLockByScore(t *testing.T) {
 		}
 	}
 }
+
+// The card hint speaks in points and, at a game-ending choice, in its
+// result: locking blue while ahead wins the game (C9); in points it gains
+// about what playing on would (the lock's 13 points against the crosses
+// still to come), not play-out units (margin plus 20 per win).
+func TestC9CardHintInPointsAndResult(t *testing.T) {
+	ahead := game.Sheet{Rows: [4]game.Row{rowOf(0, 1, 2, 3, 4, 5), rowOf(0, 1, 2, 3, 4), rowOf(0, 1, 2, 3), rowOf(0, 1)}}
+	v, legal := lockView(ahead)
+	a := Hint(v, legal)
+	if a.Move != legal[0] || !a.EndsGame || a.WinChance != 1 || !a.NearEnd {
+		t.Fatalf("hint %+v: want the winning lock, ending the game", a)
+	}
+	if a.PointsGained != a.Gain || a.Gain < -5 || a.Gain > 13 {
+		t.Fatalf("hint gains %.1f points (%.1f): want at most the lock's 13", a.Gain, a.PointsGained)
+	}
+	if a.Color != game.Blue || !a.Locks || len(a.Crosses) != 1 || a.Crosses[0] != 2 {
+		t.Fatalf("hint %+v: want the reason (blue 2, locking)", a)
+	}
+}
