@@ -43,13 +43,17 @@ const (
 	// before the card search used the heuristic and a win objective, and
 	// before dice endings were judged by the result.
 	HardV1
+	// GA is a baseline for measuring, in the dice game: a port of the
+	// genetic-algorithm champion of vibelyova/qwixxer (see qwixxer.go). In
+	// the card games it plays as Medium.
+	GA
 )
 
 // Levels lists the levels offered at a table, weakest first.
 var Levels = []Level{Easy, Medium, Hard}
 
 // Baselines lists the levels kept for measuring strength in the arena.
-var Baselines = []Level{Heuristic, HardV1}
+var Baselines = []Level{Heuristic, HardV1, GA}
 
 // ParseLevel reads a level's name ("easy", "medium", "hard").
 func ParseLevel(s string) (Level, error) {
@@ -70,7 +74,7 @@ func ParseAnyLevel(s string) (Level, error) {
 	}
 	l, err := ParseLevel(s)
 	if err != nil {
-		return 0, fmt.Errorf("ai: unknown level %q (easy, medium, hard, heuristic or hard-v1)", s)
+		return 0, fmt.Errorf("ai: unknown level %q (easy, medium, hard, heuristic, hard-v1 or ga)", s)
 	}
 	return l, nil
 }
@@ -88,6 +92,8 @@ func (l Level) String() string {
 		return "heuristic"
 	case HardV1:
 		return "hard-v1"
+	case GA:
+		return "ga"
 	}
 	return "unknown"
 }
@@ -116,6 +122,8 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 		d := newDiceState(v, tablesFor(len(v.Players)))
 		d.judge = l == Hard
 		value = func(m game.Move) float64 { return d.value(v, m) }
+	case l == GA && v.Variant == game.Dice:
+		return gaValues(v, legal)
 	case l == HardV1:
 		return hardCardsV1(v, legal)
 	case l == Hard:

@@ -83,3 +83,48 @@ func TestC9CardHintInPointsAndResult(t *testing.T) {
 		t.Fatalf("hint %+v: want the reason (blue 2, locking)", a)
 	}
 }
+
+// The GA baseline is a faithful port: its solo mean is near the 71.0
+// points qwixxer publishes for its champion (2,000 solo games, D9), and it
+// always locks a row when it can.
+func TestGAPortSoloMean(t *testing.T) {
+	total, locks, lockChances := 0, 0, 0
+	const games = 2000
+	for i := range games {
+		var s [32]byte
+		s[0], s[1], s[2] = byte(i), byte(i>>8), 0x6a
+		g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"solo"}, Seed: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			legal := g.LegalMoves(0)
+			v := g.Private(0)
+			m := Choose(GA, v, legal)
+			canLock := false
+			for _, l := range legal {
+				if cs := crosses(v, l); len(cs) > 0 && effectOf(v, cs).locks {
+					canLock = true
+				}
+			}
+			if canLock {
+				lockChances++
+				if cs := crosses(v, m); len(cs) > 0 && effectOf(v, cs).locks {
+					locks++
+				}
+			}
+			if err := g.Apply(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		total += g.Sheet(0).Score()
+	}
+	mean := float64(total) / games
+	if mean < 69.5 || mean > 72.5 {
+		t.Errorf("GA solo mean %.1f, qwixxer publishes 71.0", mean)
+	}
+	if lockChances < 100 || locks != lockChances {
+		t.Errorf("GA locked %d times of %d chances", locks, lockChances)
+	}
+	t.Logf("GA solo mean %.2f over %d games; locked at all %d chances", mean, games, lockChances)
+}
