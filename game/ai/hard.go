@@ -93,8 +93,8 @@ func (d diceState) worth(pts, fut, riv float64) float64 {
 func ended(rows [4]uint8, m int) bool { return m >= 4 || lockedRows(rows) >= 2 }
 
 // result is the worth of ending the game having scored pts in this
-// choice: a sure win, a sure loss, or (when the others' simultaneous
-// crosses decide it, or a tie) the points alone.
+// choice: a sure win; a loss, sure or if another player crosses the white
+// sum at the same moment; or the points alone (a tie).
 func (d diceState) result(pts float64) float64 {
 	mine := float64(d.score) + pts
 	switch {
@@ -104,6 +104,10 @@ func (d diceState) result(pts float64) float64 {
 		return endWorth + pts
 	case mine < float64(d.othersLo):
 		return -endWorth + pts
+	case mine < float64(d.othersHi):
+		// Lost if another player crosses the white sum too: at the end
+		// of the game any cross is worth taking.
+		return -endWorth/2 + pts
 	case diceWinWeight > 0 && mine == float64(d.othersHi) && mine == float64(d.othersLo):
 		return pts + diceWinWeight/2
 	case diceWinWeight > 0:
@@ -182,7 +186,7 @@ func newDiceState(v game.PrivateView, t diceTables) diceState {
 		}
 		now := pv.Sheet.Score()
 		hi := now
-		if v.Phase == game.PhaseWhite && !pv.Decided {
+		if v.Phase == game.PhaseWhite { // decided or not: the choice is hidden (D4)
 			for _, c := range game.Colors {
 				if !v.Closed[c] && pv.Sheet.CanCross(c, ws) {
 					r := pv.Sheet.Rows[c]

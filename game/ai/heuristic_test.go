@@ -128,3 +128,61 @@ func TestGAPortSoloMean(t *testing.T) {
 	}
 	t.Logf("GA solo mean %.2f over %d games; locked at all %d chances", mean, games, lockChances)
 }
+
+// D9: the hard dice player judges a choice that ends the game by the
+// result. Red is closed; locking green with white 1 + green 1 would end
+// the game one point behind, so it passes (action 1 already crossed: no
+// misthrow); one point further ahead it locks and wins.
+func TestD9HardDiceJudgesGameEndingLockByResult(t *testing.T) {
+	me := game.Sheet{Rows: [4]game.Row{rowOf(0), rowOf(0, 1), rowOf(0, 1, 2, 3, 4), rowOf(0, 1, 2)}}
+	for _, tc := range []struct {
+		name  string
+		lead  int // the rival's score less mine after the lock
+		locks bool
+	}{{"behind", 1, false}, {"ahead", -1, true}} {
+		// The rival's rows: blue crosses to reach the wanted score.
+		want := me.Score() + 13 + tc.lead
+		rival := game.Sheet{Rows: [4]game.Row{rowOf(0, 1, 2, 3, 4, 5, 6)}} // 28
+		for k := 1; rival.Score() < want; k++ {
+			rival.Rows[game.Yellow] = rowOf(seq(k)...)
+			if rival.Score() > want {
+				rival.Rows[game.Yellow] = rowOf(seq(k - 1)...)
+				rival.Misthrows = 0
+				for rival.Score() < want {
+					rival.Rows[game.Blue] = rowOf(seq(rival.Rows[game.Blue].Count() + 1)...)
+				}
+				for rival.Score() > want {
+					rival.Misthrows++
+					for rival.Score() < want {
+						rival.Rows[game.Green] = rowOf(seq(rival.Rows[game.Green].Count() + 1)...)
+					}
+				}
+			}
+		}
+		if rival.Score() != want {
+			t.Fatalf("rival scores %d, want %d", rival.Score(), want)
+		}
+		var v game.PrivateView
+		v.Variant, v.Turn, v.Active, v.Phase, v.Seat = game.Dice, 13, 0, game.PhaseColor, 0
+		v.Closed[game.Red] = true
+		v.Dice = [6]int{1, 3, 0, 2, 1, 4}
+		v.Players = []game.PlayerView{
+			{Name: "a", Sheet: me, Score: me.Score(), Fresh: [4]game.Row{0, rowOf(1)}},
+			{Name: "b", Sheet: rival, Score: rival.Score()},
+		}
+		lock := game.ColoredMove(0, 1, game.Green)
+		legal := []game.Move{game.PassMove(0), lock, game.ColoredMove(0, 2, game.Green)}
+		if got := Choose(Hard, v, legal); (got == lock) != tc.locks {
+			t.Errorf("%s by %d: hard chose %v; want the lock: %v", tc.name, tc.lead, got, tc.locks)
+		}
+	}
+}
+
+// seq is 0, 1, …, k-1.
+func seq(k int) []int {
+	out := make([]int, k)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}

@@ -89,7 +89,7 @@ func Hint(v game.PrivateView, legal []game.Move) Advice {
 	}
 	a := Advice{Move: legal[best], Gain: points[best] - base, WinChance: win[best], NearEnd: nearEnd}
 	a.PointsGained = a.Gain
-	a.EndsGame = endsGame(v, a.Move)
+	a.EndsGame = EndsGame(v, a.Move)
 	if a.Move.Kind == game.Take {
 		for _, n := range a.Move.TakeNumbers() {
 			a.Fits = append(a.Fits, fitOf(v, n))
@@ -140,10 +140,10 @@ func fitOf(v game.PrivateView, n int) Fit {
 	return f
 }
 
-// endsGame reports whether m ends the game by v.Seat's own sheet: a
+// EndsGame reports whether m ends the game by v.Seat's own choice: a
 // second lock (D9, C9; in the dice game counting rows closed for
 // everybody) or a fourth misthrow.
-func endsGame(v game.PrivateView, m game.Move) bool {
+func EndsGame(v game.PrivateView, m game.Move) bool {
 	s := v.Players[v.Seat].Sheet
 	if misthrow(v, m) {
 		return s.Misthrows+1 >= game.MaxMisthrows
