@@ -37,6 +37,16 @@ type endings struct {
 	Won  int `json:"won"`
 	Lost int `json:"lost"`
 	Tied int `json:"tied"`
+	// LostForced counts the lost ones that were the only legal choice (a
+	// misthrow with nothing to cross).
+	LostForced int `json:"lost_forced"`
+}
+
+// ender is a seat whose choice ended the game, and whether that choice
+// was its only legal one.
+type ender struct {
+	seat   int
+	forced bool
 }
 
 // runArena plays games between computer players and prints each one's
@@ -110,10 +120,10 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	if *showEndings {
 		fmt.Fprintf(stdout, "\ngame-ending choices (a second lock, a fourth misthrow) by their result for the chooser\n\n")
 		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(w, "player\tlevel\tended\twon\tlost\ttied\t")
+		fmt.Fprintln(w, "player\tlevel\tended\twon\tlost\tof them forced\ttied\t")
 		for _, r := range res {
 			e := r.Endings
-			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t\n", r.Player, r.Level, e.Won+e.Lost+e.Tied, e.Won, e.Lost, e.Tied)
+			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Player, r.Level, e.Won+e.Lost+e.Tied, e.Won, e.Lost, e.LostForced, e.Tied)
 		}
 		w.Flush()
 	}
@@ -131,7 +141,7 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 	type outcome struct {
 		final []int
 		turns int
-		ended []int // seats whose choice ended the game
+		ended []ender // seats whose choice ended the game
 		err   error
 	}
 	games := make([]outcome, n)
@@ -173,10 +183,14 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 				wins[p] += 1 / float64(first)
 			}
 		}
-		for _, p := range o.ended {
+		for _, e := range o.ended {
+			p := e.seat
 			switch {
 			case o.final[p] < best:
 				ends[p].Lost++
+				if e.forced {
+					ends[p].LostForced++
+				}
 			case first > 1:
 				ends[p].Tied++
 			default:
@@ -199,7 +213,7 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 
 // arenaGame plays one game with the given seed and returns the final
 // scores, the number of turns and the seats whose choice ended the game.
-func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) ([]int, int, []int, error) {
+func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) ([]int, int, []ender, error) {
 	var s [32]byte
 	for b, x := 0, seed; b < 8; b, x = b+1, x>>8 {
 		s[b] = byte(x)
@@ -209,7 +223,7 @@ func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) (
 		return nil, 0, nil, err
 	}
 	buf := make([]game.Move, 0, 64)
-	var ending []int // seats whose choice, once the action resolves, ends the game
+	var ending []ender // seats whose choice, once the action resolves, ends the game
 	for steps := 0; !g.Over(); steps++ {
 		if steps > 10000 {
 			return nil, 0, nil, fmt.Errorf("the game did not end")
@@ -219,7 +233,7 @@ func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) (
 		view := g.Private(p)
 		m := ai.Choose(levels[p], view, buf)
 		if ai.EndsGame(view, m) {
-			ending = append(ending, p)
+			ending = append(ending, ender{p, len(buf) == 1})
 		}
 		turn, phase := g.Turn(), g.Phase()
 		if err := g.Apply(m); err != nil {
