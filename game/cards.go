@@ -47,6 +47,7 @@ func (g *Game) applyTake(m Move) {
 	p := m.Player
 	for _, i := range slots {
 		s.Hands[p] = append(s.Hands[p], s.Display[i])
+		s.Known[p][s.Display[i].Number()]++
 	}
 	sortCards(s.Hands[p])
 	for _, i := range slots {
@@ -213,6 +214,11 @@ func (g *Game) applyPlay(m Move) {
 		s.Crossed = true
 	}
 	cards := m.Cards[:m.N]
+	for _, c := range cards {
+		if k := &s.Known[p][c.Number()]; *k > 0 {
+			*k--
+		}
+	}
 	s.Hands[p] = slices.DeleteFunc(s.Hands[p], func(c Card) bool { return slices.Contains(cards, c) })
 	s.Discard = append(s.Discard, cards...)
 	s.Played = append(s.Played[:0], cards...)
@@ -322,4 +328,33 @@ func canCountAs(cards []Card, c Color) bool {
 		}
 	}
 	return true
+}
+
+// knownFromLog recomputes state.Known from the moves in the log.
+func (g *Game) knownFromLog() {
+	s := &g.st
+	if !s.Variant.CardGame() {
+		return
+	}
+	s.Known = make([][13]uint8, len(s.Players))
+	for _, m := range s.Log.Moves {
+		if m.Player < 0 || m.Player >= len(s.Players) {
+			continue
+		}
+		k := &s.Known[m.Player]
+		switch m.Kind {
+		case Take:
+			for i := 0; i < int(m.N) && i < len(m.Take); i++ {
+				if n := int(m.Take[i]); n >= 2 && n <= 12 {
+					k[n]++
+				}
+			}
+		case Play:
+			for i := 0; i < int(m.N) && i < len(m.Cards); i++ {
+				if n := m.Cards[i].Number(); k[n] > 0 {
+					k[n]--
+				}
+			}
+		}
+	}
 }

@@ -70,3 +70,52 @@ func checkClone(t *testing.T, g *Game, s uint64) {
 		t.Fatal("the same moves led the clone and the original apart (the generator?)")
 	}
 }
+
+// CloneInto gives the same copy as Clone, however stale the game whose
+// memory it reuses, and the copy is as independent of the original.
+func TestCloneIntoIsClone(t *testing.T) {
+	var dst *Game
+	copies := 0
+	for _, v := range []Variant{Cards, Dice, Jokers} {
+		for s := range uint64(3) {
+			playRandom(t, v, 2+int(s), s+21, func(_ observed, g *Game, _ Move) {
+				if g.Over() {
+					return
+				}
+				before, _ := g.MarshalBinary()
+				dst = g.CloneInto(dst)
+				if got, _ := dst.MarshalBinary(); !bytes.Equal(got, before) {
+					t.Fatalf("%s: CloneInto differs from the original:\n%s\n%s", v, got, before)
+				}
+				c := g.Clone()
+				r := rand.New(rand.NewPCG(s, 8))
+				for range 4 {
+					if dst.Over() {
+						break
+					}
+					w := dst.Waiting()
+					legal := dst.LegalMoves(w[r.IntN(len(w))])
+					m := legal[r.IntN(len(legal))]
+					if err := dst.Apply(m); err != nil {
+						t.Fatal(err)
+					}
+					if err := c.Apply(m); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if after, _ := g.MarshalBinary(); !bytes.Equal(after, before) {
+					t.Fatal("moves in the copy changed the original")
+				}
+				a, _ := dst.MarshalBinary()
+				b, _ := c.MarshalBinary()
+				if !bytes.Equal(a, b) {
+					t.Fatal("the same moves led CloneInto's copy and Clone's apart")
+				}
+				copies++
+			})
+		}
+	}
+	if copies < 300 {
+		t.Fatalf("only %d copies checked", copies)
+	}
+}

@@ -24,7 +24,10 @@ import (
 // draw pile and the discard pile. The cards of the last play (v.Table.Played)
 // are public and lie at the top of the discard pile, unless the discard pile
 // is empty: then it has been reshuffled into the draw pile since that play,
-// and those cards are unknown like the others.
+// and those cards are unknown like the others. A view that remembers the
+// whole discard pile (Table.Discarded, every card played since the last
+// reshuffle) places all of it, and the numbers each other player is known
+// to hold (PlayerView.Known) are dealt to that player first.
 //
 // Choices made but not yet revealed in a simultaneous action (C5) are not
 // in the view, the seat's own included: the players marked Decided stay
@@ -94,9 +97,27 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		played = append(played, c)
 	}
 	// The last play lies on the discard pile until the pile is reshuffled,
-	// which empties it; it grows again only by a new play.
+	// which empties it; it grows again only by a new play. A view that
+	// lists the whole pile (Discarded, remembered plays) places it all.
 	inDiscard := t.DiscardSize > 0
-	if inDiscard {
+	recalled := inDiscard && len(t.Discarded) == t.DiscardSize
+	var discarded []Card
+	if recalled {
+		discarded = make([]Card, 0, len(t.Discarded))
+		for _, pc := range t.Discarded {
+			if pc.Number < 2 || pc.Number > 12 || (!pc.Joker && !pc.Color.Valid()) {
+				return nil, fmt.Errorf("game: determinize: bad discarded card %+v", pc)
+			}
+			c := ColorCard(pc.Color, pc.Number)
+			if pc.Joker {
+				c = JokerCard(pc.Number)
+			}
+			if err := mark(c); err != nil {
+				return nil, err
+			}
+			discarded = append(discarded, c)
+		}
+	} else if inDiscard {
 		if t.DiscardSize < len(played) {
 			return nil, fmt.Errorf("game: determinize: %d cards played, %d in the discard pile", len(played), t.DiscardSize)
 		}
@@ -140,7 +161,10 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		return nil, fmt.Errorf("game: determinize: draw pile of %d cards with %d on top", t.DrawSize, t.DrawTop)
 	}
 	hiddenDiscard := t.DiscardSize
-	if inDiscard {
+	switch {
+	case recalled:
+		hiddenDiscard = 0
+	case inDiscard:
 		hiddenDiscard -= len(played)
 	}
 	if want := others + DisplaySize + t.DrawSize + hiddenDiscard; want != len(pool) {
@@ -189,6 +213,26 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		draw = make([]Card, 1, t.DrawSize)
 		draw[0] = top
 	}
+	// The numbers each other player is known to hold (taken from the
+	// display and not played since) are dealt to them first.
+	held := make([][]Card, n)
+	for p, pv := range v.Players {
+		if p == v.Seat {
+			continue
+		}
+		for num, k := range pv.Known {
+			for range k {
+				c, err := pick(num)
+				if err != nil {
+					return nil, err
+				}
+				held[p] = append(held[p], c)
+			}
+		}
+		if len(held[p]) > pv.HandSize {
+			return nil, fmt.Errorf("game: determinize: player %d holds %d cards, %d of them known", p, pv.HandSize, len(held[p]))
+		}
+	}
 	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	deal := func(k int) []Card {
 		out := pool[:k:k]
@@ -211,10 +255,11 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		if p == v.Seat {
 			h = slices.Clone(v.Hand)
 		} else {
-			h = slices.Clone(deal(pv.HandSize))
+			h = append(held[p], deal(pv.HandSize-len(held[p]))...)
 		}
 		s.Hands[p] = sortCards(slices.Grow(h, HandSize-len(h)))
 		s.Sheets[p] = pv.Sheet
+		s.Known[p] = pv.Known
 		s.Fresh[p] = pv.Fresh
 		s.Pending[p] = PassMove(p)
 		if v.Phase.Simultaneous() && pv.Decided {
@@ -226,7 +271,10 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		s.Draw = append(draw, deal(t.DrawSize-1)...)
 	}
 	s.Discard = append(make([]Card, 0, t.DiscardSize), deal(hiddenDiscard)...)
-	if inDiscard {
+	switch {
+	case recalled:
+		s.Discard = append(s.Discard, discarded...)
+	case inDiscard:
 		s.Discard = append(s.Discard, played...)
 	}
 	if len(played) > 0 {

@@ -145,6 +145,10 @@ type state struct {
 	PlayedBy int              `json:"played_by,omitempty"`
 	Log      history          `json:"log"`
 	Script   *script          `json:"script,omitempty"` // a record's chance outcomes still to come
+	// Known counts, per player and number, the cards they surely hold:
+	// numbers taken from the display (C4), less one for each card of that
+	// number they played since (C6). Public; derived from Log (not saved).
+	Known [][13]uint8 `json:"-"`
 }
 
 // history is what a record needs besides the setup: chance outcomes and moves.
@@ -206,6 +210,9 @@ func newGame(v Variant, players []string, seed [32]byte) *Game {
 		Pending: make([]Move, n),
 		Fresh:   make([][NumColors]Row, n),
 		Log:     history{Moves: []Move{}},
+	}
+	if v.CardGame() {
+		g.st.Known = make([][13]uint8, n)
 	}
 	return g
 }

@@ -52,6 +52,7 @@ func Restore(data []byte) (*Game, error) {
 	if g.st.Log.Moves == nil {
 		g.st.Log.Moves = []Move{}
 	}
+	g.knownFromLog()
 	if err := g.Validate(); err != nil {
 		return nil, fmt.Errorf("game: restore: %w", err)
 	}
@@ -227,6 +228,7 @@ func (g *Game) Clone() *Game {
 	st.Log.Rolls = slices.Clone(st.Log.Rolls)
 	st.Log.Reshuffles = cloneCardLists(st.Log.Reshuffles)
 	st.Log.Moves = slices.Clone(st.Log.Moves)
+	st.Known = slices.Clone(st.Known)
 	if st.Script != nil {
 		sc := *st.Script
 		sc.Rolls = slices.Clone(sc.Rolls)
@@ -248,4 +250,68 @@ func cloneCardLists(ls [][]Card) [][]Card {
 		out[i] = slices.Clone(l)
 	}
 	return out
+}
+
+// CloneInto makes dst an independent copy of g, as Clone does, reusing
+// dst's memory (its slices and generator); with dst nil it allocates a
+// new game. Computer players that play out many games from one position
+// use it so that a play-out does not allocate. It returns dst.
+func (g *Game) CloneInto(dst *Game) *Game {
+	if dst == nil || dst == g {
+		return g.Clone()
+	}
+	d := &dst.st
+	st := g.st
+	st.Players = copyInto(d.Players, st.Players)
+	st.Sheets = copyInto(d.Sheets, st.Sheets)
+	st.Pending = copyInto(d.Pending, st.Pending)
+	st.Fresh = copyInto(d.Fresh, st.Fresh)
+	st.Hands = copyCardLists(d.Hands, st.Hands)
+	st.Display = copyInto(d.Display, st.Display)
+	st.Draw = copyInto(d.Draw, st.Draw)
+	st.Discard = copyInto(d.Discard, st.Discard)
+	st.Played = copyInto(d.Played, st.Played)
+	st.Log.Deck = copyInto(d.Log.Deck, st.Log.Deck)
+	st.Log.Rolls = copyInto(d.Log.Rolls, st.Log.Rolls)
+	st.Log.Reshuffles = copyCardLists(d.Log.Reshuffles, st.Log.Reshuffles)
+	st.Log.Moves = copyInto(d.Log.Moves, st.Log.Moves)
+	st.Known = copyInto(d.Known, st.Known)
+	if st.Script != nil {
+		sc := *st.Script
+		sc.Rolls = slices.Clone(sc.Rolls)
+		sc.Shuffles = cloneCardLists(sc.Shuffles)
+		st.Script = &sc
+	}
+	dst.st = st
+	if dst.src == nil {
+		dst.src = &rand.ChaCha8{}
+		dst.rnd = rand.New(dst.src)
+	}
+	*dst.src = *g.src
+	return dst
+}
+
+// copyInto copies src into dst's memory; nil stays nil and empty stays
+// empty, as slices.Clone keeps them.
+func copyInto[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	out := append(dst[:0], src...)
+	if out == nil {
+		out = []T{}
+	}
+	return out
+}
+
+// copyCardLists copies ls into dst's lists, reusing their memory.
+func copyCardLists(dst, ls [][]Card) [][]Card {
+	if ls == nil {
+		return nil
+	}
+	dst = slices.Grow(dst[:0], len(ls))[:len(ls)]
+	for i, l := range ls {
+		dst[i] = copyInto(dst[i], l)
+	}
+	return dst
 }

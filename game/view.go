@@ -31,6 +31,11 @@ type PlayerView struct {
 	Decided bool
 	// HandSize is the number of cards in hand (card game).
 	HandSize int
+	// Known counts, by number (index 2–12), the cards the player surely
+	// holds: numbers taken from the display (C4) less one for each card of
+	// that number played since (C6). Public to anybody who remembers the
+	// game; computer players read it (C10).
+	Known [13]uint8
 }
 
 // CardTable is the public part of the card game's table.
@@ -44,6 +49,11 @@ type CardTable struct {
 	Played   []PlayedCard
 	PlayedAs Color
 	PlayedBy int
+	// Discarded are the cards of the discard pile, oldest first. Every one
+	// was shown face up when it was played since the last reshuffle (C6,
+	// C4), so they are public to anybody who remembers (C10). A joker's
+	// Color is not kept here (zero).
+	Discarded []PlayedCard
 }
 
 // PlayedCard is a card that was shown face up when it was played.
@@ -83,6 +93,7 @@ func (g *Game) Public() PublicView {
 		}
 		if s.Variant.CardGame() {
 			pv.HandSize = len(s.Hands[p])
+			pv.Known = s.Known[p]
 		}
 		v.Players[p] = pv
 	}
@@ -94,6 +105,9 @@ func (g *Game) Public() PublicView {
 			DiscardSize: len(s.Discard),
 			PlayedAs:    s.PlayedAs,
 			PlayedBy:    s.PlayedBy,
+		}
+		if len(s.Discard) > 0 {
+			t.Discarded = appendDiscarded(make([]PlayedCard, 0, len(s.Discard)), s.Discard)
 		}
 		for i, c := range s.Display {
 			t.Display[i] = c.Number()
@@ -117,4 +131,79 @@ func (g *Game) Private(p int) PrivateView {
 		v.Hand = g.Hand(p)
 	}
 	return v
+}
+
+// PrivateInto fills v with player p's private view, as Private returns it,
+// reusing v's slices where they are large enough, so that a computer
+// player that reads many views (play-outs) does not allocate for each.
+// The view shares no memory with the game.
+func (g *Game) PrivateInto(v *PrivateView, p int) {
+	s := &g.st
+	players, table, hand := v.Players[:0], v.Table, v.Hand[:0]
+	*v = PrivateView{Seat: p}
+	v.Variant, v.Turn, v.Active, v.Phase, v.End = s.Variant, s.Turn, s.Active, s.Phase, s.End
+	v.Dice, v.Closed = s.Dice, s.Closed
+	for q, name := range s.Players {
+		pv := PlayerView{
+			Name:    name,
+			Sheet:   s.Sheets[q],
+			Score:   s.Sheets[q].Score(),
+			Fresh:   s.Fresh[q],
+			Decided: s.Phase.Simultaneous() && g.Decided(q),
+		}
+		if s.Variant.CardGame() {
+			pv.HandSize = len(s.Hands[q])
+			pv.Known = s.Known[q]
+		}
+		players = append(players, pv)
+	}
+	v.Players = players
+	if !s.Variant.CardGame() {
+		return
+	}
+	if table == nil {
+		table = &CardTable{}
+	}
+	*table = CardTable{
+		Display:     table.Display[:0],
+		DrawTop:     g.TopNumber(),
+		DrawSize:    len(s.Draw),
+		DiscardSize: len(s.Discard),
+		Played:      table.Played[:0],
+		PlayedAs:    s.PlayedAs,
+		PlayedBy:    s.PlayedBy,
+		Discarded:   appendDiscarded(table.Discarded[:0], s.Discard),
+	}
+	for _, c := range s.Display {
+		table.Display = append(table.Display, c.Number())
+	}
+	for _, c := range s.Played {
+		pc := PlayedCard{Number: c.Number(), Joker: c.Joker(), Color: c.Color()}
+		if c.Joker() {
+			pc.Color = s.PlayedAs
+		}
+		table.Played = append(table.Played, pc)
+	}
+	if len(table.Played) == 0 {
+		table.Played = nil
+	}
+	if len(table.Discarded) == 0 {
+		table.Discarded = nil
+	}
+	v.Table = table
+	if p >= 0 && p < len(s.Hands) {
+		v.Hand = append(hand, s.Hands[p]...)
+	}
+}
+
+// appendDiscarded appends the discard pile's cards as public cards.
+func appendDiscarded(dst []PlayedCard, pile []Card) []PlayedCard {
+	for _, c := range pile {
+		pc := PlayedCard{Number: c.Number(), Joker: c.Joker()}
+		if !c.Joker() {
+			pc.Color = c.Color()
+		}
+		dst = append(dst, pc)
+	}
+	return dst
 }

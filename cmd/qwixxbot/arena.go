@@ -27,6 +27,26 @@ type arenaResult struct {
 	WinShareCI95 [2]float64 `json:"win_share_ci95"`
 	MeanScore    float64    `json:"mean_score"`
 	MeanTurns    float64    `json:"mean_turns"`
+	// Endings counts the choices of this player that ended the game (a
+	// second lock, a fourth misthrow) by how the game then ended for it.
+	Endings endings `json:"endings"`
+}
+
+// endings counts game-ending choices by their result for the chooser.
+type endings struct {
+	Won  int `json:"won"`
+	Lost int `json:"lost"`
+	Tied int `json:"tied"`
+	// LostForced counts the lost ones that were the only legal choice (a
+	// misthrow with nothing to cross).
+	LostForced int `json:"lost_forced"`
+}
+
+// ender is a seat whose choice ended the game, and whether that choice
+// was its only legal one.
+type ender struct {
+	seat   int
+	forced bool
 }
 
 // runArena plays games between computer players and prints each one's
@@ -40,8 +60,9 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("games", 1000, "number of games")
 	seed := fs.Uint64("seed", 1, "seed of the first game (game i uses seed+i)")
 	format := fs.String("format", "text", "text or json")
+	showEndings := fs.Bool("endings", false, "also list each player's game-ending choices by their result")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players hard,medium,…] [--solo LEVEL] [--games N] [--seed S] [--format text|json]")
+		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players hard,medium,…] [--solo LEVEL] [--games N] [--seed S] [--format text|json] [--endings]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -54,7 +75,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	}
 	var levels []ai.Level
 	for _, name := range strings.Split(names, ",") {
-		l, lerr := ai.ParseLevel(strings.TrimSpace(name))
+		l, lerr := ai.ParseAnyLevel(strings.TrimSpace(name))
 		if lerr != nil && err == nil {
 			err = lerr
 		}
@@ -96,6 +117,16 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 			100*r.WinShareCI95[0], 100*r.WinShareCI95[1], r.MeanScore, r.MeanTurns)
 	}
 	w.Flush()
+	if *showEndings {
+		fmt.Fprintf(stdout, "\ngame-ending choices (a second lock, a fourth misthrow) by their result for the chooser\n\n")
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(w, "player\tlevel\tended\twon\tlost\tof them forced\ttied\t")
+		for _, r := range res {
+			e := r.Endings
+			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Player, r.Level, e.Won+e.Lost+e.Tied, e.Won, e.Lost, e.LostForced, e.Tied)
+		}
+		w.Flush()
+	}
 	return 0
 }
 
@@ -110,6 +141,7 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 	type outcome struct {
 		final []int
 		turns int
+		ended []ender // seats whose choice ended the game
 		err   error
 	}
 	games := make([]outcome, n)
@@ -120,16 +152,17 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				final, turns, err := arenaGame(v, levels, names, seed+uint64(i))
+				final, turns, ended, err := arenaGame(v, levels, names, seed+uint64(i))
 				if err != nil {
 					err = fmt.Errorf("game %d: %w", i, err)
 				}
-				games[i] = outcome{final, turns, err}
+				games[i] = outcome{final, turns, ended, err}
 			}
 		}()
 	}
 	wg.Wait()
 	wins, scores := make([]float64, len(levels)), make([]float64, len(levels))
+	ends := make([]endings, len(levels))
 	turns := 0.0
 	for _, o := range games {
 		if o.err != nil {
@@ -150,6 +183,20 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 				wins[p] += 1 / float64(first)
 			}
 		}
+		for _, e := range o.ended {
+			p := e.seat
+			switch {
+			case o.final[p] < best:
+				ends[p].Lost++
+				if e.forced {
+					ends[p].LostForced++
+				}
+			case first > 1:
+				ends[p].Tied++
+			default:
+				ends[p].Won++
+			}
+		}
 		turns += float64(o.turns)
 	}
 	out := make([]arenaResult, len(levels))
@@ -159,36 +206,46 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 		half := 1.96 * math.Sqrt(share*(1-share)/float64(n))
 		out[p] = arenaResult{Player: names[p], Level: l.String(), Games: n, WinShare: share,
 			WinShareCI95: [2]float64{max(0, share-half), min(1, share+half)},
-			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n)}
+			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n), Endings: ends[p]}
 	}
 	return out, nil
 }
 
 // arenaGame plays one game with the given seed and returns the final
-// scores and the number of turns.
-func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) ([]int, int, error) {
+// scores, the number of turns and the seats whose choice ended the game.
+func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) ([]int, int, []ender, error) {
 	var s [32]byte
 	for b, x := 0, seed; b < 8; b, x = b+1, x>>8 {
 		s[b] = byte(x)
 	}
 	g, err := game.New(game.Config{Variant: v, Players: names, Seed: s})
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	buf := make([]game.Move, 0, 64)
+	var ending []ender // seats whose choice, once the action resolves, ends the game
 	for steps := 0; !g.Over(); steps++ {
 		if steps > 10000 {
-			return nil, 0, fmt.Errorf("the game did not end")
+			return nil, 0, nil, fmt.Errorf("the game did not end")
 		}
 		p := g.Waiting()[0]
 		buf = g.AppendLegalMoves(buf[:0], p)
-		if err := g.Apply(ai.Choose(levels[p], g.Private(p), buf)); err != nil {
-			return nil, 0, err
+		view := g.Private(p)
+		m := ai.Choose(levels[p], view, buf)
+		if ai.EndsGame(view, m) {
+			ending = append(ending, ender{p, len(buf) == 1})
+		}
+		turn, phase := g.Turn(), g.Phase()
+		if err := g.Apply(m); err != nil {
+			return nil, 0, nil, err
+		}
+		if !g.Over() && (g.Turn() != turn || g.Phase() != phase) {
+			ending = ending[:0] // the action resolved and the game goes on
 		}
 	}
 	final := make([]int, len(levels))
 	for p := range levels {
 		final[p] = g.Sheet(p).Score()
 	}
-	return final, g.Turn(), nil
+	return final, g.Turn(), ending, nil
 }

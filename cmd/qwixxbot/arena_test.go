@@ -78,3 +78,34 @@ func TestArenaSolo(t *testing.T) {
 		t.Fatalf("solo figures %+v", res)
 	}
 }
+
+// --endings lists each player's game-ending choices by their result; the
+// baselines (heuristic, hard-v1, ga) play in the arena; at most one
+// player's choice (or, at once, several) ends each game.
+func TestArenaEndingsAndBaselines(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"arena", "--players", "hard,ga", "--games", "200", "--endings", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var res []arenaResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	ended := 0
+	for _, r := range res {
+		e := r.Endings
+		ended += e.Won + e.Lost + e.Tied
+	}
+	if ended < 50 || ended > 260 || res[1].Level != "ga" {
+		t.Fatalf("%d game-ending choices in 200 games: %+v", ended, res)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"arena", "--variant", "cards", "--players", "heuristic,hard-v1", "--games", "4", "--endings"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"1-heuristic", "2-hard-v1", "game-ending choices", "lost"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -34,10 +34,26 @@ const (
 	// game. In the card games it plays candidate moves out to the end over
 	// deals of the cards it cannot see (see hardCards).
 	Hard
+	// Heuristic is a baseline for measuring (not offered at a table): in
+	// the card games the one-move heuristic that Hard also plays its
+	// play-outs with (see heuristic.go); in the dice game it plays as
+	// Medium.
+	Heuristic
+	// HardV1 is a baseline for measuring: the hard player as it was
+	// before the card search used the heuristic and a win objective, and
+	// before dice endings were judged by the result.
+	HardV1
+	// GA is a baseline for measuring, in the dice game: a port of the
+	// genetic-algorithm champion of vibelyova/qwixxer (see qwixxer.go). In
+	// the card games it plays as Medium.
+	GA
 )
 
-// Levels lists the levels, weakest first.
+// Levels lists the levels offered at a table, weakest first.
 var Levels = []Level{Easy, Medium, Hard}
+
+// Baselines lists the levels kept for measuring strength in the arena.
+var Baselines = []Level{Heuristic, HardV1, GA}
 
 // ParseLevel reads a level's name ("easy", "medium", "hard").
 func ParseLevel(s string) (Level, error) {
@@ -49,6 +65,20 @@ func ParseLevel(s string) (Level, error) {
 	return 0, fmt.Errorf("ai: unknown level %q (easy, medium or hard)", s)
 }
 
+// ParseAnyLevel reads a level's name, the baselines' included.
+func ParseAnyLevel(s string) (Level, error) {
+	for _, l := range Baselines {
+		if l.String() == s {
+			return l, nil
+		}
+	}
+	l, err := ParseLevel(s)
+	if err != nil {
+		return 0, fmt.Errorf("ai: unknown level %q (easy, medium, hard, heuristic, hard-v1 or ga)", s)
+	}
+	return l, nil
+}
+
 // String names the level.
 func (l Level) String() string {
 	switch l {
@@ -58,6 +88,12 @@ func (l Level) String() string {
 		return "medium"
 	case Hard:
 		return "hard"
+	case Heuristic:
+		return "heuristic"
+	case HardV1:
+		return "hard-v1"
+	case GA:
+		return "ga"
 	}
 	return "unknown"
 }
@@ -82,11 +118,20 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	switch {
 	case l == Easy:
 		value = func(m game.Move) float64 { return easyValue(v, m) }
-	case l == Hard && v.Variant == game.Dice:
+	case (l == Hard || l == HardV1) && v.Variant == game.Dice:
 		d := newDiceState(v, tablesFor(len(v.Players)))
+		d.judge = l == Hard
 		value = func(m game.Move) float64 { return d.value(v, m) }
+	case l == GA && v.Variant == game.Dice:
+		return gaValues(v, legal)
+	case l == HardV1:
+		return hardCardsV1(v, legal)
 	case l == Hard:
 		return hardCards(v, legal)
+	case l == Heuristic && v.Variant.CardGame():
+		vals := make([]float64, len(legal))
+		heuristicValues(&v, legal, vals)
+		return vals
 	default:
 		value = mediumPolicy(v)
 	}

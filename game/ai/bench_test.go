@@ -13,15 +13,28 @@ import (
 //
 // How long a computer player takes to decide, over the decisions of whole
 // games of 2 and of 5 players (one person and four computers is the
-// largest table): each op is one decision; p99-ns is the 99th percentile
-// of the decisions timed in the run.
+// largest table) that the level itself plays in every seat (the easy,
+// medium and heuristic levels; the hard ones over medium's games, which
+// are much cheaper to make, and over their own with -bench Own): each op
+// is one decision; p99-ns is the 99th percentile of the decisions timed
+// in the run.
 func benchmarkChoose(b *testing.B, v game.Variant, l Level, n int) {
+	player := l
+	if l == Hard || l == HardV1 {
+		player = Medium
+	}
+	benchmarkDecisions(b, v, l, player, n, 2000)
+}
+
+// benchmarkDecisions times level l over the decisions of games that level
+// player plays, at least count of them.
+func benchmarkDecisions(b *testing.B, v game.Variant, l, player Level, n, count int) {
 	type decision struct {
 		view  game.PrivateView
 		legal []game.Move
 	}
 	var ds []decision
-	for seed := byte(0); len(ds) < 2000; seed++ {
+	for seed := byte(0); len(ds) < count; seed++ {
 		var s [32]byte
 		s[0] = seed
 		g, err := game.New(game.Config{Variant: v, Players: []string{"a", "b", "c", "d", "e"}[:n], Seed: s})
@@ -32,7 +45,7 @@ func benchmarkChoose(b *testing.B, v game.Variant, l Level, n int) {
 			p := g.Waiting()[0]
 			d := decision{g.Private(p), g.LegalMoves(p)}
 			ds = append(ds, d)
-			if err := g.Apply(Choose(Medium, d.view, d.legal)); err != nil {
+			if err := g.Apply(Choose(player, d.view, d.legal)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -54,10 +67,20 @@ func benchmarkChoose(b *testing.B, v game.Variant, l Level, n int) {
 
 func BenchmarkChoose(b *testing.B) {
 	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
-		for _, l := range Levels {
+		for _, l := range append(slices.Clone(Levels), Baselines...) {
 			for _, n := range []int{2, 5} {
 				b.Run(fmt.Sprintf("%s/%s/%dp", v, l, n), func(b *testing.B) { benchmarkChoose(b, v, l, n) })
 			}
+		}
+	}
+}
+
+// BenchmarkOwn times the hard player over the decisions of its own games
+// (800 decisions: the hard player makes them first, which takes a while).
+func BenchmarkOwn(b *testing.B) {
+	for _, v := range []game.Variant{game.Cards, game.Jokers} {
+		for _, n := range []int{2, 5} {
+			b.Run(fmt.Sprintf("%s/hard/%dp", v, n), func(b *testing.B) { benchmarkDecisions(b, v, Hard, Hard, n, 800) })
 		}
 	}
 }

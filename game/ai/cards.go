@@ -31,7 +31,7 @@ func dealsFor(n int) int { return min(32, max(8, cardRollouts/n)) }
 // best other player, plus winBonus per win. The deals are seeded from v
 // alone, so twin games that v cannot tell apart get the same choice
 // (RULES C10), and every candidate meets the same deals and throws.
-func hardCards(v game.PrivateView, legal []game.Move) []float64 {
+func hardCardsV1(v game.PrivateView, legal []game.Move) []float64 {
 	med := mediumPolicy(v)
 	vals := make([]float64, len(legal))
 	order := make([]int, len(legal))

@@ -53,6 +53,67 @@ type diceState struct {
 	hasRival bool // false alone (solo)
 	rival    [4]uint8
 	rivalM   int
+	// judge makes a choice that ends the game worth its result (see
+	// result); score is the seat's score now, othersLo the best other
+	// score now and othersHi the best the others may have once the
+	// action resolves (crossing the white sum at the same moment).
+	judge              bool
+	score, rivalScore  int
+	othersLo, othersHi int
+}
+
+// endWorth is what a sure win (or, negated, a sure loss) is worth beyond
+// its points: more than any difference of points, so a choice that ends
+// the game as a win is taken and one that ends it as a loss is not,
+// while another choice keeps the game going.
+const endWorth = 1000
+
+// Tuning of the win estimate (see worth).
+var (
+	diceWinWeight = 0.0 // points a certain win is worth beyond the margin
+	diceSpread    = 1.0 // variance of the final margin per point still to come
+	diceSpread0   = 4.0 // variance of the final margin at the end
+)
+
+// worth is a choice's worth that scores pts, leaves the seat fut points
+// still to come and the rival riv: the expected margin, plus, when
+// judging by the result, diceWinWeight times the chance to win, from a
+// normal margin whose variance grows with the points still to come.
+func (d diceState) worth(pts, fut, riv float64) float64 {
+	v := pts + fut - riv
+	if !d.judge || !d.hasRival || diceWinWeight == 0 {
+		return v
+	}
+	mean := float64(d.score-d.rivalScore) + v
+	sd := math.Sqrt(diceSpread0 + diceSpread*(fut+riv))
+	return v + diceWinWeight*normCDF(mean/sd)
+}
+
+// ended reports whether the game is over at rows with m misthrows (D9).
+func ended(rows [4]uint8, m int) bool { return m >= 4 || lockedRows(rows) >= 2 }
+
+// result is the worth of ending the game having scored pts in this
+// choice: a sure win; a loss, sure or if another player crosses the white
+// sum at the same moment; or the points alone (a tie).
+func (d diceState) result(pts float64) float64 {
+	mine := float64(d.score) + pts
+	switch {
+	case !d.hasRival:
+		return pts
+	case mine > float64(d.othersHi):
+		return endWorth + pts
+	case mine < float64(d.othersLo):
+		return -endWorth + pts
+	case mine < float64(d.othersHi):
+		// Lost if another player crosses the white sum too: at the end
+		// of the game any cross is worth taking.
+		return -endWorth/2 + pts
+	case diceWinWeight > 0 && mine == float64(d.othersHi) && mine == float64(d.othersLo):
+		return pts + diceWinWeight/2
+	case diceWinWeight > 0:
+		return pts + diceWinWeight*(mine-float64(d.othersLo))/float64(d.othersHi-d.othersLo+1)
+	}
+	return pts
 }
 
 // rivalLoss is what the rival still expects to score once rows are
@@ -93,7 +154,10 @@ func (d diceState) cross(rows [4]uint8, i, n int) ([4]uint8, float64, bool) {
 // the way) with m misthrows: the points scored plus the points still to
 // come.
 func (d diceState) after(rows [4]uint8, m int, pts float64) float64 {
-	return pts + d.t.own.at(rows, m) - d.rivalLoss(rows, m)
+	if d.judge && ended(rows, m) {
+		return d.result(pts)
+	}
+	return d.worth(pts, d.t.own.at(rows, m), d.rivalLoss(rows, m))
 }
 
 // newDiceState reads v.Seat's sheet and picks the rival: the other
@@ -110,7 +174,31 @@ func newDiceState(v game.PrivateView, t diceTables) diceState {
 		r, rm := sheetState(v, p)
 		if total := float64(v.Players[p].Sheet.Score()) + t.own.at(r, rm); total > best {
 			best, d.rival, d.rivalM, d.hasRival = total, r, rm, true
+			d.rivalScore = v.Players[p].Sheet.Score()
 		}
+	}
+	d.score = v.Players[v.Seat].Sheet.Score()
+	d.othersLo, d.othersHi = math.MinInt, math.MinInt
+	ws := v.Dice[game.White1] + v.Dice[game.White2]
+	for p, pv := range v.Players {
+		if p == v.Seat {
+			continue
+		}
+		now := pv.Sheet.Score()
+		hi := now
+		if v.Phase == game.PhaseWhite { // decided or not: the choice is hidden (D4)
+			for _, c := range game.Colors {
+				if !v.Closed[c] && pv.Sheet.CanCross(c, ws) {
+					r := pv.Sheet.Rows[c]
+					k := r.Count() + 1
+					if game.Position(c, ws) == game.LastPos {
+						k++
+					}
+					hi = max(hi, now+game.RowScore(k)-game.RowScore(r.Count()))
+				}
+			}
+		}
+		d.othersLo, d.othersHi = max(d.othersLo, now), max(d.othersHi, hi)
 	}
 	return d
 }
@@ -127,10 +215,13 @@ func (d diceState) value(v game.PrivateView, m game.Move) float64 {
 	case v.Phase == game.PhaseWhite && !active:
 		keep := t.keep(rows, mis)
 		if m.Kind == game.Pass {
-			return keep*t.others.at(rows, mis) - d.rivalLoss(rows, mis)
+			return d.worth(0, keep*t.others.at(rows, mis), d.rivalLoss(rows, mis))
 		}
 		r, pts, _ := d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
-		return pts + keep*t.others.at(r, mis) - d.rivalLoss(r, mis)
+		if d.judge && ended(r, mis) {
+			return d.result(pts)
+		}
+		return d.worth(pts, keep*t.others.at(r, mis), d.rivalLoss(r, mis))
 	case v.Phase == game.PhaseWhite:
 		r, pts := rows, 0.0
 		crossed := false
@@ -184,3 +275,32 @@ func (d diceState) bestColour(v game.PrivateView, rows [4]uint8, pts float64, cr
 }
 
 var negInf = math.Inf(-1)
+
+// diceDetail values legal as the hard dice player does (vals), and gives
+// for each move the expected margin in points without the weight of
+// results (points: differences between moves are points gained) and the
+// estimated chance to win (a normal margin whose variance grows with the
+// points still to come; the result itself where the move ends the game).
+func diceDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
+	d := newDiceState(v, tablesFor(len(v.Players)))
+	d.judge = true
+	plain := d
+	plain.judge = false
+	vals, points, win = make([]float64, len(legal)), make([]float64, len(legal)), make([]float64, len(legal))
+	spread := math.Sqrt(diceSpread0 + diceSpread*(d.t.own.at(d.rows, d.m)+d.rivalLoss(d.rows, d.m)))
+	for i, m := range legal {
+		vals[i] = d.value(v, m)
+		points[i] = plain.value(v, m)
+		switch {
+		case !d.hasRival:
+			win[i] = 1
+		case vals[i] > endWorth/2:
+			win[i] = 1
+		case vals[i] < -endWorth/2:
+			win[i] = 0
+		default:
+			win[i] = normCDF((float64(d.score-d.rivalScore) + points[i]) / spread)
+		}
+	}
+	return vals, points, win
+}

@@ -1,0 +1,183 @@
+package ai
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// The hard card player's search: the candidates the heuristic rates
+// highest are each played out to the end in the same deals of the unseen
+// cards, with the heuristic in every seat; a move is worth its share of
+// wins in those play-outs plus a little for the margin, so it plays for
+// the win.
+var (
+	hardCardCandidates = 6    // moves searched
+	hardCardRollouts   = 80   // play-outs per move times players
+	hardMarginWeight   = 0.05 // worth of a point of margin, against 1 for a win
+	hardHorizon        = 3.0  // turns played out before the heuristic judges (0: to the end)
+)
+
+// hardDeals is the number of deals per move at a table of n players.
+func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
+
+// searcher holds the buffers one card decision's play-outs reuse.
+type searcher struct {
+	game  *game.Game // the play-out under way
+	view  game.PrivateView
+	moves []game.Move
+	vals  []float64
+}
+
+// hardCards values the moves of a card game by determinized play-outs
+// (see above). The deals are seeded from v alone, so twin games that v
+// cannot tell apart get the same choice (RULES C10), and every candidate
+// meets the same deals and the same reshuffles.
+func hardCards(v game.PrivateView, legal []game.Move) []float64 {
+	vals, _, _ := hardCardsDetail(v, legal)
+	return vals
+}
+
+// hardCardsDetail is hardCards with, for each move, the seat's expected
+// final score (points) and chance to win (win) as the play-outs found
+// them: the heuristic's projection for moves not played out, and for all
+// moves when only one is legal.
+func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
+	vals = make([]float64, len(legal))
+	points, win = make([]float64, len(legal)), make([]float64, len(legal))
+	heuristicValues(&v, legal, vals)
+	e := newCardEval(&v)
+	for i, m := range legal {
+		points[i], win[i] = e.outlook(m)
+	}
+	if len(legal) == 1 {
+		return vals, points, win
+	}
+	order := make([]int, len(legal))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case vals[a] > vals[b]:
+			return -1
+		case vals[a] < vals[b]:
+			return 1
+		}
+		return 0
+	})
+	cands := order[:min(hardCardCandidates, len(order))]
+	totals, pts, wins := make([]float64, len(cands)), make([]float64, len(cands)), make([]float64, len(cands))
+	seed := viewSeed(v)
+	deals := hardDeals(len(v.Players))
+	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128)}
+	for d := range uint64(deals) {
+		g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, d)))
+		if err != nil {
+			return vals, points, win // a view no deal matches: the heuristic's values
+		}
+		for i, c := range cands {
+			h := g
+			if i < len(cands)-1 {
+				s.game = g.CloneInto(s.game)
+				h = s.game
+			}
+			if err := h.Apply(legal[c]); err != nil {
+				return vals, points, win
+			}
+			o := s.playOut(h, v.Seat)
+			totals[i] += o.win + hardMarginWeight*o.margin
+			pts[i] += o.points
+			wins[i] += o.win
+		}
+	}
+	out := make([]float64, len(legal))
+	for i := range out {
+		out[i] = math.Inf(-1)
+	}
+	for i, c := range cands {
+		out[c] = totals[i] / float64(deals)
+		points[c], win[c] = pts[i]/float64(deals), wins[i]/float64(deals)
+	}
+	return out, points, win
+}
+
+// outcome is one play-out's result for the seat: its share of the win
+// (or the chance of it, judged), its margin over the best other player
+// and its final score (or the projection of it).
+type outcome struct{ win, margin, points float64 }
+
+// playOut plays g on with the heuristic in every seat, to its end or for
+// hardHorizon turns (then judged by the heuristic), and returns seat's
+// outcome.
+func (s *searcher) playOut(g *game.Game, seat int) outcome {
+	stop := g.Turn() + int(hardHorizon)
+	for steps := 0; !g.Over() && steps < 2000; steps++ {
+		if hardHorizon > 0 && g.Turn() >= stop && g.Phase() == game.PhaseTake {
+			return s.judge(g, seat)
+		}
+		var p int
+		if g.Phase().Simultaneous() {
+			for q := range g.NumPlayers() {
+				if !g.Decided(q) {
+					p = q
+					break
+				}
+			}
+		} else {
+			p = g.Active()
+		}
+		s.moves = g.AppendLegalMoves(s.moves[:0], p)
+		g.PrivateInto(&s.view, p)
+		if err := g.Apply(heuristicChoice(&s.view, s.moves)); err != nil {
+			break
+		}
+	}
+	mine := g.Sheet(seat).Score()
+	best, tied := math.MinInt, 0
+	for p := range g.NumPlayers() {
+		if p == seat {
+			continue
+		}
+		sc := g.Sheet(p).Score()
+		switch {
+		case sc > best:
+			best, tied = sc, 1
+		case sc == best:
+			tied++
+		}
+	}
+	o := outcome{margin: float64(mine - best), points: float64(mine)}
+	switch {
+	case mine > best:
+		o.win = 1
+	case mine == best:
+		o.win = 1 / float64(tied+1)
+	}
+	return o
+}
+
+// hardHands weighs the cards in hand when judging a play-out cut short.
+var hardHands = 1.0
+
+// judge is the heuristic's estimate of seat's outcome of g, a game cut
+// short: each player's projected final score (sheet and hand), and the
+// chance that seat's beats the best other.
+func (s *searcher) judge(g *game.Game, seat int) outcome {
+	mine, rival := 0.0, math.Inf(-1)
+	var sigma float64
+	for p := range g.NumPlayers() {
+		g.PrivateInto(&s.view, p)
+		e := newCardEval(&s.view)
+		sh := s.view.Players[p].Sheet
+		x := e.project(sh) + hardHands*e.handWorth(sh, nil, nil)
+		if p == seat {
+			mine, sigma = x, e.sigma
+		} else {
+			rival = math.Max(rival, x)
+		}
+	}
+	return outcome{win: normCDF((mine - rival) / sigma), margin: mine - rival, points: mine}
+}

@@ -1,0 +1,274 @@
+package ai
+
+import (
+	"math"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// The card heuristic (level Heuristic, and the roll-out policy of Hard in
+// the card games) looks one move ahead. It values a sheet by what its rows
+// are expected to score by the end: a row of c crosses with a cells still
+// free to the right of its last cross expects e = a·(1−exp(−k·G/a)) more
+// crosses, G being the turns the game is expected to last and k the
+// crosses a row gets per turn. So a cell given up costs much while the
+// game is young and little near its end. A misthrow costs its 5 points
+// (and a fourth ends the game). The cards kept in hand are worth by how
+// playable they still are: a card that fits the next free cell of its
+// row is worth most, one that would skip cells less, a dead one little.
+// Moves that end the game (a second own lock, a fourth misthrow) are
+// judged by the result; the others add a win bonus weighted by an
+// estimate of the chance to win from the projected scores.
+var (
+	heurWinBonus   = 12.0 // points a win is worth beyond the points
+	heurCardWorth  = 0.55 // a live card at the next free cell, per point of that cross
+	heurDeadCard   = 0.0  // a card that crosses nothing: fodder for a forced play
+	heurLockExtra  = 0.0  // a row ready to lock gets its lock cross too
+	heurMisthrowGo = 2.0  // beyond its 5 points, a misthrow brings the end nearer
+	heurRate       = 1.4  // scales the crosses a row gets per turn
+	heurLockBonus  = 0.0  // a locked row's worth beyond its points
+	heurLength     = 1.0  // scales the expected length of the game
+)
+
+// cardEval is what the heuristic weighs the moves of one decision with.
+type cardEval struct {
+	v        *game.PrivateView
+	seat     int
+	g        float64 // turns the game is expected to last still
+	k        float64 // crosses per row per turn
+	q        float64 // the chance a free cell is crossed by the end
+	rival    float64 // the best other player's projected final score
+	rivalNow int     // the best other player's score now
+	sigma    float64 // spread of the final margin
+	crossed  bool    // the active player has crossed this turn
+}
+
+// gapWorth is how much of a card's worth is left when playing it would
+// give up gap cells.
+var gapWorth = [...]float64{1, 0.6, 0.35, 0.2, 0.1, 0.05}
+
+// newCardEval reads the view once.
+func newCardEval(v *game.PrivateView) cardEval {
+	n := len(v.Players)
+	e := cardEval{v: v, seat: v.Seat, k: (0.45 + 1.3/float64(n)) / 4}
+	// Expected length: about 16 + 2.2 turns per player in all, less as the
+	// leaders get close to a second lock or a fourth misthrow.
+	g := math.Max(1.5, heurLength*(16+2.2*float64(n))-float64(v.Turn))
+	for _, p := range v.Players {
+		locks, ready := 0, 0
+		for _, r := range p.Sheet.Rows {
+			switch {
+			case r.Locked():
+				locks++
+			case r.Count() >= 5 && r.Last() >= 7:
+				ready++
+			}
+		}
+		switch {
+		case locks >= 1 && ready >= 1:
+			g = math.Min(g, 2.5)
+		case locks >= 1 || ready >= 2:
+			g = math.Min(g, 5)
+		}
+		if p.Sheet.Misthrows >= 3 {
+			g = math.Min(g, 4)
+		}
+	}
+	e.g = g
+	e.q = 1 - math.Exp(-heurRate*e.k*g/11)
+	e.sigma = 3 + 2.2*math.Sqrt(g)
+	e.rival, e.rivalNow = math.Inf(-1), math.MinInt
+	for p, pv := range v.Players {
+		if p == v.Seat {
+			continue
+		}
+		e.rival = math.Max(e.rival, e.project(pv.Sheet))
+		e.rivalNow = max(e.rivalNow, pv.Sheet.Score())
+	}
+	for _, r := range v.Players[v.Active].Fresh {
+		e.crossed = e.crossed || r != 0
+	}
+	return e
+}
+
+// rowValue is what a row is expected to score by the end.
+func (e *cardEval) rowValue(r game.Row) float64 {
+	c := float64(r.Count())
+	if r.Locked() {
+		return c*(c+1)/2 + heurLockBonus
+	}
+	a := float64(game.LastPos - r.Last())
+	x := c + a*e.q
+	v := x * (x + 1) / 2
+	if r.Count() >= 5 && r.Last() >= 8 {
+		v += heurLockExtra * (x + 1)
+	}
+	return v
+}
+
+// project is a sheet's expected final score.
+func (e *cardEval) project(s game.Sheet) float64 {
+	t := -float64(game.MisthrowPenalty * s.Misthrows)
+	for _, r := range s.Rows {
+		t += e.rowValue(r)
+	}
+	return t
+}
+
+// cardWorth is what card (colour c, number n; a joker with joker set)
+// in hand is worth to sheet s.
+func cardWorth(s game.Sheet, c game.Color, n int, joker bool) float64 {
+	if joker {
+		best := heurDeadCard
+		for _, col := range game.Colors {
+			best = math.Max(best, cardWorth(s, col, n, false))
+		}
+		return best
+	}
+	r := s.Rows[c]
+	pos := game.Position(c, n)
+	if r.Locked() || pos <= r.Last() {
+		return heurDeadCard
+	}
+	gap := pos - r.Last() - 1
+	if pos == game.LastPos && r.Count() < 5 {
+		gap += 5 - r.Count()
+	}
+	if gap >= len(gapWorth) {
+		return heurDeadCard
+	}
+	return math.Max(heurDeadCard, heurCardWorth*float64(r.Count()+1)*gapWorth[gap])
+}
+
+// handWorth is the worth of the seat's hand without the cards in drop
+// (a play's cards), with the numbers in add (a take's, colours unknown).
+func (e *cardEval) handWorth(s game.Sheet, drop []game.Card, add []int8) float64 {
+	t := 0.0
+	for _, c := range e.v.Hand {
+		played := false
+		for _, d := range drop {
+			played = played || d == c
+		}
+		if !played {
+			t += cardWorth(s, c.Color(), c.Number(), c.Joker())
+		}
+	}
+	for _, n := range add {
+		avg := 0.0
+		for _, col := range game.Colors {
+			avg += cardWorth(s, col, int(n), false)
+		}
+		t += avg / game.NumColors
+	}
+	return t
+}
+
+// live reports whether some card of the seat's hand (less drop) can still
+// cross on sheet s.
+func (e *cardEval) live(s game.Sheet, drop []game.Card) bool {
+	for _, c := range e.v.Hand {
+		played := false
+		for _, d := range drop {
+			played = played || d == c
+		}
+		if !played && cardWorth(s, c.Color(), c.Number(), c.Joker()) > heurDeadCard {
+			return true
+		}
+	}
+	return false
+}
+
+// final is the outcome of a game that ends with the seat at mine points.
+func (e *cardEval) final(mine int) (points, win float64) {
+	switch {
+	case mine > e.rivalNow:
+		win = 1
+	case mine == e.rivalNow:
+		win = 0.5
+	}
+	return float64(mine), win
+}
+
+// value is move m's worth to the seat.
+func (e *cardEval) value(m game.Move) float64 {
+	p, w := e.parts(m)
+	return p + heurWinBonus*w
+}
+
+// parts are the seat's projected final score after m and its chance to
+// win.
+func (e *cardEval) parts(m game.Move) (points, win float64) {
+	v := e.v
+	s := v.Players[e.seat].Sheet
+	var drop []game.Card
+	var add []int8
+	crossedNow := false
+	switch m.Kind {
+	case game.Take:
+		add = m.Take[:min(int(m.N), len(m.Take))]
+	case game.Number:
+		n := v.Table.DrawTop
+		crossCell(&s, m.Color, n)
+		crossedNow = true
+	case game.Play:
+		drop = m.Cards[:min(int(m.N), len(m.Cards))]
+		for pos := 0; pos <= game.LastPos; pos++ {
+			if n := game.NumberAt(m.Color, pos); m.Cross&(1<<n) != 0 {
+				crossCell(&s, m.Color, n)
+				crossedNow = true
+			}
+		}
+		if !crossedNow && !e.crossed {
+			s.Misthrows++
+		}
+	}
+	if s.Locks() >= 2 || s.Misthrows >= game.MaxMisthrows {
+		return e.final(s.Score())
+	}
+	proj := e.project(s) + e.handWorth(s, drop, add)
+	if m.Kind == game.Play && !crossedNow && !e.crossed {
+		proj -= heurMisthrowGo
+	}
+	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed && !e.live(s, nil) {
+		proj -= game.MisthrowPenalty + heurMisthrowGo // action 3 will cross nothing
+	}
+	return proj, normCDF((proj - e.rival) / e.sigma)
+}
+
+// outlook is the seat's projected final score after m (sheet and hand)
+// and its estimated chance to win, which value weighs together.
+func (e *cardEval) outlook(m game.Move) (points, win float64) {
+	return e.parts(m)
+}
+
+// crossCell crosses n in row c of s (the move is legal), with the lock.
+func crossCell(s *game.Sheet, c game.Color, n int) {
+	pos := game.Position(c, n)
+	s.Rows[c] |= 1 << pos
+	if pos == game.LastPos {
+		s.Rows[c] |= 1 << game.LockPos
+	}
+}
+
+// heuristicValues values legal for v.Seat into out (len(legal)).
+func heuristicValues(v *game.PrivateView, legal []game.Move, out []float64) {
+	e := newCardEval(v)
+	for i, m := range legal {
+		out[i] = e.value(m)
+	}
+}
+
+// heuristicChoice is the heuristic's choice among legal.
+func heuristicChoice(v *game.PrivateView, legal []game.Move) game.Move {
+	e := newCardEval(v)
+	best, bv := 0, math.Inf(-1)
+	for i, m := range legal {
+		if x := e.value(m); x > bv {
+			best, bv = i, x
+		}
+	}
+	return legal[best]
+}
+
+// normCDF is the standard normal distribution function.
+func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
