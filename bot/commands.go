@@ -84,11 +84,6 @@ func localName(code string, table map[string][2]string, name string) string {
 	return name
 }
 
-// commandText is "/qwixx sub" as a client in language l shows the command.
-func commandText(l Lang, sub string) string {
-	return "/qwixx " + localName(l.Code(), subcommandNames, sub)
-}
-
 // Commands are the slash commands the bot registers: /qwixx with its
 // subcommands.
 func Commands() []*discordgo.ApplicationCommand {

@@ -105,9 +105,7 @@ func newChain(goTTF []byte, weight string) *chain {
 	for _, s := range fallbackScripts {
 		c.srcs = append(c.srcs, &source{name: "NotoSans" + s + "-" + weight + ".ttf.gz"})
 	}
-	for _, n := range sharedFallbacks {
-		c.srcs = append(c.srcs, n)
-	}
+	c.srcs = append(c.srcs, sharedFallbacks...)
 	return c
 }
 

@@ -222,8 +222,8 @@ func (f *face) shapeItem(rs []rune, it item, x fixed.Int26_6, gs *[]placed) fixe
 	glyphs := out.Glyphs
 	shaperMu.Unlock()
 	for _, g := range glyphs {
-		*gs = append(*gs, placed{src: it.src, gid: sfnt.GlyphIndex(g.GlyphID), x: x + g.XOffset, y: -g.YOffset, at: g.ClusterIndex})
-		x += g.XAdvance
+		*gs = append(*gs, placed{src: it.src, gid: sfnt.GlyphIndex(g.GlyphID), x: x + g.XOffset, y: -g.YOffset, at: g.TextIndex()})
+		x += g.Advance
 	}
 	return x
 }

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // ErrCorrupt is wrapped by every error that reports damaged stored data: a
@@ -155,7 +156,7 @@ func (s *Store) update(fn func(tx *bbolt.Tx, guard func(func())) error) error {
 	switch {
 	case s.closed:
 		s.mu.Unlock()
-		return bbolt.ErrDatabaseNotOpen
+		return berrors.ErrDatabaseNotOpen
 	case s.leading:
 		// A commit is in flight: wait for the next group.
 		c.ready = make(chan struct{})

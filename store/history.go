@@ -12,6 +12,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Retention says how long the store keeps the history of finished games:
@@ -790,7 +791,7 @@ func (s *Store) Sweep(now time.Time) (SweepReport, error) {
 		}
 		for _, g := range purge {
 			for _, b := range []*bbolt.Bucket{results, records} {
-				if err := b.DeleteBucket(g); err != nil && !errors.Is(err, bbolt.ErrBucketNotFound) {
+				if err := b.DeleteBucket(g); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 					return fmt.Errorf("purge guild %s: %w", g, err)
 				}
 			}

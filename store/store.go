@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 	"go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // DefaultLockTimeout is how long Open waits for another process to release
@@ -127,7 +128,7 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 	db, err := openBolt(path, &bbolt.Options{Timeout: o.lockTimeout})
 	if err != nil {
 		switch {
-		case errors.Is(err, bbolt.ErrTimeout):
+		case errors.Is(err, berrors.ErrTimeout):
 			return nil, fmt.Errorf("store: open %s: gave up after %v: %w", path, o.lockTimeout, ErrLocked)
 		case errors.Is(err, ErrNotDatabase), errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
