@@ -437,3 +437,80 @@ func TestD4PublicRowOffersOnlyLegalRows(t *testing.T) {
 		t.Fatalf("turn 1, white sum 2: buttons %v, want %v", labels, want)
 	}
 }
+
+// Issue: one click committed (the white-sum buttons look alike, and a
+// wrong tap was final: "You have already decided"). A choice may be
+// changed until the action resolves (P4): the answer says what changed,
+// the sheet view keeps its buttons with the standing choice in green, and
+// the last choice is the one crossed.
+func TestP4ChoiceChangedFromTheTable(t *testing.T) {
+	rowsOf := func(m *discordgo.Message) []string {
+		var rows []string
+		for _, row := range []string{"Red", "Yellow", "Green", "Blue"} {
+			if b := buttons(m.Components, row); len(b) == 1 {
+				rows = append(rows, b[0])
+			}
+		}
+		return rows
+	}
+	t.Run("table", func(t *testing.T) {
+		h := newHarness(t)
+		h.startTwo("dice")
+		tbl := h.dc.lastTable(testChannel)
+		rows := rowsOf(tbl)
+		if len(rows) < 2 {
+			t.Fatalf("fewer than two rows to choose from: %+v", tbl.Components)
+		}
+		first := h.click("anna", rows[0], tbl)
+		if !strings.Contains(first.Data.Content, "You chose") || !strings.Contains(first.Data.Content, "you can still change it") {
+			t.Fatalf("first choice: %q", first.Data.Content)
+		}
+		second := h.click("anna", rows[1], tbl)
+		if !strings.Contains(second.Data.Content, "Changed (was: ") || !strings.Contains(second.Data.Content, "You chose") {
+			t.Fatalf("changed choice: %q", second.Data.Content)
+		}
+		if again := h.click("anna", rows[1], tbl); !strings.Contains(again.Data.Content, "already") {
+			t.Fatalf("the same choice again: %q", again.Data.Content)
+		}
+		h.click("ben", buttons(tbl.Components, "Pass")[0], tbl)
+		tb := h.table()
+		if tb.g.Phase() == game.PhaseWhite {
+			t.Fatal("the action did not resolve when everybody had decided")
+		}
+		a, _ := DecodeAction(rows[1])
+		c, _ := game.ParseColor(a.Arg)
+		if sh := tb.g.Sheet(0); sh.Crosses() != 1 || sh.Rows[c] == 0 {
+			t.Fatalf("Anna's sheet %+v: want one cross, in her last choice's row (%v)", sh.Rows, c)
+		}
+	})
+	t.Run("sheet", func(t *testing.T) {
+		h := newHarness(t)
+		h.startTwo("dice")
+		tbl := h.dc.lastTable(testChannel)
+		sheet := h.click("ben", buttons(tbl.Components, "My sheet")[0], tbl)
+		r := h.click("ben", buttons(sheet.Data.Components, "Pass")[0], ephemeralMsg)
+		var green []string
+		for _, row := range r.Data.Components {
+			for _, c := range row.(discordgo.ActionsRow).Components {
+				if b, ok := c.(discordgo.Button); ok && b.Style == discordgo.SuccessButton {
+					green = append(green, b.Label)
+				}
+			}
+		}
+		if len(green) != 1 || !strings.HasPrefix(green[0], "Pass") {
+			t.Fatalf("the sheet view after passing marks %v (components %d), want its Pass", green, len(r.Data.Components))
+		}
+		rows := rowsOf(&discordgo.Message{Components: r.Data.Components})
+		if len(rows) == 0 {
+			t.Fatal("no row to change to in the sheet view")
+		}
+		changed := h.click("ben", rows[0], ephemeralMsg)
+		if !strings.Contains(changed.Data.Content, "Changed (was: Pass") {
+			t.Fatalf("the change: %q", changed.Data.Content)
+		}
+		h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
+		if sh := h.table().g.Sheet(1); sh.Crosses() != 1 {
+			t.Fatalf("Ben has %d crosses, want the row he changed to", sh.Crosses())
+		}
+	})
+}

@@ -38,6 +38,8 @@ var playMessages = map[string][3]string{
 	"btn.remove":        {"Remove %[1]s", "%[1]s entfernen", "Retirer %[1]s"},
 
 	"ok.chose":       {"You chose %[1]s.", "Deine Wahl: %[1]s.", "Ton choix : %[1]s."},
+	"ok.changed":     {"Changed (was: %[1]s).", "Geändert (vorher: %[1]s).", "Modifié (avant : %[1]s)."},
+	"ok.canchange":   {"Until everybody has decided you can still change it.", "Bis alle entschieden haben, kannst du das noch ändern.", "Tant que tout le monde n'a pas décidé, tu peux encore changer."},
 	"ok.passed":      {"You passed.", "Du passt.", "Tu passes."},
 	"move.choices":   {"Your choices:", "Deine Möglichkeiten:", "Tes choix :"},
 	"sheet.mine":     {"Your sheet (%[1]d {1:point|points}). Your choices now:", "Dein Zettel (%[1]d {1:Punkt|Punkte}). Deine Möglichkeiten jetzt:", "Ta fiche (%[1]d {1:point|points}). Tes choix maintenant :"},

@@ -47,6 +47,7 @@ func (b *Bot) playClick(r *request, a Action) {
 	}
 	var (
 		chosen string
+		was    string // the choice it replaced (P4), if any
 		moved  bool
 		after  *Table
 		seat   int
@@ -74,6 +75,9 @@ func (b *Bot) playClick(r *request, a Action) {
 		if err != nil {
 			r.ephemeral(r.lang.T("err.forged"))
 			return nil, errRefused
+		}
+		if prev, ok := t.g.Decision(seat); ok {
+			was = moveLabel(t.g, prev, r.lang)
 		}
 		if err := b.apply(t, m); err != nil {
 			// A choice on the table that is not one of the clicker's: the
@@ -106,13 +110,26 @@ func (b *Bot) playClick(r *request, a Action) {
 		if chosen == "" {
 			text = r.lang.T("ok.passed")
 		}
+		if was != "" {
+			text = r.lang.T("ok.changed", was) + " " + text
+		}
+		stillOpen := after.stamp() == a.Stamp // the action has not resolved
+		if stillOpen && after.g.Phase().Simultaneous() {
+			text += " " + r.lang.T("ok.canchange")
+		}
 		switch a.View {
 		case ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
 			b.answerHand(r, after, seat, playSel{}, "✅ "+text, true)
 		case ViewSheet:
+			// While the action is open the view keeps its buttons, the
+			// choice made in green, to change it (P4).
+			comps := []discordgo.MessageComponent{}
+			if stillOpen {
+				comps = append(comps, personalControls(after, seat, r.lang, ViewSheet)...)
+			}
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-				Content: text, Components: []discordgo.MessageComponent{}, Attachments: &[]*discordgo.MessageAttachment{},
+				Content: text, Components: comps, Attachments: &[]*discordgo.MessageAttachment{},
 			}})
 		default:
 			switch {
@@ -127,6 +144,18 @@ func (b *Bot) playClick(r *request, a Action) {
 		}
 		b.refresh.kick(b, r.i.ChannelID)
 	}
+}
+
+// moveLabel names a choice of an action everybody decides as its button
+// does: "Red 5", or "Pass".
+func moveLabel(g *game.Game, m game.Move, l Lang) string {
+	switch m.Kind {
+	case game.White:
+		return l.T("btn.row", colorName(l, m.Color), g.WhiteSum())
+	case game.Number:
+		return l.T("btn.row", colorName(l, m.Color), g.TopNumber())
+	}
+	return l.T("btn.pass")
 }
 
 // moveFromAction turns a clicked action into a move for seat, with a label
@@ -349,8 +378,8 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		// Only the rows somebody still deciding can cross the number in:
 		// a button nobody can take would only earn a private refusal.
 		var open [game.NumColors]bool
-		for _, p := range g.Waiting() {
-			for _, m := range g.LegalMoves(p) {
+		for p := range t.Seats {
+			for _, m := range g.Choices(p) { // who decided may still change (P4)
 				if m.Kind != game.Pass {
 					open[m.Color] = true
 				}

@@ -105,12 +105,13 @@ func sheetChoices(t *Table, seat int) []render.Cell {
 // the private view (ViewSheet or ViewHand).
 func personalControls(t *Table, seat int, l Lang, view View) []discordgo.MessageComponent {
 	g := t.g
-	if t.Stage != StagePlaying || !g.MayAct(seat) {
+	current, changing := g.Decision(seat) // a choice that may still change (P4)
+	if t.Stage != StagePlaying || !(g.MayAct(seat) || changing) {
 		return nil
 	}
 	var btns []discordgo.MessageComponent
 	d := g.Dice()
-	for _, m := range byColorPassLast(g.LegalMoves(seat)) {
+	for _, m := range byColorPassLast(g.Choices(seat)) {
 		var label, verb, arg string
 		style := discordgo.PrimaryButton
 		switch m.Kind {
@@ -130,9 +131,12 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 		default:
 			continue // plays are built in the hand view
 		}
+		if changing && m == current {
+			style = discordgo.SuccessButton // the choice that stands
+		}
 		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(view, verb, arg)})
 	}
-	if view == ViewSheet && len(btns) > 0 && hintsOn(t) {
+	if view == ViewSheet && len(btns) > 0 && hintsOn(t) && g.MayAct(seat) {
 		btns = append(btns, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(view, "hint", "")})
 	}
 	return chunkButtons(btns)

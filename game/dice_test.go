@@ -127,7 +127,10 @@ func TestD4ActionOneEverybodySimultaneous(t *testing.T) {
 	if !pv.Players[1].Decided || pv.Players[0].Decided {
 		t.Fatal("public view must show who decided, and only them")
 	}
-	mustRefuse(t, g, WhiteMove(1, Green), ReasonAlreadyDecided)
+	// Ben may change his mind until the action resolves (P4); the same
+	// choice again is no change.
+	mustApply(t, g, WhiteMove(1, Green), WhiteMove(1, Yellow))
+	mustRefuse(t, g, WhiteMove(1, Yellow), ReasonAlreadyDecided)
 	mustApply(t, g, WhiteMove(2, Red), WhiteMove(0, Blue))
 	if !g.Sheet(1).Rows[Yellow].Crossed(Position(Yellow, 6)) || !g.Sheet(2).Rows[Red].Crossed(Position(Red, 6)) || !g.Sheet(0).Rows[Blue].Crossed(Position(Blue, 6)) {
 		t.Fatal("action 1 crosses were not applied together")
@@ -410,5 +413,39 @@ func TestP2LeaverReplacedByPasses(t *testing.T) {
 		if len(g.Scores()) != 3 || g.Scores()[gone] != g.Sheet(gone).Score() {
 			t.Fatalf("%s: the leaver's sheet must still score", v)
 		}
+	}
+}
+
+// P4: a decided player may change their choice until the action resolves;
+// the last choice counts, in the game and in its record's replay.
+func TestP4ChoiceChangedUntilTheActionResolves(t *testing.T) {
+	g := diceGame(t, 3, 0, [6]int{3, 3, 1, 1, 1, 1}, nil)
+	mustApply(t, g, WhiteMove(1, Red))
+	if m, ok := g.Decision(1); !ok || m.Kind != White || m.Color != Red {
+		t.Fatalf("Ben's decision %v %v", m, ok)
+	}
+	if _, ok := g.Decision(0); ok {
+		t.Fatal("Anna has no decision yet")
+	}
+	if ch := g.Choices(1); len(ch) == 0 || len(g.LegalMoves(1)) != 0 {
+		t.Fatalf("a decided player has %d choices to change to and %d legal moves", len(ch), len(g.LegalMoves(1)))
+	}
+	mustApply(t, g, PassMove(1), WhiteMove(1, Blue))
+	mustRefuse(t, g, WhiteMove(1, Blue), ReasonAlreadyDecided)
+	mustApply(t, g, PassMove(0), PassMove(2))
+	if g.Phase() != PhaseColor {
+		t.Fatalf("the action did not resolve: %v", g.Phase())
+	}
+	sh := g.Sheet(1)
+	if sh.Rows[Red] != 0 || !sh.Rows[Blue].Crossed(Position(Blue, 6)) {
+		t.Fatalf("Ben's last choice (blue 6) is not the one applied: %+v", sh.Rows)
+	}
+	// Resolved: no more changes.
+	if err := g.Apply(WhiteMove(1, Red)); err == nil {
+		t.Fatal("a change after the action resolved was taken")
+	}
+	h, err := Replay(g.Record())
+	if err != nil || !slices.Equal(h.Scores(), g.Scores()) || h.Sheet(1) != g.Sheet(1) {
+		t.Fatalf("the record does not replay the changes: %v", err)
 	}
 }

@@ -313,7 +313,37 @@ func (g *Game) AppendWaiting(dst []int) []int {
 	}
 }
 
-// MayAct reports whether player p may make a move now.
+// Decision is player p's choice in the current action that everybody
+// decides, while it is not resolved yet (ok false when p has not decided,
+// or the action is not such an action). Only p may be shown it: the others
+// see that p has decided, not what (D4).
+func (g *Game) Decision(p int) (Move, bool) {
+	s := &g.st
+	if p < 0 || p >= len(s.Players) || !s.Phase.Simultaneous() || !g.Decided(p) {
+		return Move{}, false
+	}
+	return s.Pending[p], true
+}
+
+// Choices lists what player p may choose now: LegalMoves, and for a player
+// who has decided an action that everybody decides, the choices they may
+// change to (P4), their current one included.
+func (g *Game) Choices(p int) []Move {
+	s := &g.st
+	if p < 0 || p >= len(s.Players) || s.Phase == PhaseOver {
+		return nil
+	}
+	if s.Phase.Simultaneous() && g.Decided(p) {
+		if s.Variant == Dice {
+			return g.appendDiceMoves(nil, p)
+		}
+		return g.appendCardMoves(nil, p)
+	}
+	return g.LegalMoves(p)
+}
+
+// MayAct reports whether player p may make a move now (a decided player's
+// change of mind, P4, is not counted: see Choices).
 func (g *Game) MayAct(p int) bool {
 	s := &g.st
 	if p < 0 || p >= len(s.Players) || s.Phase == PhaseOver {
@@ -410,7 +440,9 @@ func (g *Game) Check(m Move) error {
 		return &MoveError{Reason: ReasonGameOver, Player: p}
 	}
 	if s.Phase.Simultaneous() {
-		if g.Decided(p) {
+		// A decided player may change their choice until the action
+		// resolves (P4); the same choice again changes nothing.
+		if g.Decided(p) && s.Pending[p] == m.Canonical() {
 			return &MoveError{Reason: ReasonAlreadyDecided, Player: p}
 		}
 	} else if p != s.Active {
