@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -447,5 +448,59 @@ func TestP4ChoiceChangedUntilTheActionResolves(t *testing.T) {
 	h, err := Replay(g.Record())
 	if err != nil || !slices.Equal(h.Scores(), g.Scores()) || h.Sheet(1) != g.Sheet(1) {
 		t.Fatalf("the record does not replay the changes: %v", err)
+	}
+}
+
+// P4 with the turns after it: a changed choice in action 1 leaves every
+// later colour move's sum in the record, the turn summaries and the log
+// check right (they counted one move per player and action).
+func TestP4ChangedChoiceKeepsTheRecordInStep(t *testing.T) {
+	for seed := range 30 {
+		g, err := New(Config{Variant: Dice, Players: []string{"A", "B", "C"}, Seed: [32]byte{byte(seed), 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), 9))
+		changes := 0
+		for moves := 0; !g.Over() && moves < 400; moves++ {
+			w := g.Waiting()
+			p := w[rng.IntN(len(w))]
+			legal := g.LegalMoves(p)
+			mustApply(t, g, legal[rng.IntN(len(legal))])
+			// Now and then somebody who decided changes their mind.
+			if g.Phase() == PhaseWhite && rng.IntN(3) == 0 {
+				for q := range g.NumPlayers() {
+					if _, ok := g.Decision(q); ok {
+						ch := g.Choices(q)
+						if m := ch[rng.IntN(len(ch))]; g.Check(m) == nil {
+							mustApply(t, g, m)
+							changes++
+						}
+						break
+					}
+				}
+			}
+		}
+		if changes == 0 {
+			continue
+		}
+		if err := g.CheckLog(); err != nil {
+			t.Fatalf("seed %d, %d changes: %v", seed, changes, err)
+		}
+		rec := g.Record()
+		for i, rm := range rec.Moves {
+			if rm.Action == "color" && rm.Sum == 0 {
+				t.Fatalf("seed %d: colour move %d without its sum", seed, i)
+			}
+		}
+		var finished int
+		for _, ts := range g.Turns() {
+			if ts.Finished {
+				finished++
+			}
+		}
+		if finished < g.Turn()-1 {
+			t.Fatalf("seed %d: %d finished turn summaries at turn %d", seed, finished, g.Turn())
+		}
 	}
 }

@@ -138,9 +138,12 @@ func (g *Game) Record() *Record {
 			r.Reshuffles = append(r.Reshuffles, cardNames(pile))
 		}
 	}
-	// A dice turn is n action-1 moves and one action-2 move, so move i
-	// belongs to roll i/(n+1); write each colour move's sum for readers.
-	for i, m := range s.Log.Moves {
+	// A dice turn is action 1, which every player decides at least once
+	// (more often for a changed choice, P4) and which resolves once all
+	// have, then one action-2 move: write each colour move's sum, from its
+	// turn's roll, for readers.
+	turn, decided, all := 0, 0, 1<<len(s.Players)-1
+	for _, m := range s.Log.Moves {
 		rm := RecordMove{Player: s.Players[m.Player], Action: m.Kind.String()}
 		switch m.Kind {
 		case White, Number:
@@ -148,7 +151,7 @@ func (g *Game) Record() *Record {
 		case Colored:
 			rm.Row = m.Color.String()
 			rm.White = int(m.White)
-			if turn := i / (len(s.Players) + 1); turn < len(s.Log.Rolls) {
+			if turn < len(s.Log.Rolls) {
 				d := s.Log.Rolls[turn]
 				rm.Sum = d[m.White-1] + d[DieOf(m.Color)]
 			}
@@ -158,6 +161,13 @@ func (g *Game) Record() *Record {
 			rm.Row = m.Color.String()
 			rm.Cards = cardNames(m.CardList())
 			rm.Cross = m.CrossNumbers()
+		}
+		if s.Variant == Dice {
+			if decided == all { // the action-2 move ends the turn
+				turn, decided = turn+1, 0
+			} else {
+				decided |= 1 << m.Player
+			}
 		}
 		r.Moves = append(r.Moves, rm)
 	}

@@ -91,6 +91,16 @@ type Lock struct {
 // summary of a finished turn never changes afterwards, and two games that
 // differ only in hidden information (hand colours, face-down cards, choices
 // not yet revealed) have equal summaries.
+// lastIndexFunc is the index of the last element of s satisfying f, or -1.
+func lastIndexFunc[T any](s []T, f func(T) bool) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if f(s[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
 func (g *Game) Turns() []TurnSummary {
 	s := &g.st
 	r := newGame(s.Variant, s.Players, [32]byte{})
@@ -146,7 +156,7 @@ func (g *Game) Turns() []TurnSummary {
 			n := len(s.Players)
 			for i := range n {
 				p := (cur.Active + i) % n
-				k := slices.IndexFunc(pending, func(pm Move) bool { return pm.Player == p })
+				k := lastIndexFunc(pending, func(pm Move) bool { return pm.Player == p }) // the last choice counts (P4)
 				if k >= 0 {
 					cur.add(decisionOf(pending[k], Decision{}, action, before[p], after[p]))
 				}

@@ -126,14 +126,18 @@ func TestSandboxFirstLineIsTheAddress(t *testing.T) {
 
 // Issue: the sandbox grew by about 1.7 MB of memory and 0.4 MB of pictures
 // per finished game. The fake keeps a bounded history and the picture
-// caches are sized for one table: after 50 games (20 with the race
-// detector, which makes each game several times slower) the heap is within
-// 1.2 times what it was after 10, and the pictures folder is bounded.
+// caches are sized for one table: after 50 games the heap is within 1.2
+// times what it was after 10 (with the race detector: 20 games, 1.35), and
+// the pictures folder is bounded.
 func TestSandboxMemoryBoundedOverGames(t *testing.T) {
 	t.Parallel()
-	first, last := 10, 50
+	first, last, bound := 10, 50, 1.2
 	if raceEnabled {
-		last = 20
+		// Each game is several times slower with the race detector, which
+		// also changes how memory is reused (sync.Pool keeps little): 20
+		// games, and a looser bound, still far from the 2× of 1.7 MB a
+		// game.
+		last, bound = 20, 1.35
 	}
 	cfg := config.Default()
 	cfg.Sandbox.OutDir = t.TempDir()
@@ -166,8 +170,8 @@ func TestSandboxMemoryBoundedOverGames(t *testing.T) {
 	end := heap()
 	files, _ := os.ReadDir(fw.images)
 	t.Logf("heap after %d games %.1f MB, after %d %.1f MB (%.2f×); %d pictures kept", first, float64(at)/1e6, last, float64(end)/1e6, float64(end)/float64(at), len(files))
-	if float64(end) > 1.2*float64(at) {
-		t.Errorf("heap after %d games %.1f MB, more than 1.2 × the %.1f MB after %d", last, float64(end)/1e6, float64(at)/1e6, first)
+	if float64(end) > bound*float64(at) {
+		t.Errorf("heap after %d games %.1f MB, more than %.2f × the %.1f MB after %d", last, float64(end)/1e6, bound, float64(at)/1e6, first)
 	}
 	if len(files) > sandboxHistory+sandboxHistory/8 {
 		t.Errorf("%d pictures kept, bound %d", len(files), sandboxHistory+sandboxHistory/8)
