@@ -245,10 +245,18 @@ func TestReviewRefusals(t *testing.T) {
 	}
 }
 
-// BenchmarkReview reviews a whole game: solo and one seat at a table of 2.
+// BenchmarkReview reviews a whole game: solo and one seat at a table of 2,
+// beside replaying the same record alone as the baseline.
 func BenchmarkReview(b *testing.B) {
 	for _, n := range []int{1, 2} {
 		rec := recordGame(b, game.Dice, []Level{Medium, Medium}[:n], 3)
+		b.Run(fmt.Sprintf("%dp-replay-baseline", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := game.Replay(rec); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(fmt.Sprintf("%dp", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Review(rec, 0); err != nil {
