@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -264,5 +266,50 @@ func BenchmarkReview(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// C10, D4: the review sees only the seat's view, so whether the other
+// player's hidden action-1 choice was recorded before or after the
+// seat's own cannot change a figure.
+func TestC10ReviewIgnoresOthersHiddenChoices(t *testing.T) {
+	for seed := range 5 {
+		rec := recordGame(t, game.Dice, []Level{Easy, Medium}, seed)
+		r, err := game.NewReplayer(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Mark each move made in action 1, then put p1's first in each turn.
+		white := make([]bool, len(rec.Moves))
+		for i := 0; !r.Done(); i++ {
+			white[i] = r.Game().Phase() == game.PhaseWhite
+			if err := r.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		moved := *rec
+		moved.Moves = slices.Clone(rec.Moves)
+		swaps := 0
+		for i := 0; i+1 < len(moved.Moves); i++ {
+			if white[i] && white[i+1] && moved.Moves[i].Player == "p0" && moved.Moves[i+1].Player == "p1" {
+				moved.Moves[i], moved.Moves[i+1] = moved.Moves[i+1], moved.Moves[i]
+				swaps++
+				i++
+			}
+		}
+		if swaps == 0 {
+			t.Fatal("no action 1 to reorder")
+		}
+		a, err := Review(rec, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Review(&moved, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("seed %d: the review changed with the order of hidden choices:\n%+v\n%+v", seed, a, b)
+		}
 	}
 }
