@@ -250,12 +250,7 @@ func TestHistoryOfAFinishedGame(t *testing.T) {
 	}
 
 	// Autocomplete offers the game, with its players and scores.
-	i := h.interaction("anna", discordgo.InteractionApplicationCommandAutocomplete, discordgo.ApplicationCommandInteractionData{
-		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "record", Type: discordgo.ApplicationCommandOptionSubCommand,
-			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "ben", Focused: true}}}},
-	}, nil)
-	h.bot.Handle(i)
-	ac := h.response(i)
+	ac := h.autocompleteGame("anna", "ben")
 	if len(ac.Data.Choices) != 1 || ac.Data.Choices[0].Value != tb.ID+"-1" || !strings.Contains(ac.Data.Choices[0].Name, fmt.Sprintf("ben %d", scores[1])) {
 		t.Fatalf("autocomplete offers %+v", ac.Data.Choices)
 	}
@@ -553,6 +548,17 @@ func TestHistoryEmbedsWithinLimits(t *testing.T) {
 	}
 }
 
+// autocompleteGame is the answer to user typing typed into /qwixx
+// record's game option.
+func (h *harness) autocompleteGame(user, typed string) *discordgo.InteractionResponse {
+	i := h.interaction(user, discordgo.InteractionApplicationCommandAutocomplete, discordgo.ApplicationCommandInteractionData{
+		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "record", Type: discordgo.ApplicationCommandOptionSubCommand,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: typed, Focused: true}}}},
+	}, nil)
+	h.bot.Handle(i)
+	return h.response(i)
+}
+
 // damageValue flips a byte in the payload of the newest value of
 // bucket/guild whose key ends in suffix, in the store file at path (the
 // store closed).
@@ -615,12 +621,7 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "could not be read: its stored data is damaged") || strings.Contains(resp.Data.Content, "try again") {
 		t.Fatalf("/qwixx record of the damaged game: %q", resp.Data.Content)
 	}
-	i := h.interaction("anna", discordgo.InteractionApplicationCommandAutocomplete, discordgo.ApplicationCommandInteractionData{
-		Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "record", Type: discordgo.ApplicationCommandOptionSubCommand,
-			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "game", Type: discordgo.ApplicationCommandOptionString, Value: "", Focused: true}}}},
-	}, nil)
-	h.bot.Handle(i)
-	ac := h.response(i)
+	ac := h.autocompleteGame("anna", "")
 	if len(ac.Data.Choices) != 1 || ac.Data.Choices[0].Value != ids[0] {
 		t.Fatalf("autocomplete offers %+v, want only the readable %s", ac.Data.Choices, ids[0])
 	}
