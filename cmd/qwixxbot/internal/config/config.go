@@ -427,6 +427,11 @@ func (r *raw) applyEnv(env func(string) (string, bool)) error {
 // cannot see since it looks variables up by name.
 func UnknownEnv(environ []string) []string {
 	known := map[string]bool{TokenEnv: true}
+	// The sandbox page's browser tests read these; they configure the
+	// tests, not the bot, and are documented in README.
+	for _, name := range []string{"QWIXXBOT_BROWSER", "QWIXXBOT_REQUIRE_BROWSER", "QWIXXBOT_WEB_SHOTS"} {
+		known[name] = true
+	}
 	for _, k := range keys {
 		known[envName(k.name)] = true
 	}

@@ -454,6 +454,7 @@ func TestUnknownEnv(t *testing.T) {
 		"QWIXXBOT_STORE_PTH=a",
 		"QWIXXBOT_LOGLEVEL=debug",
 		"QWIXXBOT_GAME_TURN_TIMEOUT=2m",
+		"QWIXXBOT_REQUIRE_BROWSER=1", // a test knob .ci/run sets
 	}
 	got := fmt.Sprint(UnknownEnv(environ))
 	if want := "[QWIXXBOT_LOGLEVEL QWIXXBOT_STORE_PTH]"; got != want {
