@@ -78,6 +78,9 @@ type Options struct {
 	// NewGame starts a game; game.New with a seed from crypto/rand when nil.
 	// Tests use it to script the dice or the deck (game.Replay of a record).
 	NewGame func(v game.Variant, players []string) (*game.Game, error)
+	// DailySecret keys the daily challenge's dice (ai.DailySeed); when
+	// empty, the store's kept secret "daily" (Secrets) is used.
+	DailySecret []byte
 }
 
 // Bot handles interactions. Create it with New, register its commands with
@@ -258,8 +261,11 @@ type request struct {
 	userName string
 	perms    int64 // the member's permissions in the channel
 	answered bool
-	at       time.Time // when the interaction arrived (its token's age)
-	arrived  time.Time // the same in real time: the answer's deadline runs from it
+	// key is the stored table the request acts on: the channel's (the
+	// interaction's channel ID) unless it is set to a private game's key.
+	key     string
+	at      time.Time // when the interaction arrived (its token's age)
+	arrived time.Time // the same in real time: the answer's deadline runs from it
 }
 
 // answerWithin is how long after its arrival the bot may answer an
@@ -381,7 +387,7 @@ func (b *Bot) withTable(channelID string, fn func(t *Table) (*Table, error)) (un
 // unique across Discord): such an interaction is forged, refused, and fn
 // is not called.
 func (r *request) withTable(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
-	return r.b.withTable(r.i.ChannelID, func(t *Table) (*Table, error) {
+	return r.b.withTable(r.tableKey(), func(t *Table) (*Table, error) {
 		if !r.sameGuild(t) {
 			return nil, errRefused
 		}
@@ -389,10 +395,19 @@ func (r *request) withTable(fn func(t *Table) (*Table, error)) (unlock func(), e
 	})
 }
 
+// tableKey is the key of the table the request acts on (request.key).
+func (r *request) tableKey() string {
+	if r.key != "" {
+		return r.key
+	}
+	return r.i.ChannelID
+}
+
 // sameGuild reports whether t (nil: no table) may be acted on from the
-// request's guild, answering the user when not.
+// request's guild, answering the user when not. A private game belongs to
+// its player wherever they are (its key names them).
 func (r *request) sameGuild(t *Table) bool {
-	if t != nil && t.GuildID != r.i.GuildID {
+	if t != nil && t.Private == "" && t.GuildID != r.i.GuildID {
 		r.log.Warn().Str("table_guild", t.GuildID).Str("guild", r.i.GuildID).Msg("interaction from another guild than the table's")
 		r.ephemeral(r.lang.T("err.forged"))
 		return false

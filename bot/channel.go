@@ -326,8 +326,8 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if err != nil {
 		return false, err
 	}
-	if t == nil {
-		return true, nil
+	if t == nil || t.Private != "" {
+		return true, nil // no table, or one no channel shows
 	}
 	var content string
 	var comps []discordgo.MessageComponent

@@ -22,6 +22,8 @@ type Renderer interface {
 	// Chart draws the score chart: each player's total turn by turn (s is
 	// the series of v's game).
 	Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, error)
+	// ReviewChart is the score chart with a game review's moments marked.
+	ReviewChart(v game.PublicView, s game.ScoreSeries, moments []render.Moment, l Lang) ([]byte, error)
 }
 
 // localized returns a command text in German and French for Discord's
@@ -56,6 +58,8 @@ var subcommandNames = map[string][2]string{
 	"leaderboard": {"rangliste", "classement"},
 	"record":      {"protokoll", "relevé"},
 	"forget-me":   {"vergiss-mich", "oublie-moi"},
+	"solo":        {"solo", "solo"},
+	"daily":       {"tagesaufgabe", "défi-du-jour"},
 }
 
 // optionNames are the options' names in German and French.
@@ -66,6 +70,7 @@ var optionNames = map[string][2]string{
 	"timeout":   {"zeitlimit", "délai"},
 	"computers": {"computer", "ordinateurs"},
 	"game":      {"partie", "partie"},
+	"where":     {"wo", "où"},
 }
 
 // localName is a subcommand's or option's name as a client in the language
@@ -122,6 +127,10 @@ func Commands() []*discordgo.ApplicationCommand {
 	computers := opt(discordgo.ApplicationCommandOptionBoolean, "computers", "cmd.leaderboard.computers")
 	recordGame := opt(discordgo.ApplicationCommandOptionString, "game", "cmd.record.game")
 	recordGame.Autocomplete = true
+	where := opt(discordgo.ApplicationCommandOptionString, "where", "cmd.solo.where")
+	for _, w := range []string{"private", "channel"} {
+		where.Choices = append(where.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en.T("where." + w), NameLocalizations: *localized("where." + w), Value: w})
+	}
 	dm := false
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "qwixx",
@@ -143,6 +152,8 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("leaderboard", "cmd.leaderboard", boardVariant, computers),
 			sub("record", "cmd.record", recordGame),
 			sub("forget-me", "cmd.forget"),
+			sub("solo", "cmd.solo", where),
+			sub("daily", "cmd.daily"),
 		},
 	}}
 }
@@ -245,6 +256,15 @@ func (b *Bot) command(r *request) {
 		b.sendRecord(r, id)
 	case "forget-me":
 		b.cmdForget(r)
+	case "solo":
+		where, _ := opts.str("where")
+		if where != "" && where != "private" && where != "channel" {
+			r.ephemeral(r.lang.T("err.badcommand"))
+			return
+		}
+		b.cmdSolo(r, where)
+	case "daily":
+		b.cmdDaily(r)
 	default:
 		r.log.Warn().Str("sub", sub.Name).Msg("unknown subcommand")
 		r.ephemeral(r.lang.T("err.badcommand"))

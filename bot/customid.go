@@ -55,20 +55,29 @@ const (
 	// statistics (its table segment is the user whose statistics they
 	// are) and the confirmation of /qwixx forget-me (the user asking).
 	ViewPeople View = 'u'
+	// ViewSolo and ViewDaily are a private game's view (solo.go): the
+	// game itself, played in one ephemeral message; the table segment is
+	// the private table's id.
+	ViewSolo  View = 'o'
+	ViewDaily View = 'y'
 )
 
 // Private reports whether the view is an ephemeral message: only such a
 // message may be answered with private content (RULES C10).
-func (v View) Private() bool { return v == ViewSheet || v == ViewHand || v == ViewPeople }
+func (v View) Private() bool {
+	return v == ViewSheet || v == ViewHand || v == ViewPeople || v == ViewSolo || v == ViewDaily
+}
 
 // viewVerbs lists, per view, the verbs its components carry.
 var viewVerbs = map[View][]string{
 	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot", "leavers", "hints"},
 	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
-	ViewResults: {"again", "record"},
+	ViewResults: {"again", "record", "review"},
 	ViewPeople:  {"show", "forget", "keep"},
 	ViewSheet:   {"white", "number", "color", "take", "pass", "hint"},
 	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand", "hint"},
+	ViewSolo:    {"white", "color", "pass", "hint", "review", "again"},
+	ViewDaily:   {"white", "color", "pass", "hint", "review"},
 }
 
 // IsSelect reports whether the action belongs to a select menu (the play
@@ -186,7 +195,7 @@ func canonicalArg(verb, arg string) (string, bool) {
 	case "take":
 		nums, ok := numberList(arg, "-", 1, 3)
 		return joinInts(nums, "-"), ok
-	case "record":
+	case "record", "review":
 		n, err := strconv.Atoi(arg)
 		return strconv.Itoa(n), err == nil && n > 0
 	case "hand":

@@ -107,6 +107,8 @@ type tinyRenderer struct {
 	hands  []game.PrivateView
 	sheets []sheetRequest
 	charts []game.ScoreSeries
+	// moments are the last review chart's marks.
+	moments []render.Moment
 }
 
 // sheetRequest is what a private sheet was asked to show.
@@ -137,6 +139,12 @@ func (r *tinyRenderer) Hand(v game.PrivateView, _ Lang) ([]byte, error) {
 	return tinyPNG(), nil
 }
 func (r *tinyRenderer) Results(game.PublicView, *game.Match, Lang) ([]byte, error) {
+	return tinyPNG(), nil
+}
+func (r *tinyRenderer) ReviewChart(_ game.PublicView, _ game.ScoreSeries, moments []render.Moment, _ Lang) ([]byte, error) {
+	r.mu.Lock()
+	r.moments = append(r.moments[:0], moments...)
+	r.mu.Unlock()
 	return tinyPNG(), nil
 }
 func (r *tinyRenderer) Chart(_ game.PublicView, s game.ScoreSeries, _ Lang) ([]byte, error) {

@@ -54,7 +54,13 @@ const (
 // gameID names a table's current game in the history: the table's random
 // ID and the game's number at the table, so that the same game always
 // gets the same ID (saving it again replaces it).
-func gameID(t *Table) string { return t.ID + "-" + strconv.Itoa(t.GameNo) }
+// A daily challenge's ID starts with the day (dailyGameID).
+func gameID(t *Table) string {
+	if t.Daily > 0 {
+		return dailyGameID(t.Daily, t.ID)
+	}
+	return t.ID + "-" + strconv.Itoa(t.GameNo)
+}
 
 // gameOver is the result and record of t's game, just over at time at.
 // A seat with a user ID is that person's, also when a computer took it
@@ -257,7 +263,7 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 		return nil, false
 	}
 	us := stats.ForUser(results, userID, recentGames)
-	if us.All.Games == 0 {
+	if us.All.Games == 0 && us.Solo.Games == 0 {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 			Content: r.lang.T("stats.nogames", "<@"+userID+">"), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
 		}})
@@ -280,6 +286,12 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 				e.Description = variantName(l, v) + "\n" + e.Description
 			}
 		}
+	}
+	if us.All.Games == 0 {
+		e.Description = ""
+	}
+	if s := us.Solo; s.Games > 0 {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T("variant.solo"), Value: l.T("stats.solo", s.Games, decimal(l, s.MeanScore), s.BestScore)})
 	}
 	var lines []string
 	for _, pg := range us.Recent {

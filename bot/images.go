@@ -64,3 +64,8 @@ func (Images) Results(v game.PublicView, m *game.Match, l Lang) ([]byte, error) 
 func (Images) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, error) {
 	return render.Chart(v, s, l.Labels())
 }
+
+// ReviewChart draws the score chart with a review's moments marked.
+func (Images) ReviewChart(v game.PublicView, s game.ScoreSeries, moments []render.Moment, l Lang) ([]byte, error) {
+	return render.ReviewChart(v, s, l.Labels(), moments)
+}

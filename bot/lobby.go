@@ -162,6 +162,8 @@ func (b *Bot) component(r *request) {
 		b.lobbyClick(r, a)
 	case a.View == ViewPeople:
 		b.peopleClick(r, a)
+	case a.View == ViewSolo || a.View == ViewDaily:
+		b.privateClick(r, a)
 	case a.View == ViewHand || a.Verb == "hand":
 		// In turn with the bot's edits of the user's hand views.
 		unlock := b.hands.lockUser(r.i.ChannelID, r.userID)
@@ -323,7 +325,7 @@ func (b *Bot) startGame(t *Table) error {
 	if err != nil {
 		return fmt.Errorf("bot: start game: %w", err)
 	}
-	if t.Match == nil {
+	if t.Match == nil && len(players) >= game.MinPlayers { // a solo game is no match
 		if t.Match, err = game.NewMatch(players, t.Games); err != nil {
 			return fmt.Errorf("bot: start match: %w", err)
 		}

@@ -11,7 +11,7 @@ package bot
 // rules (x/text's plural.Selectf: "1 point", "2 points"; French "0 point"),
 // and {/sub} is the command "/qwixx sub" as a client in the language shows
 // it ("/qwixx ende", "/qwixx règles").
-var messages = mergeMessages(baseMessages, playMessages, logMessages, reasonMessages, wordMessages, rulesMessages, historyMessages)
+var messages = mergeMessages(baseMessages, playMessages, logMessages, reasonMessages, wordMessages, rulesMessages, historyMessages, soloMessages)
 
 func mergeMessages(parts ...map[string][3]string) map[string][3]string {
 	out := map[string][3]string{}
@@ -46,6 +46,7 @@ var baseMessages = map[string][3]string{
 	"cmd.end":              {"End the game in this channel", "Das Spiel in diesem Kanal beenden", "Terminer la partie de ce salon"},
 	"cmd.rules":            {"The rules of Qwixx in short", "Die Qwixx-Regeln in Kürze", "Les règles de Qwixx en bref"},
 	"cmd.help":             {"How to play with this bot", "So spielst du mit diesem Bot", "Comment jouer avec ce bot"},
+	"variant.solo":         {"Solo", "Solo", "Solo"},
 	"variant.dice":         {"Qwixx (dice game)", "Qwixx (Würfelspiel)", "Qwixx (jeu de dés)"},
 	"variant.cards":        {"Qwixx card game", "Qwixx – Das Kartenspiel", "Qwixx, le jeu de cartes"},
 	"variant.jokers":       {"Qwixx card game with jokers", "Qwixx – Das Kartenspiel mit Jokern", "Qwixx, le jeu de cartes avec jokers"},

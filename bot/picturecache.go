@@ -83,3 +83,9 @@ func pictureKey(vs ...any) string {
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
+
+// ReviewChart implements Renderer. Reviews are asked for rarely and each
+// differs: they pass by the cache.
+func (c *PictureCache) ReviewChart(v game.PublicView, s game.ScoreSeries, moments []render.Moment, l Lang) ([]byte, error) {
+	return c.next.ReviewChart(v, s, moments, l)
+}

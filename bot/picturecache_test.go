@@ -17,6 +17,9 @@ func (r *countingRenderer) draw() ([]byte, error) {
 	n := r.n.Add(1)
 	return bytes.Repeat([]byte{byte(n)}, 1000), nil
 }
+func (r *countingRenderer) ReviewChart(game.PublicView, game.ScoreSeries, []render.Moment, Lang) ([]byte, error) {
+	return r.draw()
+}
 func (r *countingRenderer) Table(game.PublicView, Lang) ([]byte, error) { return r.draw() }
 func (r *countingRenderer) Sheet(game.PublicView, int, []render.Cell, Lang) ([]byte, error) {
 	return r.draw()

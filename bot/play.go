@@ -37,6 +37,9 @@ func (b *Bot) playClick(r *request, a Action) {
 	case "record":
 		b.recordClick(r, a)
 		return
+	case "review":
+		b.reviewClick(r, a)
+		return
 	case "hint":
 		if a.View == ViewHand {
 			b.hintHand(r, a)
@@ -118,6 +121,10 @@ func (b *Bot) playClick(r *request, a Action) {
 			text += " " + r.lang.T("ok.canchange")
 		}
 		switch a.View {
+		case ViewSolo, ViewDaily:
+			// A private game's one view follows it: the next dice, or the end.
+			b.answerPrivate(r, after, "✅ "+text, "")
+			return
 		case ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
 			b.answerHand(r, after, seat, playSel{}, "✅ "+text, true)
@@ -248,8 +255,8 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	}
 	if g.Over() {
 		b.finishGame(t)
-	} else if t.position() != before {
-		b.resetTimer(t)
+	} else if t.position() != before && t.Private == "" {
+		b.resetTimer(t) // a private game waits for its player as long as they like
 	}
 	return nil
 }
@@ -296,6 +303,9 @@ func (b *Bot) finishGame(t *Table) {
 		b.log.Error().Err(err).Str("table", t.ID).Msg("game result not kept")
 	} else {
 		t.finished = append(t.finished, f)
+	}
+	if t.Private == privateDaily {
+		t.Streak++ // this day counts, whatever the score
 	}
 	t.Stage = StageOver
 	t.Deadline = timeZero
@@ -513,6 +523,8 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	case stopped:
 		// Nobody wins a game that was not played to its end.
 		fmt.Fprintln(&sb, l.T("over.standing"))
+	case len(scores) == 1:
+		fmt.Fprintln(&sb, l.T("over.solo", wn[0], scores[0])) // nobody to beat
 	case len(win) == 1:
 		fmt.Fprintln(&sb, l.T("over.winner", wn[0], scores[win[0]]))
 	default:
@@ -557,6 +569,10 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		}
 		if rec := b.recordButton(t, l); rec != nil {
 			btns = append(btns, rec)
+			if t.Variant == game.Dice {
+				// The review reads the kept record once the table moved on.
+				btns = append(btns, reviewButton(l, t.action(ViewResults, "review", strconv.Itoa(t.GameNo))))
+			}
 		}
 		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 	}

@@ -109,6 +109,18 @@ type Table struct {
 	// the table's language.
 	News []News `json:"news,omitempty"`
 
+	// Private is set on a private game, played by one person in ephemeral
+	// messages only: "solo" or "daily" (solo.go). Such a table is stored
+	// under privateKey, which is also its ChannelID; it has no channel
+	// messages, no timer and no reminders.
+	Private string `json:"private,omitempty"`
+	// Daily is the daily challenge's number (ai.DailyNumber) of a daily
+	// table; Par its par, and Streak the player's daily challenges in a
+	// row, this one included once it is over.
+	Daily  int `json:"daily,omitempty"`
+	Par    int `json:"par,omitempty"`
+	Streak int `json:"streak,omitempty"`
+
 	g *game.Game // decoded Game, loaded on demand
 	// finished are the games that ended since the table was loaded, to be
 	// saved with it (saveTable) in one transaction.

@@ -20,8 +20,8 @@ func (b *Bot) cmdHand(r *request)  { b.showHand(r, "", false, "") }
 // user when there is none or they are not seated. A button (tableID not
 // empty) must belong to the channel's current table.
 func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
-	unlock := b.locks.Lock(r.i.ChannelID)
-	t, err := b.loadTable(r.i.ChannelID)
+	unlock := b.locks.Lock(r.tableKey())
+	t, err := b.loadTable(r.tableKey())
 	unlock()
 	if r.failed(err) {
 		return nil, 0, false

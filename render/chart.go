@@ -469,3 +469,42 @@ func chartBadge(p int) *mask {
 		}
 	})
 }
+
+// Moment is a point a review marks on a score chart: player's decision in
+// turn Turn, labelled with its number N (1 the costliest).
+type Moment struct {
+	Turn, Player, N int
+}
+
+// ReviewChart draws the score chart (see Chart) with the moments marked:
+// a numbered ring on the player's line at each moment's turn, so that a
+// game review's costliest decisions can be found on the chart.
+func ReviewChart(v game.PublicView, s game.ScoreSeries, l Labels, moments []Moment) ([]byte, error) {
+	return encodePooled(func(a alloc) (canvas, error) {
+		c, lay, err := chart(v, s, l, a)
+		if err != nil {
+			return c, err
+		}
+		if err := drawMoments(c, lay, s, moments); err != nil {
+			return canvas{}, fmt.Errorf("render: review chart: %w", err)
+		}
+		return c, nil
+	}, "review chart")
+}
+
+// drawMoments marks moments on a drawn chart, later numbers under
+// earlier ones.
+func drawMoments(c canvas, lay *chartLayout, s game.ScoreSeries, moments []Moment) error {
+	for i := len(moments) - 1; i >= 0; i-- {
+		m := moments[i]
+		if m.Player < 0 || m.Player >= len(s.Totals) || m.Turn < 0 || m.Turn >= len(s.Totals[m.Player]) {
+			return fmt.Errorf("%w: moment at turn %d of player %d is off the series", ErrView, m.Turn, m.Player)
+		}
+		at := lay.pt(m.Turn, s.Totals[m.Player][m.Turn])
+		ink := rowC(game.Red, sDark)
+		c.draw(disc(17), at.X, at.Y, ink)
+		c.draw(disc(14), at.X, at.Y, cPaper)
+		c.textIn(fBox, strconv.Itoa(m.N), at.X, at.Y, center, ink)
+	}
+	return nil
+}

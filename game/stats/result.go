@@ -64,6 +64,9 @@ type Result struct {
 	Seats []Seat
 }
 
+// Solo reports whether r is a solo game: one seat, nobody to beat.
+func (r Result) Solo() bool { return len(r.Seats) == 1 }
+
 // FromGame is the result of game g of guild, ended at time at: the
 // variant, and per seat the name and score from g. users[i] is seat i's
 // Discord user ID, "" for a computer player. The names are the record's

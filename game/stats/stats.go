@@ -3,6 +3,7 @@ package stats
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -64,6 +65,10 @@ type UserStats struct {
 	// by game.Variant; the zero entry is unused).
 	All       Summary
 	ByVariant [game.Jokers + 1]Summary
+	// Solo sums up the player's solo games (one seat: /qwixx solo and the
+	// daily challenge). They are in no other summary, in no recent games
+	// and on no leaderboard: a game without opponents is always won.
+	Solo Summary
 	// Recent are the player's latest games, newest first.
 	Recent []PlayedGame
 }
@@ -74,9 +79,20 @@ type UserStats struct {
 func ForUser(results []Result, userID string, recent int) UserStats {
 	st := UserStats{UserID: userID}
 	var latest PlayedGame
+	var (
+		soloName string
+		soloAt   time.Time
+	)
 	for _, r := range results {
 		i := r.Seat(userID)
 		if i < 0 {
+			continue
+		}
+		if r.Solo() {
+			if st.Solo.Games == 0 || !r.Time.Before(soloAt) {
+				soloName, soloAt = r.Seats[i].Name, r.Time
+			}
+			st.Solo.add(r.Seats[i].Score, 1, 1)
 			continue
 		}
 		rank, winners := r.Rank(i), r.Winners()
@@ -94,6 +110,9 @@ func ForUser(results []Result, userID string, recent int) UserStats {
 	}
 	if st.All.Games > 0 {
 		st.Name = latest.Seats[latest.Seat].Name
+	}
+	if st.Solo.Games > 0 && (st.All.Games == 0 || soloAt.After(latest.Time)) {
+		st.Name = soloName
 	}
 	slices.SortStableFunc(st.Recent, func(a, b PlayedGame) int { return b.Time.Compare(a.Time) })
 	if len(st.Recent) > recent {
@@ -231,8 +250,8 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 			continue
 		}
 		n := len(r.Seats)
-		if n > MaxSeats {
-			continue // not a valid result
+		if n > MaxSeats || r.Solo() {
+			continue // not a valid result, or a solo game (no opponents to rate against)
 		}
 		games++
 		winners := 0

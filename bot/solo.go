@@ -1,0 +1,400 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+	"github.com/qwixxbot/qwixxbot/game/stats"
+)
+
+// A private game is a solo dice game (RULES' one-sheet setting) that one
+// person plays in an ephemeral message: /qwixx solo, and the daily
+// challenge /qwixx daily. Its table is stored like a channel's, under a
+// key that names the kind and the player (privateKey), so it is kept and
+// resumed across restarts; it has no channel messages, no timer (nobody
+// else waits) and no reminders. Its one view is updated only through its
+// player's own clicks (Discord changes an ephemeral message only through
+// its user's interactions): each click answers with the view's next state
+// (callback type 7), and the command shows it again whenever asked.
+const (
+	privateSolo  = "solo"
+	privateDaily = "daily"
+)
+
+// privateKey is the stored key of userID's private game of kind.
+func privateKey(kind, userID string) string { return kind + ":" + userID }
+
+// privateViewOf is the view of a private game of kind.
+func privateViewOf(kind string) View {
+	if kind == privateDaily {
+		return ViewDaily
+	}
+	return ViewSolo
+}
+
+// dailyGameID is the history's game ID of a daily challenge's result:
+// the day's number first, so a guild's results of one day are found by
+// their prefix (dailyRanking).
+func dailyGameID(n int, tableID string) string { return "daily-" + strconv.Itoa(n) + "-" + tableID }
+
+// Secrets is what a store offers that keeps named secrets (store.Store):
+// Secret returns the secret of name, made from crypto/rand and kept on
+// its first use.
+type Secrets interface {
+	Secret(name string) ([]byte, error)
+}
+
+// dailySecret is the key of the daily challenge's seeds (ai.DailySeed):
+// Options.DailySecret, or the store's kept secret.
+func (b *Bot) dailySecret() ([]byte, error) {
+	if len(b.opt.DailySecret) > 0 {
+		return b.opt.DailySecret, nil
+	}
+	s, ok := b.st.(Secrets)
+	if !ok {
+		return nil, fmt.Errorf("bot: the store keeps no secrets for the daily challenge")
+	}
+	secret, err := s.Secret("daily")
+	if err != nil {
+		return nil, fmt.Errorf("bot: daily secret: %w", err)
+	}
+	return secret, nil
+}
+
+// cmdSolo starts a solo dice game for the user: in the channel, a table
+// of one seat that everybody sees; otherwise (the default) a private game,
+// or the user's unfinished one again.
+func (b *Bot) cmdSolo(r *request, where string) {
+	if where == "channel" {
+		b.cmdSoloChannel(r)
+		return
+	}
+	b.startPrivate(r, privateSolo, false)
+}
+
+// startPrivate shows the user's private game of kind, starting a new
+// one when there is none running (or, with again, when the last is over).
+// update answers a click by replacing its message.
+func (b *Bot) startPrivate(r *request, kind string, update bool) {
+	r.key = privateKey(kind, r.userID)
+	var shown *Table
+	note := ""
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
+		if t != nil && t.Stage == StagePlaying {
+			shown, note = t, r.lang.T("solo.resumed")
+			return nil, errRefused // shown as it is: nothing to save
+		}
+		nt, err := b.newPrivate(r, kind, nil)
+		if err != nil {
+			return nil, err
+		}
+		shown = nt
+		return nt, nil
+	})
+	defer unlock()
+	if shown == nil {
+		r.failed(err)
+		return
+	}
+	r.log.Info().Str("table", shown.ID).Str("kind", kind).Msg("private game shown")
+	b.answerPrivateAs(r, shown, note, "", update)
+}
+
+// newPrivate makes a private table of kind for the request's user and
+// starts its solo game on seed (nil: a new random one).
+func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error) {
+	key := privateKey(kind, r.userID)
+	t := &Table{
+		ID: newTableID(), GuildID: r.i.GuildID, ChannelID: key, Host: r.userID, Variant: game.Dice, Games: 1,
+		Stage: StageLobby, Lang: r.lang.Code(), Created: b.opt.Now().UTC(), Private: kind, NoHints: kind == privateDaily,
+	}
+	t.Seats = []Seat{{UserID: r.userID, Name: t.uniqueName(r.userName)}}
+	s := newSeed()
+	if seed != nil {
+		s = *seed
+	}
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{t.Seats[0].Name}, Seed: s})
+	if err != nil {
+		return nil, fmt.Errorf("bot: start solo game: %w", err)
+	}
+	t.g = g
+	t.GameNo = 1
+	t.Stage = StagePlaying
+	return t, nil
+}
+
+// cmdDaily starts (or shows again) the user's daily challenge: the day's
+// dice, the same for everybody (ai.DailySeed), played once a day.
+func (b *Bot) cmdDaily(r *request) {
+	secret, err := b.dailySecret()
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	now := b.opt.Now()
+	n := ai.DailyNumber(now)
+	seed := ai.DailySeed(secret, now)
+	r.key = privateKey(privateDaily, r.userID)
+	var shown *Table
+	note := ""
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
+		if t != nil && t.Daily == n {
+			shown = t
+			if t.Stage == StagePlaying {
+				note = r.lang.T("solo.resumed")
+			} else {
+				note = r.lang.T("daily.done", n, nextDaily(now).Unix())
+			}
+			return nil, errRefused // shown as it is
+		}
+		par, _, err := ai.Par(seed)
+		if err != nil {
+			return nil, err
+		}
+		// The same dice as ai.DailyGame deals: a solo game on the day's seed.
+		nt, err := b.newPrivate(r, privateDaily, &seed)
+		if err != nil {
+			return nil, err
+		}
+		nt.Daily, nt.Par = n, par
+		if t != nil && t.Daily == n-1 && t.Stage == StageOver {
+			nt.Streak = t.Streak // played yesterday: the streak goes on
+		}
+		shown = nt
+		return nt, nil
+	})
+	defer unlock()
+	if shown == nil {
+		r.failed(err)
+		return
+	}
+	r.log.Info().Str("table", shown.ID).Int("daily", n).Msg("daily challenge shown")
+	b.answerPrivateAs(r, shown, note, "", false)
+}
+
+// nextDaily is when the next daily challenge starts: the next UTC midnight.
+func nextDaily(now time.Time) time.Time {
+	u := now.UTC()
+	return time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
+}
+
+// privateClick handles a click in a private game's view: moves, the hint,
+// the review and a new solo game. The table is the clicker's own (the key
+// names them): another user's view cannot reach it.
+func (b *Bot) privateClick(r *request, a Action) {
+	kind := privateSolo
+	if a.View == ViewDaily {
+		kind = privateDaily
+	}
+	r.key = privateKey(kind, r.userID)
+	switch a.Verb {
+	case "hint":
+		t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.g.MayAct(seat) })
+		if ok {
+			b.answerPrivateAs(r, t, "💡 "+hintText(r.lang, adv), moveAction(t, a.View, adv.Move), true)
+		}
+	case "review":
+		b.reviewPrivate(r, a)
+	case "again":
+		b.startPrivate(r, kind, true)
+	default:
+		b.playClick(r, a)
+	}
+}
+
+// answerPrivate answers a click in a private game's view with the game as
+// it is now, note first.
+func (b *Bot) answerPrivate(r *request, t *Table, note, mark string) {
+	b.answerPrivateAs(r, t, note, mark, true)
+}
+
+// answerPrivateAs answers with the private game's view: a new ephemeral
+// message, or (update) the clicked one replaced. The button whose
+// custom_id is mark is shown green (a hint).
+func (b *Bot) answerPrivateAs(r *request, t *Table, note, mark string, update bool) {
+	data, err := b.privateData(r, t, note)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	markButton(data.Components, mark)
+	typ := discordgo.InteractionResponseChannelMessageWithSource
+	if update {
+		typ = discordgo.InteractionResponseUpdateMessage
+	}
+	r.respond(&discordgo.InteractionResponse{Type: typ, Data: data})
+}
+
+// privateData is a private game's view: what to do now and the sheet with
+// the dice and the cells the choices would cross, the choices as buttons;
+// once it is over, the score (and for the daily challenge the day's
+// ranking, the streak, the par and a text to share), with the review.
+func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.InteractionResponseData, error) {
+	l := r.lang
+	g := t.g
+	view := privateViewOf(t.Private)
+	var lines []string
+	if note != "" {
+		lines = append(lines, note)
+	}
+	score := g.Sheet(0).Score()
+	title := l.T("solo.title")
+	if t.Private == privateDaily {
+		title = l.T("daily.title", t.Daily)
+	}
+	var comps []discordgo.MessageComponent
+	if t.Stage == StagePlaying {
+		lines = append(lines, l.T("solo.header", title, g.Turn(), score))
+		switch g.Phase() {
+		case game.PhaseWhite:
+			lines = append(lines, l.T("solo.white", g.WhiteSum()))
+		case game.PhaseColor:
+			lines = append(lines, l.T("solo.color"))
+		}
+		comps = personalControls(t, 0, l, view)
+	} else {
+		lines = append(lines, l.T("solo.over", title, score))
+		if t.Private == privateDaily {
+			lines = append(lines, b.dailySummary(r, t)...)
+		}
+		btns := []discordgo.MessageComponent{reviewButton(l, t.action(view, "review", strconv.Itoa(t.GameNo)))}
+		if t.Private == privateSolo {
+			btns = append(btns, discordgo.Button{Label: l.T("btn.solo.again"), Style: discordgo.SuccessButton, CustomID: t.action(view, "again", "")})
+		}
+		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
+	}
+	png, err := b.rd.Sheet(g.Public(), 0, sheetChoices(t, 0), l)
+	if err != nil {
+		return nil, err
+	}
+	return &discordgo.InteractionResponseData{
+		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
+		Files:       []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+		Attachments: &[]*discordgo.MessageAttachment{},
+	}, nil
+}
+
+// dailySummary is what a finished daily challenge shows: the par, the
+// player's place among the server's players of the day, their streak and
+// a text to share that gives away no dice.
+func (b *Bot) dailySummary(r *request, t *Table) []string {
+	l := r.lang
+	score := t.g.Sheet(0).Score()
+	lines := []string{l.T("daily.par", t.Par, score-t.Par)}
+	if rank, of, top := b.dailyRanking(r, t); of > 0 {
+		lines = append(lines, l.T("daily.rank", rank, of))
+		lines = append(lines, top...)
+	}
+	lines = append(lines, l.T("daily.streak", t.Streak))
+	lines = append(lines, l.T("daily.share"), "```\n"+dailyShare(l, t)+"\n```")
+	return lines
+}
+
+// dailyShare is the spoiler-free text of a finished daily challenge:
+// number, score, par, the crosses per row, locks, misthrows and streak,
+// nothing of the dice.
+func dailyShare(l Lang, t *Table) string {
+	sh := t.g.Sheet(0)
+	var rows []string
+	squares := map[game.Color]string{game.Red: "🟥", game.Yellow: "🟨", game.Green: "🟩", game.Blue: "🟦"}
+	for _, c := range game.Colors {
+		n := sh.Rows[c].Count()
+		if sh.Rows[c].Locked() {
+			rows = append(rows, fmt.Sprintf("%s%d🔒", squares[c], n))
+		} else {
+			rows = append(rows, fmt.Sprintf("%s%d", squares[c], n))
+		}
+	}
+	line := l.T("daily.sharehead", t.Daily, sh.Score(), t.Par)
+	return line + "\n" + strings.Join(rows, " ") + " " + strings.Repeat("✖", sh.Misthrows) + "\n🔥 " + strconv.Itoa(t.Streak)
+}
+
+// dailyRanking is the player's place among the players of the same daily
+// challenge in the guild the game was played in (shared places for equal
+// scores), how many played it, and the first lines of that ranking.
+func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
+	h, ok := b.history()
+	if !ok {
+		return 0, 0, nil
+	}
+	results, err := h.Results(t.GuildID, 0)
+	if err != nil && len(results) == 0 {
+		r.log.Warn().Err(err).Msg("daily ranking: results unreadable")
+		return 0, 0, nil
+	}
+	prefix := dailyGameID(t.Daily, "")
+	var day []stats.Result
+	for _, res := range results {
+		if strings.HasPrefix(res.GameID, prefix) && len(res.Seats) == 1 {
+			day = append(day, res)
+		}
+	}
+	slices.SortStableFunc(day, func(a, c stats.Result) int {
+		if a.Seats[0].Score != c.Seats[0].Score {
+			return c.Seats[0].Score - a.Seats[0].Score
+		}
+		return a.Time.Compare(c.Time)
+	})
+	place := 0
+	for i, res := range day {
+		if i == 0 || res.Seats[0].Score != day[i-1].Seats[0].Score {
+			place = i + 1
+		}
+		if res.Seats[0].UserID == r.userID && rank == 0 {
+			rank = place
+		}
+		if i < 5 {
+			top = append(top, r.lang.T("daily.rankrow", place, escapeMarkdown(res.Seats[0].Name), res.Seats[0].Score))
+		}
+	}
+	return rank, len(day), top
+}
+
+// reviewButton is the 🔍 Review button.
+func reviewButton(l Lang, customID string) discordgo.Button {
+	return discordgo.Button{Label: l.T("btn.review"), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
+}
+
+// cmdSoloChannel starts a solo dice game in the channel: a table of one
+// seat, started at once, that everybody sees and only its player plays,
+// with the channel's timer and messages like any table.
+func (b *Bot) cmdSoloChannel(r *request) {
+	var solo *Table
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
+		if t != nil && t.Stage != StageOver {
+			r.ephemeral(r.lang.T("err.busy", variantName(r.lang, t.Variant)))
+			return nil, errRefused
+		}
+		solo = &Table{
+			ID: newTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
+			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(), MaxSeats: b.opt.MaxPlayers,
+		}
+		solo.Seats = []Seat{{UserID: r.userID, Name: solo.uniqueName(r.userName)}}
+		if t != nil {
+			// The finished game's results lose their buttons' Play again:
+			// this table replaces it (as cmdNew).
+			solo.Shown.ResultsMsg, solo.Shown.ResultsLive, solo.Shown.ResultsRecord = t.Shown.ResultsMsg, t.Shown.ResultsLive, t.Shown.ResultsRecord
+		}
+		if err := b.startGame(solo); err != nil {
+			return nil, err
+		}
+		return solo, nil
+	})
+	defer unlock()
+	if r.failed(err) {
+		return
+	}
+	r.log.Info().Str("table", solo.ID).Msg("solo game started in the channel")
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
+		Content: LangFor(solo.Lang).T("solo.channel", solo.Seats[0].Mention()), AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}})
+	b.refresh.kick(b, r.i.ChannelID)
+}
