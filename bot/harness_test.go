@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"crypto/rand"
 	"bytes"
 	"fmt"
 	"image"
@@ -30,6 +31,7 @@ type memStore struct {
 	m           map[string][]byte
 	corrupt     map[string]bool
 	quarantined map[string][][]byte
+	secrets     map[string][]byte
 }
 
 func (s *memStore) Get(ch string) ([]byte, bool, error) {
@@ -93,6 +95,23 @@ func (s *memStore) Quarantine(ch, _ string) (bool, error) {
 	delete(s.m, ch)
 	delete(s.corrupt, ch)
 	return true, nil
+}
+
+// Secret keeps a secret per name, made once, as the store does.
+func (s *memStore) Secret(name string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.secrets == nil {
+		s.secrets = map[string][]byte{}
+	}
+	if _, ok := s.secrets[name]; !ok {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return nil, err
+		}
+		s.secrets[name] = b
+	}
+	return s.secrets[name], nil
 }
 
 func (s *memStore) GuildSettings(g string) ([]byte, bool, error) { return s.Get("guild:" + g) }

@@ -547,6 +547,17 @@ func (b *Bot) peopleClick(r *request, a Action) {
 		r.fail(err)
 		return
 	}
+	// Their private games (solo, daily challenge) go too: they hold the
+	// user's ID and name. (The daily challenge of the day may then be
+	// played again: nothing is kept to tell that it was played.)
+	for _, kind := range []string{privateSolo, privateDaily} {
+		unlock, err := b.withTable(privateKey(kind, r.userID), func(*Table) (*Table, error) { return nil, nil })
+		unlock()
+		if err != nil {
+			r.fail(err)
+			return
+		}
+	}
 	r.log.Info().Int("results", f.Results).Int("records", f.Records).Msg("user forgotten")
 	update(r.lang.T("forget.done", f.Results, f.Records))
 }

@@ -151,7 +151,7 @@ func (b *Bot) cmdDaily(r *request) {
 			if t.Stage == StagePlaying {
 				note = r.lang.T("solo.resumed")
 			} else {
-				note = r.lang.T("daily.done", n, nextDaily(now).Unix())
+				note = r.lang.T("daily.done", strconv.Itoa(n), strconv.FormatInt(nextDaily(now).Unix(), 10))
 			}
 			return nil, errRefused // shown as it is
 		}
@@ -206,8 +206,33 @@ func (b *Bot) privateClick(r *request, a Action) {
 	case "again":
 		b.startPrivate(r, kind, true)
 	default:
+		if b.privateStale(r, a) {
+			return
+		}
 		b.playClick(r, a)
 	}
+}
+
+// privateStale answers a move clicked on an outdated private view (a
+// second click before the first one's answer arrived, or a view of a
+// replaced game) and reports whether it did: an outdated view of the
+// running game is replaced by the current one, so the player never has to
+// look for the newest message; any other gets a private word.
+func (b *Bot) privateStale(r *request, a Action) bool {
+	unlock := b.locks.Lock(r.tableKey())
+	t, err := b.loadTable(r.tableKey())
+	unlock()
+	switch {
+	case err != nil:
+		return false // playClick answers the error
+	case t == nil || t.ID != a.Table:
+		r.ephemeral(r.lang.T("solo.gone"))
+		return true
+	case a.Stamp != t.stamp():
+		b.answerPrivate(r, t, r.lang.T("solo.stale"), "")
+		return true
+	}
+	return false
 }
 
 // answerPrivate answers a click in a private game's view with the game as
@@ -248,7 +273,7 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 	score := g.Sheet(0).Score()
 	title := l.T("solo.title")
 	if t.Private == privateDaily {
-		title = l.T("daily.title", t.Daily)
+		title = l.T("daily.title", strconv.Itoa(t.Daily))
 	}
 	var comps []discordgo.MessageComponent
 	if t.Stage == StagePlaying {
@@ -313,7 +338,7 @@ func dailyShare(l Lang, t *Table) string {
 			rows = append(rows, fmt.Sprintf("%s%d", squares[c], n))
 		}
 	}
-	line := l.T("daily.sharehead", t.Daily, sh.Score(), t.Par)
+	line := l.T("daily.sharehead", strconv.Itoa(t.Daily), sh.Score(), t.Par)
 	return line + "\n" + strings.Join(rows, " ") + " " + strings.Repeat("✖", sh.Misthrows) + "\n🔥 " + strconv.Itoa(t.Streak)
 }
 
