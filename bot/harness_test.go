@@ -1,8 +1,8 @@
 package bot
 
 import (
-	"crypto/rand"
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"image"
 	"image/color"
