@@ -492,6 +492,16 @@ func ReviewChart(v game.PublicView, s game.ScoreSeries, l Labels, moments []Mome
 	}, "review chart")
 }
 
+// ReviewChartImage draws the review chart (see ReviewChart) without
+// encoding it.
+func ReviewChartImage(v game.PublicView, s game.ScoreSeries, l Labels, moments []Moment) (*image.Paletted, error) {
+	c, lay, err := chart(v, s, l, newPage)
+	if err == nil {
+		err = drawMoments(c, lay, s, moments)
+	}
+	return own(c, err)
+}
+
 // drawMoments marks moments on a drawn chart, later numbers under
 // earlier ones.
 func drawMoments(c canvas, lay *chartLayout, s game.ScoreSeries, moments []Moment) error {

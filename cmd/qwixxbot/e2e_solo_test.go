@@ -1,0 +1,150 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// privateMoves are the move buttons of a private game's view.
+func privateMoves(m *discordtest.Message) []string {
+	var out []string
+	for _, id := range m.CustomIDs() {
+		if strings.Contains(id, ":white:") || strings.Contains(id, ":color:") || strings.Contains(id, ":pass#") {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// playPrivate plays u's private game in view to its end, choosing the
+// step-th move button (cyclically), and returns the last view.
+func (e *e2e) playPrivate(u *discordtest.User, view *discordtest.Message, offset int) *discordtest.Message {
+	e.t.Helper()
+	for step := 0; ; step++ {
+		if step > 400 {
+			e.t.Fatal("the private game did not end")
+		}
+		ids := privateMoves(view)
+		if len(ids) == 0 {
+			return view
+		}
+		view = e.answer(u.Click(view, ids[(step+offset)%len(ids)]))
+		if !view.Ephemeral() {
+			e.t.Fatalf("a private game's move was answered in public: %q", view.Content)
+		}
+	}
+}
+
+var parRE = regexp.MustCompile(`Par \([^)]*\): (-?\d+)`)
+
+// Solo, daily challenge and review through the fake Discord: a private
+// solo game to its end and its review; two users in two servers get the
+// same dice for the day, a second attempt is refused, and the par is the
+// hard player's score on those dice (the bot keeps the secret that keys
+// them in its database).
+func TestE2ESoloDailyAndReview(t *testing.T) {
+	t.Parallel()
+	e := newE2EClock(t, true)
+	ch := e.srv.DefaultChannel()
+	anna, ben := e.srv.AddUser("Anna", ""), e.srv.AddUser("Ben", "")
+	view := e.answer(anna.Command(ch, "qwixx", "solo", nil))
+	if !view.Ephemeral() || !strings.Contains(view.Content, "Solo game") {
+		t.Fatalf("/qwixx solo: %q", view.Content)
+	}
+	if _, ok := view.Attachment("sheet.png"); !ok {
+		t.Fatal("the solo view has no sheet")
+	}
+	end := e.playPrivate(anna, view, 0)
+	if !strings.Contains(end.Content, "is over") {
+		t.Fatalf("the solo game's end: %q", end.Content)
+	}
+	rv := e.answer(anna.Click(end, idWith(end, "review")))
+	if !rv.Ephemeral() || !strings.Contains(rv.Content, "Review of your game") || !strings.Contains(rv.Content, "Accuracy") {
+		t.Fatalf("the review: %q", rv.Content)
+	}
+	if _, ok := rv.Attachment("review.png"); !ok {
+		t.Fatal("the review has no chart")
+	}
+	for _, m := range ben.Messages(ch) {
+		if strings.Contains(m.Content, "Solo game") || strings.Contains(m.Content, "Review") {
+			t.Fatalf("ben sees anna's private game: %q", m.Content)
+		}
+	}
+
+	other := e.srv.AddGuild("Other", "de")
+	ch2 := e.srv.AddChannel(other, "spiele")
+	da := e.answer(anna.Command(ch, "qwixx", "daily", nil))
+	db := e.answer(ben.Command(ch2, "qwixx", "daily", nil))
+	if !strings.Contains(da.Content, "daily #") || !strings.Contains(db.Content, "daily #") {
+		t.Fatalf("daily views: %q / %q", da.Content, db.Content)
+	}
+	endA := e.playPrivate(anna, da, 0)
+	endB := e.playPrivate(ben, db, 1)
+	again := e.answer(anna.Command(ch2, "qwixx", "daily", nil))
+	if !strings.Contains(again.Content, "You have played today's daily challenge") || len(privateMoves(again)) != 0 {
+		t.Fatalf("a second daily: %q", again.Content)
+	}
+	pars := []int{}
+	for _, m := range []*discordtest.Message{endA, endB} {
+		p := parRE.FindStringSubmatch(m.Content)
+		if p == nil {
+			t.Fatalf("no par in %q", m.Content)
+		}
+		n, _ := strconv.Atoi(p[1])
+		pars = append(pars, n)
+	}
+	e.stop()
+	st, err := store.Open(e.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	secret, err := st.Secret("daily")
+	if err != nil {
+		t.Fatal(err)
+	}
+	par, parGame, err := ai.Par(ai.DailySeed(secret, e.clock.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pars[0] != par || pars[1] != par {
+		t.Fatalf("pars shown %v, the hard player scores %d on the day's dice", pars, par)
+	}
+	// The two games' records: the same dice, turn after turn, as long as
+	// both games had every die (a locked row's die leaves, S3).
+	var rolls [][][6]int
+	for _, g := range []string{e.srv.DefaultGuild(), other} {
+		infos, err := st.Records(g, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, in := range infos {
+			if !strings.HasPrefix(in.GameID, "daily-") {
+				continue
+			}
+			gr, ok, err := st.Record(g, in.GameID)
+			if err != nil || !ok {
+				t.Fatalf("record %s: %v", in.GameID, err)
+			}
+			rec, err := game.ParseRecord(gr.JSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rolls, found = append(rolls, rec.Rolls), true
+		}
+		if !found {
+			t.Fatalf("no daily result kept in guild %s", g)
+		}
+	}
+	if rolls[0][0] != parGame.Record().Rolls[0] || rolls[1][0] != rolls[0][0] || rolls[1][1] != rolls[0][1] {
+		t.Fatalf("the daily dealt different dice: %v / %v / par %v", rolls[0][:2], rolls[1][:2], parGame.Record().Rolls[0])
+	}
+}
