@@ -17,6 +17,7 @@ var soloMessages = map[string][3]string{
 	"solo.over":       {"**%[1]s** is over: **%[2]d {2:point|points}**.", "**%[1]s** ist vorbei: **%[2]d {2:Punkt|Punkte}**.", "**%[1]s** est terminée : **%[2]d {2:point|points}**."},
 	"solo.gone":       {"This game is over or was replaced by a newer one: {/solo} shows yours.", "Dieses Spiel ist vorbei oder durch ein neueres ersetzt: {/solo} zeigt deines.", "Cette partie est terminée ou a été remplacée : {/solo} affiche la tienne."},
 	"solo.stale":      {"That button was outdated; here is your game as it is now.", "Dieser Button war veraltet; hier ist dein Spiel, wie es jetzt steht.", "Ce bouton était périmé ; voici ta partie telle qu'elle est maintenant."},
+	"solo.unreadable": {"Your saved game could not be read (the bot's database is damaged); it was put aside for the operator.", "Dein gespeichertes Spiel war nicht lesbar (die Datenbank des Bots ist beschädigt); es wurde für den Betreiber beiseitegelegt.", "Ta partie enregistrée était illisible (la base de données du bot est endommagée) ; elle a été mise de côté pour l'administrateur."},
 	"solo.channel":    {"🎲 %[1]s plays a solo game here.", "🎲 %[1]s spielt hier allein.", "🎲 %[1]s joue une partie en solo ici."},
 	"btn.solo.again":  {"New solo game", "Neues Solospiel", "Nouvelle partie en solo"},
 	"over.solo":       {"🎲 %[1]s scored %[2]d {2:point|points}.", "🎲 %[1]s hat %[2]d {2:Punkt|Punkte} erzielt.", "🎲 %[1]s a marqué %[2]d {2:point|points}."},

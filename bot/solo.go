@@ -85,8 +85,11 @@ func (b *Bot) cmdSolo(r *request, where string) {
 // update answers a click by replacing its message.
 func (b *Bot) startPrivate(r *request, kind string, update bool) {
 	r.key = privateKey(kind, r.userID)
+	note, ok := b.privateReadable(r)
+	if !ok {
+		return
+	}
 	var shown *Table
-	note := ""
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t != nil && t.Stage == StagePlaying {
 			shown, note = t, r.lang.T("solo.resumed")
@@ -143,8 +146,11 @@ func (b *Bot) cmdDaily(r *request) {
 	n := ai.DailyNumber(now)
 	seed := ai.DailySeed(secret, now)
 	r.key = privateKey(privateDaily, r.userID)
+	note, ok := b.privateReadable(r)
+	if !ok {
+		return
+	}
 	var shown *Table
-	note := ""
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t != nil && t.Daily == n {
 			shown = t
@@ -178,6 +184,33 @@ func (b *Bot) cmdDaily(r *request) {
 	}
 	r.log.Info().Str("table", shown.ID).Int("daily", n).Msg("daily challenge shown")
 	b.answerPrivateAs(r, shown, note, "", false)
+}
+
+// privateReadable makes sure the request's private game can be read: a
+// stored game that cannot (a damaged database) is its player's alone, so
+// it is put aside into the store's quarantine for the operator at once,
+// and the note says so. ok is false when the request was answered (the
+// store failed).
+func (b *Bot) privateReadable(r *request) (note string, ok bool) {
+	key := r.tableKey()
+	unlock := b.locks.Lock(key)
+	defer unlock()
+	_, err := b.loadTable(key)
+	if _, bad := asUnreadable(err); bad {
+		moved, qerr := b.st.Quarantine(key, err.Error())
+		if qerr != nil {
+			r.fail(fmt.Errorf("bot: quarantine private game: %w", qerr))
+			return "", false
+		}
+		b.unreadableSeen.Delete(key)
+		r.log.Warn().Bool("moved", moved).Msg("unreadable private game put aside (quarantine)")
+		return r.lang.T("solo.unreadable"), true
+	}
+	if err != nil {
+		r.fail(err)
+		return "", false
+	}
+	return "", true
 }
 
 // nextDaily is when the next daily challenge starts: the next UTC midnight.

@@ -438,3 +438,27 @@ func TestForgetMeDeletesPrivateGames(t *testing.T) {
 		}
 	}
 }
+
+// A private game the store cannot read is its player's alone: /qwixx solo
+// puts it aside (quarantine, bytes kept) and deals a new game, saying so.
+func TestUnreadablePrivateGamePutAside(t *testing.T) {
+	h := newHarness(t)
+	h.command("anna", "solo")
+	key := privateKey(privateSolo, "anna")
+	h.st.mu.Lock()
+	h.st.corrupt = map[string]bool{key: true}
+	h.st.mu.Unlock()
+	r := h.command("anna", "solo")
+	if !strings.Contains(r.Data.Content, "could not be read") || len(moveButtons(t, r.Data.Components)) == 0 {
+		t.Fatalf("/qwixx solo on a damaged game: %q", r.Data.Content)
+	}
+	h.st.mu.Lock()
+	kept := len(h.st.quarantined[key])
+	h.st.mu.Unlock()
+	if kept != 1 {
+		t.Fatalf("%d damaged games kept in the quarantine, want 1", kept)
+	}
+	if tb, err := h.bot.loadTable(key); err != nil || tb == nil || tb.Stage != StagePlaying {
+		t.Fatalf("the new game: %v, %v", tb, err)
+	}
+}
