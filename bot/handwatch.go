@@ -52,13 +52,17 @@ type handSub struct {
 	it   *discordgo.Interaction // its token edits @original, the view
 	at   time.Time              // when the interaction arrived
 	lang Lang
-	key  string // what the view shows (handKey)
-	game string // the game it shows (gameID): it follows that game only
+	key  string  // what the view shows (handKey)
+	game string  // the game it shows (gameID): it follows that game only
+	sel  playSel // the play being built in it, as its answer showed it
+	// clobbered is set when an edit for an older state may have landed
+	// on top of the view's answer: it is shown again (refreshHand).
+	clobbered bool
 }
 
 // watch records that the interaction r answered with the hand view key of
 // the game gameID.
-func (w *handWatch) watch(r *request, at time.Time, key, gameID string) {
+func (w *handWatch) watch(r *request, at time.Time, key, gameID string, sel playSel) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.views == nil {
@@ -69,7 +73,7 @@ func (w *handWatch) watch(r *request, at time.Time, key, gameID string) {
 		ch = map[string]*handSub{}
 		w.views[r.i.ChannelID] = ch
 	}
-	ch[r.userID] = &handSub{it: r.i, at: at, lang: r.lang, key: key, game: gameID}
+	ch[r.userID] = &handSub{it: r.i, at: at, lang: r.lang, key: key, game: gameID, sel: sel}
 }
 
 // open lists the channel's hand views by user.
@@ -99,7 +103,16 @@ func (w *handWatch) update(channelID, user string, seen handSub, key string) {
 		}
 		return
 	}
-	s.key = key
+	s.key, s.clobbered = key, false
+}
+
+// clobber marks user's view seen as possibly overwritten by an older edit.
+func (w *handWatch) clobber(channelID, user string, seen handSub) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if s := w.views[channelID][user]; s != nil && s.it.ID == seen.it.ID {
+		s.clobbered = true
+	}
 }
 
 // prune forgets the views whose token is older than handRefreshWindow
@@ -140,14 +153,14 @@ func handCards(key string) string {
 	return cards
 }
 
-// refreshHands edits the open hand views of the channel whose content has
-// changed, with tokens younger than handRefreshWindow only. The views are
-// listed before the table is read, once for all of them: a view answered
-// by a click after that listing shows that click's state, at least as new
-// as the table read here, and is left alone (refreshHand).
-func (b *Bot) refreshHands(log zerolog.Logger, channelID string) {
-	views := b.hands.open(channelID)
-	if len(views) == 0 {
+// refreshHandOf brings user's open hand view in the channel up to date:
+// it runs in that view's own refresher goroutine. The view is looked up
+// before the table is read: a view answered by a click after that shows
+// that click's state, at least as new as the table read here, and is left
+// alone (refreshHand).
+func (b *Bot) refreshHandOf(channelID, user string) {
+	seen, ok := b.hands.current(channelID, user)
+	if !ok {
 		return
 	}
 	unlock := b.locks.Lock(channelID)
@@ -156,62 +169,81 @@ func (b *Bot) refreshHands(log zerolog.Logger, channelID string) {
 	if err != nil {
 		return // logged by the reconciler's load
 	}
-	for user, seen := range views {
-		b.refreshHand(log, channelID, t, user, seen)
-	}
+	log := b.log.With().Str("channel", channelID).Logger()
+	b.refreshHand(log, channelID, t, user, seen)
 }
 
 // refreshHand edits user's hand view, seen when the table t was read, if
 // what it shows has changed. It holds the user's hand lock, which clicks
-// in hand views hold while they are answered, and leaves the view alone
-// when a click answered it since it was seen: an edit for t must never
-// overwrite a newer answer (a play being built).
+// in hand views hold while they are answered, only to decide and draw:
+// never while the edit travels, so a slow edit never keeps the player's
+// own clicks waiting. An edit for t must never leave a newer answer (a
+// play being built) overwritten: when a click answered the view while the
+// edit travelled, the edit may have landed after that answer, so the view
+// is marked unknown and edited again, through the newer click's token,
+// with the table as it is then.
 func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user string, seen handSub) {
 	unlock := b.hands.lockUser(channelID, user)
-	defer unlock()
 	s, ok := b.hands.current(channelID, user)
 	if !ok || s.it.ID != seen.it.ID {
+		unlock()
 		return
 	}
 	if b.opt.Now().Sub(s.at) > handRefreshWindow {
 		b.hands.update(channelID, user, s, "")
+		unlock()
 		return
 	}
 	seat := -1
 	if t != nil && t.g != nil && t.Variant.CardGame() && gameID(t) == s.game && t.Stage == StagePlaying {
 		seat = t.seatOf(user)
 	}
+	var edit *discordgo.WebhookEdit
+	key := ""
 	if seat < 0 {
 		// Its game ended (/qwixx end, another game since) or the user is
 		// no longer at it: the view says so and loses its buttons, which
 		// could only answer that they belong to an earlier state.
 		content, none := s.lang.T("hand.over"), []discordgo.MessageComponent{}
-		if _, err := b.dc.InteractionResponseEdit(s.it, &discordgo.WebhookEdit{Content: &content, Components: &none}); err != nil {
-			log.Warn().Err(withoutURL(err)).Str("user", user).Msg("close hand view")
+		edit = &discordgo.WebhookEdit{Content: &content, Components: &none}
+	} else {
+		key = handKey(t, seat)
+		if key == s.key && !s.clobbered {
+			unlock()
+			return
 		}
-		b.hands.update(channelID, user, s, "")
-		return
+		// The same cards: the view keeps its picture (unless an older
+		// edit may have replaced it).
+		keep := handCards(key) == handCards(s.key) && !s.clobbered
+		sel := playSel{}
+		if key == s.key {
+			sel = s.sel // shown again as its answer showed it
+		}
+		data, err := b.handView(t, seat, s.lang, sel, keep)
+		if err != nil {
+			unlock()
+			log.Error().Err(err).Msg("render hand")
+			return
+		}
+		edit = &discordgo.WebhookEdit{Content: &data.Content, Components: &data.Components, Files: data.Files, Attachments: data.Attachments}
+		if t.Stage != StagePlaying {
+			key = "" // the game is over: nothing more to follow
+		}
 	}
-	key := handKey(t, seat)
-	if key == s.key {
-		return
-	}
-	// The same cards: the view keeps its picture.
-	keep := handCards(key) == handCards(s.key)
-	data, err := b.handView(t, seat, s.lang, playSel{}, keep)
-	if err != nil {
-		log.Error().Err(err).Msg("render hand")
-		return
-	}
-	_, err = b.dc.InteractionResponseEdit(s.it, &discordgo.WebhookEdit{
-		Content: &data.Content, Components: &data.Components, Files: data.Files, Attachments: data.Attachments,
-	})
+	// Claim the view for this edit: a second edit for the same view would
+	// find the key it shows and stop.
+	b.hands.update(channelID, user, s, key)
+	unlock()
+	_, err := b.dc.InteractionResponseEdit(s.it, edit)
 	if err != nil {
 		// The view was dismissed or the token refused: stop following it.
 		log.Warn().Err(withoutURL(err)).Str("user", user).Msg("refresh hand view")
-		key = ""
-	} else if t.Stage != StagePlaying {
-		key = "" // the game is over: nothing more to follow
+		b.hands.update(channelID, user, s, "")
 	}
-	b.hands.update(channelID, user, s, key)
+	if now, ok := b.hands.current(channelID, user); ok && now.it.ID != s.it.ID && seat >= 0 {
+		// A click answered the view meanwhile: this edit may have landed
+		// on top of its answer. Show the table again through its token.
+		b.hands.clobber(channelID, user, now)
+		b.refresh.run("hand/"+channelID+"/"+user, func() { b.refreshHandOf(channelID, user) })
+	}
 }

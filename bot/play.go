@@ -476,14 +476,13 @@ func joinInts(ns []int, sep string) string {
 
 func takeLabel(l Lang, nums []int) string { return l.T("btn.take", joinInts(nums, " + ")) }
 
-// refreshChannel shows the channel's table as it is now: the channel's
-// messages (reconcile), then the open hand views. It runs in the channel's
-// refresher goroutine, never under the channel lock while it talks to
-// Discord.
+// refreshChannel shows the channel's table as it is now in the channel's
+// messages (reconcile). It runs in the channel's refresher goroutine, never
+// under the channel lock while it talks to Discord; the open hand views
+// have workers of their own (refresher.kick).
 func (b *Bot) refreshChannel(channelID string) {
 	log := b.log.With().Str("channel", channelID).Logger()
 	b.reconcile(log, channelID)
-	b.refreshHands(log, channelID)
 }
 
 // waitingUsers are the user IDs of the players who must act now.

@@ -214,8 +214,10 @@ func (b *Bot) expire(channelID string, now time.Time) {
 	b.refresh.kick(b, channelID)
 }
 
-// refresher runs syncTable for a channel in one goroutine at a time,
-// coalescing requests that arrive while it works.
+// refresher runs, per surface (a channel's messages, one player's hand
+// view), one goroutine at a time, coalescing requests that arrive while
+// it works. Surfaces run apart: a slow request of one (a hand view's edit
+// held by Discord) never holds up another (the channel's next turn).
 type refresher struct {
 	mu      sync.Mutex
 	pending map[string]bool
@@ -223,31 +225,41 @@ type refresher struct {
 	wg      sync.WaitGroup
 }
 
-// kick asks for the channel's table message to be brought up to date.
+// kick asks for the channel's messages and its players' open hand views
+// to be brought up to date, each by its own worker.
 func (f *refresher) kick(b *Bot, channelID string) {
+	f.run("channel/"+channelID, func() { b.refreshChannel(channelID) })
+	for user := range b.hands.open(channelID) {
+		f.run("hand/"+channelID+"/"+user, func() { b.refreshHandOf(channelID, user) })
+	}
+}
+
+// run runs work for the surface key now, or once more after the run in
+// progress when there is one.
+func (f *refresher) run(key string, work func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.pending == nil {
 		f.pending, f.running = map[string]bool{}, map[string]bool{}
 	}
-	f.pending[channelID] = true
-	if f.running[channelID] {
+	f.pending[key] = true
+	if f.running[key] {
 		return
 	}
-	f.running[channelID] = true
+	f.running[key] = true
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
 		for {
 			f.mu.Lock()
-			if !f.pending[channelID] {
-				delete(f.running, channelID)
+			if !f.pending[key] {
+				delete(f.running, key)
 				f.mu.Unlock()
 				return
 			}
-			delete(f.pending, channelID)
+			delete(f.pending, key)
 			f.mu.Unlock()
-			b.refreshChannel(channelID)
+			work()
 		}
 	}()
 }

@@ -196,7 +196,7 @@ func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel playSel, note
 	}
 	at := b.opt.Now() // about when the token was made
 	if r.respond(&discordgo.InteractionResponse{Type: typ, Data: data}) == nil {
-		b.hands.watch(r, at, handKey(t, seat), gameID(t))
+		b.hands.watch(r, at, handKey(t, seat), gameID(t), sel)
 	}
 }
 

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// latency is how long an interaction waited for its answer.
+func latency(t *testing.T, it *discordtest.Interaction) time.Duration {
+	t.Helper()
+	d, ok := it.Latency()
+	if !ok {
+		t.Fatal("the interaction was not answered")
+	}
+	return d
+}
+
+// One player's hand-view edit held by Discord for 8 s delays only that
+// edit: the player's own clicks are answered at once, the table moves on
+// and the next turn's message appears at once, and the view shows the
+// game as it is once the edit got through (issue 24).
+func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
+	t.Parallel()
+	e := newE2EClock(t, true)
+	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
+	e.script = &game.Record{Seed: 11}
+	e.restart()
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	e.startCards("cards", anna, ben)
+
+	tbl := e.table(anna, "takes cards from the display")
+	itView, err := anna.Click(tbl, idWith(tbl, "hand"))
+	view := e.answer(itView, err)
+	if handCount(view) != 4 {
+		t.Fatalf("Anna's first hand: %q", view.Content)
+	}
+	const hold = 8 * time.Second
+	e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+itView.Token(), hold, discordtest.DelayBefore)
+	start := time.Now()
+	take, err := anna.Click(tbl, idsWith(tbl, "take")[0])
+	e.answer(take, err)
+	if err := e.until(5*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
+		t.Fatal("the hand view's edit was not held")
+	}
+	var lat []time.Duration
+	lat = append(lat, latency(t, take))
+	// The table moves on at once: the number for everyone.
+	tbl = e.table(anna, "the number for everyone")
+	for _, u := range []*discordtest.User{anna, ben} {
+		it, err := u.Click(tbl, idWith(tbl, "pass"))
+		e.answer(it, err)
+		lat = append(lat, latency(t, it))
+	}
+	// Anna's own view answers her while its edit is held: a fresh view
+	// with the play builder, and her play in it ends the turn.
+	e.table(anna, "plays 1 to 3 cards")
+	it, err := anna.Click(view, idWith(view, "hand"))
+	fresh := e.answer(it, err)
+	lat = append(lat, latency(t, it))
+	if idWith(fresh, "pick") == "" || handCount(fresh) != 5 {
+		t.Fatalf("Anna's view while its edit is held: %q", fresh.Content)
+	}
+	pick, ok := fresh.Component(idWith(fresh, "pick"))
+	if !ok {
+		t.Fatal("no card to pick")
+	}
+	it, err = anna.Select(fresh, idWith(fresh, "pick"), pick.Options[0].Value)
+	fresh = e.answer(it, err)
+	lat = append(lat, latency(t, it))
+	it, err = anna.Click(fresh, idWith(fresh, "play")) // C6: at least one card
+	ended := e.answer(it, err)
+	lat = append(lat, latency(t, it))
+	endedAt := time.Now()
+	if !strings.Contains(ended.Content, "✅") {
+		t.Fatalf("Anna's play: %q", ended.Content)
+	}
+	next := e.table(ben, "**Turn 2**")
+	nextAfter := time.Since(endedAt)
+	if len(e.srv.HeldRequests()) != 1 || time.Since(start) >= hold {
+		t.Fatalf("the hold ended before the turn was over (%v): the test proves nothing", time.Since(start))
+	}
+	if nextAfter > 500*time.Millisecond {
+		t.Errorf("the next turn's message came %v after the move that ended the turn, with a hand view's edit held", nextAfter)
+	}
+	slices.Sort(lat)
+	if worst := lat[len(lat)-1]; worst > time.Second {
+		t.Errorf("clicks answered in %v (worst) while a hand view's edit was held", lat)
+	}
+	// Once the edit got through, Anna's view shows the game as it is
+	// (turn 2: Ben takes), through her newest click's token.
+	e.waitFor(fresh.ID, "the hand view shows turn 2", func(m *discordtest.Message) bool {
+		return handCount(m) == 4 && idWith(m, "pick") == "" && idWith(m, "take") == ""
+	})
+	t.Logf("clicks answered in %v; the next turn's message %v after the turn's last move; %s", lat, nextAfter, next.Content[:min(40, len(next.Content))])
+}
+
+// The channel's edit held by Discord for 8 s: clicks are still answered at
+// once and the players' hand views still follow the game (issue 24). With
+// the bot's live answers the table message is edited through the token of
+// the newest click on it (PATCH /webhooks/…): that edit is held.
+func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
+	t.Parallel()
+	e := newE2EClock(t, true)
+	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
+	e.script = &game.Record{Seed: 11}
+	e.restart()
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	e.startCards("cards", anna, ben)
+	tbl := e.table(anna, "takes cards from the display")
+	view := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
+	bview := e.answer(ben.Click(tbl, idWith(tbl, "hand")))
+	e.answer(anna.Click(tbl, idsWith(tbl, "take")[0]))
+	tbl = e.table(anna, "the number for everyone")
+	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	last, err := ben.Click(tbl, idWith(tbl, "pass"))
+	e.answer(last, err)
+	const hold = 8 * time.Second
+	e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+last.Token(), hold, discordtest.DelayBefore)
+	// Anna plays from her view, which followed the game: the table
+	// message's edit for it is held.
+	shown := func(id string, ok func(*discordtest.Message) bool) func() bool {
+		return func() bool { m, _ := e.srv.Message(id); return m != nil && ok(m) }
+	}
+	if err := e.until(5*time.Second, shown(view.ID, func(m *discordtest.Message) bool { return idWith(m, "pick") != "" })); err != nil {
+		t.Fatal("Anna's view shows no play builder")
+	}
+	view, _ = e.srv.Message(view.ID)
+	pick, _ := view.Component(idWith(view, "pick"))
+	var lat []time.Duration
+	it, err := anna.Select(view, idWith(view, "pick"), pick.Options[0].Value)
+	view = e.answer(it, err)
+	lat = append(lat, latency(t, it))
+	it, err = anna.Click(view, idWith(view, "play"))
+	e.answer(it, err)
+	lat = append(lat, latency(t, it))
+	start := time.Now()
+	if err := e.until(3*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
+		t.Fatal("the table message's edit was not held: the test proves nothing")
+	}
+	// Ben's view follows the game while the table's edit is held: his
+	// take buttons of turn 2.
+	if err := e.until(2*time.Second, shown(bview.ID, func(m *discordtest.Message) bool { return idWith(m, "take") != "" })); err != nil {
+		t.Fatal("Ben's hand view did not show his take within 2 s while the table's edit was held")
+	}
+	bview, _ = e.srv.Message(bview.ID)
+	it, err = ben.Click(bview, idWith(bview, "hand"))
+	e.answer(it, err)
+	lat = append(lat, latency(t, it))
+	if time.Since(start) >= hold || len(e.srv.HeldRequests()) != 1 {
+		t.Fatalf("the hold ended before the checks (%v): the test proves nothing", time.Since(start))
+	}
+	slices.Sort(lat)
+	if worst := lat[len(lat)-1]; worst > time.Second {
+		t.Errorf("clicks answered in %v (worst) while the table's edit was held", lat)
+	}
+	t.Logf("clicks answered in %v while the table's edit was held", lat)
+}
