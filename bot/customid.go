@@ -68,17 +68,10 @@ func (v View) Private() bool {
 	return v == ViewSheet || v == ViewHand || v == ViewPeople || v == ViewSolo || v == ViewDaily
 }
 
-// viewVerbs lists, per view, the verbs its components carry.
-var viewVerbs = map[View][]string{
-	ViewLobby:   {"join", "leave", "start", "cancel", "bot", "unbot", "leavers", "hints"},
-	ViewTable:   {"white", "number", "color", "take", "pass", "sheet", "hand"},
-	ViewResults: {"again", "record", "review"},
-	ViewPeople:  {"show", "forget", "keep"},
-	ViewSheet:   {"white", "number", "color", "take", "pass", "hint"},
-	ViewHand:    {"take", "number", "pass", "pick", "as", "cross", "play", "hand", "hint"},
-	ViewSolo:    {"white", "color", "pass", "hint", "review", "again"},
-	ViewDaily:   {"white", "color", "pass", "hint", "review"},
-}
+// viewVerbs lists, per view, the verbs its components carry: the verbs of
+// the routing table (routes.go), so that the custom_ids the bot accepts
+// and the clicks it can handle are one list.
+var viewVerbs = routeVerbs()
 
 // IsSelect reports whether the action belongs to a select menu (the play
 // builder's) rather than a button.

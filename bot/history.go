@@ -515,14 +515,8 @@ func (b *Bot) cmdForget(r *request) {
 	}})
 }
 
-// peopleClick handles the buttons of the private stats and forget-me
-// answers.
+// peopleClick handles the buttons of the forget-me confirmation.
 func (b *Bot) peopleClick(r *request, a Action) {
-	switch a.Verb {
-	case "show":
-		b.statsShow(r, a)
-		return
-	}
 	// Only the user who asked confirms: the button names them.
 	if a.Table != r.userID {
 		r.ephemeral(r.lang.T("err.forged"))

@@ -157,21 +157,13 @@ func (b *Bot) component(r *request) {
 		r.ephemeral(r.lang.T("err.forged"))
 		return
 	}
-	switch {
-	case a.View == ViewLobby:
-		b.lobbyClick(r, a)
-	case a.View == ViewPeople:
-		b.peopleClick(r, a)
-	case a.View == ViewSolo || a.View == ViewDaily:
-		b.privateClick(r, a)
-	case a.View == ViewHand || a.Verb == "hand":
-		// In turn with the bot's edits of the user's hand views.
-		unlock := b.hands.lockUser(r.i.ChannelID, r.userID)
-		defer unlock()
-		b.playClick(r, a)
-	default:
-		b.playClick(r, a)
+	if h := handlerOf(a.View, a.Verb); h != nil {
+		h(b, r, a)
+		return
 	}
+	// DecodeAction accepts only the routing table's pairs.
+	r.log.Error().Str("custom_id", data.CustomID).Msg("decoded click without a route")
+	r.ephemeral(r.lang.T("err.forged"))
 }
 
 // componentMismatch says why a component interaction cannot come from a

@@ -15,39 +15,9 @@ import (
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
-// playClick handles the buttons and menus of a running game.
+// playClick handles a move clicked in a running game: on the table, in a
+// sheet or hand view, or in a private game's view (routes.go).
 func (b *Bot) playClick(r *request, a Action) {
-	switch a.Verb {
-	case "sheet":
-		b.showSheet(r, a.Table)
-		return
-	case "hand":
-		gameNo := ""
-		if a.View == ViewHand {
-			gameNo = a.Arg
-		}
-		b.showHand(r, a.Table, a.View == ViewHand, gameNo)
-		return
-	case "pick", "as", "cross":
-		b.playBuilderClick(r, a)
-		return
-	case "again":
-		b.playAgain(r, a)
-		return
-	case "record":
-		b.recordClick(r, a)
-		return
-	case "review":
-		b.reviewClick(r, a)
-		return
-	case "hint":
-		if a.View == ViewHand {
-			b.hintHand(r, a)
-		} else {
-			b.hint(r, a)
-		}
-		return
-	}
 	var (
 		chosen string
 		was    string // the choice it replaced (P4), if any

@@ -219,30 +219,21 @@ func nextDaily(now time.Time) time.Time {
 	return time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
 }
 
-// privateClick handles a click in a private game's view: moves, the hint,
-// the review and a new solo game. The table is the clicker's own (the key
-// names them): another user's view cannot reach it.
-func (b *Bot) privateClick(r *request, a Action) {
-	kind := privateSolo
-	if a.View == ViewDaily {
-		kind = privateDaily
+// privateMove handles a move clicked in a private game's view (the key of
+// the clicker's own game is set: routes.go). The table is the clicker's
+// own: another user's view cannot reach it.
+func (b *Bot) privateMove(r *request, a Action) {
+	if b.privateStale(r, a) {
+		return
 	}
-	r.key = privateKey(kind, r.userID)
-	switch a.Verb {
-	case "hint":
-		t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.g.MayAct(seat) })
-		if ok {
-			b.answerPrivateAs(r, t, "💡 "+hintText(r.lang, adv), moveAction(t, a.View, adv.Move), true)
-		}
-	case "review":
-		b.reviewPrivate(r, a)
-	case "again":
-		b.startPrivate(r, kind, true)
-	default:
-		if b.privateStale(r, a) {
-			return
-		}
-		b.playClick(r, a)
+	b.playClick(r, a)
+}
+
+// privateHint answers the 💡 Hint of a private game's view in place.
+func (b *Bot) privateHint(r *request, a Action) {
+	t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.g.MayAct(seat) })
+	if ok {
+		b.answerPrivateAs(r, t, "💡 "+hintText(r.lang, adv), moveAction(t, a.View, adv.Move), true)
 	}
 }
 
