@@ -255,7 +255,7 @@ func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
 	}
 	// After a restart a channel last changed through an answer is edited
 	// once, in case that answer was lost.
-	r = h.click("anna", buttons(h.dc.lastTable(testChannel).Components, "Pass")[0], h.dc.lastTable(testChannel))
+	h.click("anna", buttons(h.dc.lastTable(testChannel).Components, "Pass")[0], h.dc.lastTable(testChannel))
 	if !h.table().Shown.Unsure {
 		t.Fatal("an answer's update is not marked unsure")
 	}

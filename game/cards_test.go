@@ -217,10 +217,7 @@ func TestC6GapRuleRulebookExamples(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			hand := cards(t, tt.hand...)
 			g := playGame(t, Cards, hand, Sheet{})
-			var played []Card
-			for _, c := range hand[:3] {
-				played = append(played, c)
-			}
+			played := append([]Card(nil), hand[:3]...)
 			m := PlayMove(0, tt.as, played, tt.cross...)
 			if tt.want != 0 {
 				mustRefuse(t, g, m, tt.want)

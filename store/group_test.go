@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+	bberrors "go.etcd.io/bbolt/errors"
 )
 
 // queued is how many writes wait for the next group.
@@ -256,7 +257,7 @@ func TestGroupMemberFails(t *testing.T) {
 		}, errRefused, nil},
 		{"bbolt error", func(s *Store) error {
 			return s.Put("bad-"+string(make([]byte, bbolt.MaxKeySize+1)), []byte("x"))
-		}, bbolt.ErrKeyTooLarge, nil},
+		}, bberrors.ErrKeyTooLarge, nil},
 		{"Update fn panic", func(s *Store) error {
 			return s.Update("bad-panic", func([]byte, bool) ([]byte, bool, error) {
 				panic("in fn")
@@ -509,8 +510,8 @@ func TestGroupCloseWaits(t *testing.T) {
 		t.Fatalf("Close returned (%v) with a write in flight", err)
 	case <-time.After(20 * time.Millisecond):
 	}
-	if err := s.Put("late", []byte("v")); !errors.Is(err, bbolt.ErrDatabaseNotOpen) {
-		t.Errorf("Put after Close = %v, want %v", err, bbolt.ErrDatabaseNotOpen)
+	if err := s.Put("late", []byte("v")); !errors.Is(err, bberrors.ErrDatabaseNotOpen) {
+		t.Errorf("Put after Close = %v, want %v", err, bberrors.ErrDatabaseNotOpen)
 	}
 	release()
 	if err := wait(); err != nil {

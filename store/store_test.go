@@ -116,13 +116,6 @@ func trunc(b []byte) []byte {
 
 func TestUpdate(t *testing.T) {
 	errBoom := errors.New("boom")
-	type result struct {
-		blob   []byte
-		del    bool
-		err    error
-		exists bool // what fn saw
-		old    string
-	}
 	tests := []struct {
 		name       string
 		start      []byte // nil: no game stored

@@ -159,12 +159,6 @@ func (c *crashRun) epoch() (context.Context, bool) {
 	return c.epochCtx, c.paused.Load()
 }
 
-func (c *crashRun) bump() {
-	c.epochMu.Lock()
-	defer c.epochMu.Unlock()
-	c.bumpLocked()
-}
-
 func (c *crashRun) bumpLocked() {
 	if c.epochEnd != nil {
 		c.epochEnd()

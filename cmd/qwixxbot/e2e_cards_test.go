@@ -857,7 +857,7 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 	tbl = e.table(anna, "the number for everyone")
 	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
 	e.answer(ben.Click(tbl, idWith(tbl, "pass")))
-	tbl = e.table(anna, "plays 1 to 3 cards")
+	e.table(anna, "plays 1 to 3 cards")
 	e.bot.Idle() // the hand views have been looked at
 	view, _ = e.srv.Message(view.ID)
 	if idWith(view, "pick") != "" {

@@ -478,7 +478,7 @@ func TestTokenNeverShown(t *testing.T) {
 		"%v":                fmt.Sprintf("%v", c),
 		"%+v":               fmt.Sprintf("%+v", c),
 		"%#v":               fmt.Sprintf("%#v", c),
-		"%s":                fmt.Sprintf("%s", c),
+		"%s":                fmt.Sprintf("%s", c), //lint:ignore S1025 the verb itself is under test
 		"%v pointer":        fmt.Sprintf("%v", &c),
 		"%+v Discord":       fmt.Sprintf("%+v", c.Discord),
 		"%#v Discord":       fmt.Sprintf("%#v", c.Discord),
