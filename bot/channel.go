@@ -153,8 +153,8 @@ func (t *Table) logLine(key string) string {
 		}
 	}
 	for _, n := range t.News {
-		if n.Turn == turn && strings.HasPrefix(n.Text, "⌛") {
-			line += " · " + n.Text
+		if n.Turn == turn && n.timeout() {
+			line += " · " + n.words(l, t.Seats)
 		}
 	}
 	return line

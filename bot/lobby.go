@@ -416,13 +416,12 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 			return t, nil
 		}
 		name = t.Seats[seat].Name
-		l := LangFor(t.Lang)
 		if t.LeaverComputer {
 			t.Seats[seat].Computer = ai.Medium.String() // plays from the seat's own view (C10)
-			t.addNews(l.T("event.left.computer", name))
+			t.addNews(News{Event: newsLeftBot, Seat: seat})
 		} else {
 			t.Seats[seat].Left = true
-			t.addNews(l.T("event.left", name))
+			t.addNews(News{Event: newsLeft, Seat: seat})
 		}
 		leftMsg = "event.left"
 		if t.LeaverComputer {

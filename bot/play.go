@@ -203,24 +203,27 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 	if err := g.Apply(m); err != nil {
 		return err
 	}
-	l := LangFor(t.Lang)
 	if g.Reshuffles() > shuffles {
-		t.addNews(l.T("event.reshuffle", g.DrawSize()))
+		t.addNews(News{Event: newsReshuffle, N: g.DrawSize()})
 	}
 	if m.Kind == game.Play {
 		// Played cards are public once shown (RULES C10).
-		t.addNewsAt(turn, l.T("turn.played", t.Seats[m.Player].Name, playedList(l, m.CardList(), m.Color, true)))
+		var cards []string
+		for _, c := range m.CardList() {
+			cards = append(cards, c.String())
+		}
+		t.addNewsAt(turn, News{Event: newsPlayed, Seat: m.Player, Cards: cards, Color: m.Color})
 	}
 	b.autoMoves(t)
 	for p := range sheets {
 		now := g.Sheet(p)
 		for _, c := range game.Colors {
 			if now.Rows[c].Locked() && !sheets[p].Rows[c].Locked() {
-				t.addNewsAt(turn, l.T("event.lock", t.Seats[p].Name, rowName(l, c)))
+				t.addNewsAt(turn, News{Event: newsLock, Seat: p, Color: c})
 			}
 		}
 		if now.Misthrows > sheets[p].Misthrows {
-			t.addNewsAt(turn, l.T("event.misthrow", t.Seats[p].Name, now.Misthrows))
+			t.addNewsAt(turn, News{Event: newsMisthrow, Seat: p, N: now.Misthrows})
 		}
 	}
 	if g.Over() {
@@ -335,7 +338,7 @@ func tableContent(t *Table, l Lang) string {
 	// Events of this turn so far; earlier turns' are in their log lines.
 	for _, n := range t.News {
 		if n.Turn == g.Turn() {
-			fmt.Fprintln(&sb, "> "+n.Text)
+			fmt.Fprintln(&sb, "> "+n.words(l, t.Seats))
 		}
 	}
 	return strings.TrimSpace(sb.String())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -127,24 +128,96 @@ type Table struct {
 	finished []store.Finished
 }
 
-// News is one public event of a turn.
+// News is one public event of a turn (a lock, a misthrow, a reshuffle, a
+// play, a player leaving, a timer running out), kept as data and put into
+// words when shown (News.words), in the language of whoever shows it: a
+// record, a review or a language switch can read it.
 type News struct {
-	Turn int    `json:"turn"`
-	Text string `json:"text"`
+	Turn int `json:"turn"`
+	// Event is what happened (the news* constants); "" in news stored by
+	// an earlier version, whose Text is already in words.
+	Event string `json:"event,omitempty"`
+	// Seat is the player it happened to; Color the row locked, or the
+	// colour jokers counted as; N the misthrow's number or the new draw
+	// pile's size; Nums the numbers a timer took; Cards the cards played.
+	Seat  int        `json:"seat,omitempty"`
+	Color game.Color `json:"color,omitempty"`
+	N     int        `json:"n,omitempty"`
+	Nums  []int      `json:"nums,omitempty"`
+	Cards []string   `json:"cards,omitempty"`
+	Text  string     `json:"text,omitempty"`
+}
+
+// The events of News.
+const (
+	newsLock        = "lock"
+	newsMisthrow    = "misthrow"
+	newsReshuffle   = "reshuffle"
+	newsPlayed      = "played"
+	newsLeft        = "left"
+	newsLeftBot     = "left.computer"
+	newsTimeout     = "timeout"
+	newsTimeoutTake = "timeout.take"
+	newsTimeoutPlay = "timeout.play"
+)
+
+// words puts the news into words in l, naming the seats' players.
+func (n News) words(l Lang, seats []Seat) string {
+	name := "#" + strconv.Itoa(n.Seat+1)
+	if n.Seat >= 0 && n.Seat < len(seats) {
+		name = seats[n.Seat].Name
+	}
+	switch n.Event {
+	case newsLock:
+		return l.T("event.lock", name, rowName(l, n.Color))
+	case newsMisthrow:
+		return l.T("event.misthrow", name, n.N)
+	case newsReshuffle:
+		return l.T("event.reshuffle", n.N)
+	case newsPlayed:
+		cards := make([]game.Card, 0, len(n.Cards))
+		for _, s := range n.Cards {
+			if c, err := game.ParseCard(s); err == nil {
+				cards = append(cards, c)
+			}
+		}
+		return l.T("turn.played", name, playedList(l, cards, n.Color, true))
+	case newsLeft:
+		return l.T("event.left", name)
+	case newsLeftBot:
+		return l.T("event.left.computer", name)
+	case newsTimeout:
+		return l.T("turn.timeout", name)
+	case newsTimeoutTake:
+		return l.T("turn.timeout.take", name, joinInts(n.Nums, " + "))
+	case newsTimeoutPlay:
+		return l.T("turn.timeout.play", name)
+	}
+	return n.Text
+}
+
+// timeout reports whether the news is a timer running out (the turn's
+// log line repeats those).
+func (n News) timeout() bool {
+	if n.Event == "" {
+		return strings.HasPrefix(n.Text, "⌛")
+	}
+	return strings.HasPrefix(n.Event, newsTimeout)
 }
 
 // addNews remembers an event of the current turn, keeping the last few.
-func (t *Table) addNews(text string) {
+func (t *Table) addNews(n News) {
 	turn := 0
 	if t.g != nil {
 		turn = t.g.Turn()
 	}
-	t.addNewsAt(turn, text)
+	t.addNewsAt(turn, n)
 }
 
 // addNewsAt remembers an event of the given turn, keeping the last few.
-func (t *Table) addNewsAt(turn int, text string) {
-	t.News = append(t.News, News{Turn: turn, Text: text})
+func (t *Table) addNewsAt(turn int, n News) {
+	n.Turn = turn
+	t.News = append(t.News, n)
 	if len(t.News) > 8 {
 		t.News = t.News[len(t.News)-8:]
 	}

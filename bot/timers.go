@@ -176,7 +176,6 @@ func (b *Bot) expire(channelID string, now time.Time) {
 		if t == nil || t.g == nil || t.Stage != StagePlaying || now.Before(t.Deadline) {
 			return nil, errRefused
 		}
-		l := LangFor(t.Lang)
 		pos := t.position()
 		for _, p := range t.g.Waiting() {
 			if t.position() != pos {
@@ -188,11 +187,11 @@ func (b *Bot) expire(channelID string, now time.Time) {
 			}
 			switch m.Kind {
 			case game.Take: // the rules force a take (C4)
-				t.addNews(l.T("turn.timeout.take", t.Seats[p].Name, joinInts(m.TakeNumbers(), " + ")))
+				t.addNews(News{Event: newsTimeoutTake, Seat: p, Nums: m.TakeNumbers()})
 			case game.Play: // and a play (C6)
-				t.addNews(l.T("turn.timeout.play", t.Seats[p].Name))
+				t.addNews(News{Event: newsTimeoutPlay, Seat: p})
 			default:
-				t.addNews(l.T("turn.timeout", t.Seats[p].Name))
+				t.addNews(News{Event: newsTimeout, Seat: p})
 			}
 			if err := b.apply(t, m); err != nil {
 				return nil, fmt.Errorf("bot: timeout move %v: %w", m, err)
