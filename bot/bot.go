@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
 )
@@ -429,14 +430,14 @@ func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
 		if t == nil {
 			return nil, exists, nil
 		}
-		blob, err := t.encode()
+		blob, err := t.Encode()
 		stored = blob
 		return blob, false, err
 	}
 	var err error
-	if h, ok := b.history(); ok && t != nil && len(t.finished) > 0 {
+	if h, ok := b.history(); ok && t != nil && len(t.Finished) > 0 {
 		// The game over and its result: on disk together or not at all.
-		err = h.UpdateSaving(channelID, t.finished, fn)
+		err = h.UpdateSaving(channelID, t.Finished, fn)
 	} else {
 		err = b.st.Update(channelID, fn)
 	}
@@ -444,7 +445,7 @@ func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
 		return nil, fmt.Errorf("bot: save table: %w", err)
 	}
 	if t != nil {
-		t.finished = nil
+		t.Finished = nil
 	}
 	b.timers.set(channelID, t)
 	b.keepSnapshot(channelID, t)
@@ -531,7 +532,7 @@ func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*
 	if !ok {
 		return nil, nil
 	}
-	t, err := decodeTableWith(data, func(raw []byte) (*game.Game, error) { return b.restoreGame(channelID, raw) })
+	t, err := session.DecodeWith(data, func(raw []byte) (*game.Game, error) { return b.restoreGame(channelID, raw) })
 	if err != nil {
 		return nil, b.unreadable(channelID, data, err)
 	}
@@ -562,8 +563,8 @@ func (b *Bot) misfiled(channelID, storedFor string) error {
 // gameSnapshot is a channel's game as last saved or restored: its
 // snapshot's bytes and the game they restore to, never handed out itself.
 type gameSnapshot struct {
-	raw []byte
-	g   *game.Game
+	raw  []byte
+	live *game.Game
 }
 
 // restoreGame restores a channel's game from its snapshot: a clone of the
@@ -573,22 +574,22 @@ type gameSnapshot struct {
 func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
 	if v, ok := b.snapshots.Load(channelID); ok {
 		if s := v.(*gameSnapshot); bytes.Equal(s.raw, raw) {
-			return s.g.Clone(), nil
+			return s.live.Clone(), nil
 		}
 	}
 	g, err := game.RestoreChecked(raw)
 	if err != nil {
 		return nil, err
 	}
-	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(raw), g: g.Clone()})
+	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(raw), live: g.Clone()})
 	return g, nil
 }
 
 // keepSnapshot remembers the game t was just saved with (nil: none).
 func (b *Bot) keepSnapshot(channelID string, t *Table) {
-	if t == nil || t.g == nil || len(t.Game) == 0 {
+	if t == nil || t.Game == nil || len(t.Snapshot) == 0 {
 		b.snapshots.Delete(channelID)
 		return
 	}
-	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(t.Game), g: t.g.Clone()})
+	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(t.Snapshot), live: t.Game.Clone()})
 }

@@ -59,7 +59,7 @@ func TestLobbyToStart(t *testing.T) {
 		t.Fatalf("start must update the lobby and remove its buttons: %+v", r)
 	}
 	tb := h.table()
-	if tb.Stage != StagePlaying || tb.g == nil || tb.g.NumPlayers() != 3 {
+	if tb.Stage != StagePlaying || tb.Game == nil || tb.Game.NumPlayers() != 3 {
 		t.Fatalf("table after start: %+v", tb)
 	}
 	msg := h.dc.lastTable(testChannel)
@@ -81,7 +81,7 @@ func TestStaleAndForgedClicks(t *testing.T) {
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	msg := h.dc.lastTable(testChannel)
 	pass := buttons(msg.Components, "Pass")[0]
-	before := h.table().g.Moves()
+	before := h.table().Game.Moves()
 	for _, id := range []string{"nonsense", "q1:zzz:1:pass", strings.Replace(pass, ":pass", ":white:purple", 1)} {
 		r := h.click("anna", id, msg)
 		if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
@@ -96,7 +96,7 @@ func TestStaleAndForgedClicks(t *testing.T) {
 	if r := h.click("cleo", buttons(resp.Data.Components, "Join")[0], nil); !strings.Contains(r.Data.Content, "earlier state") {
 		t.Fatalf("old lobby button: %q", r.Data.Content)
 	}
-	if got := h.table().g.Moves(); len(got) != len(before) {
+	if got := h.table().Game.Moves(); len(got) != len(before) {
 		t.Fatalf("refused clicks changed the game: %v", got)
 	}
 	// After both passed action 1, the action-1 buttons are stale.
@@ -112,8 +112,8 @@ func TestIllegalClickExplained(t *testing.T) {
 	resp := h.openTable("dice", "anna", "ben")
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	tb := h.table()
-	active := tb.Seats[tb.g.Active()].UserID
-	other := tb.Seats[1-tb.g.Active()].UserID
+	active := tb.Seats[tb.Game.Active()].UserID
+	other := tb.Seats[1-tb.Game.Active()].UserID
 	msg := h.dc.lastTable(testChannel)
 	h.click(active, buttons(msg.Components, "Pass")[0], msg)
 	h.click(other, buttons(msg.Components, "Pass")[0], msg)
@@ -139,7 +139,7 @@ func TestWholeDiceGameThroughSheetButtons(t *testing.T) {
 			t.Fatal("game did not end")
 		}
 		tb := h.table()
-		p := tb.g.Waiting()[0]
+		p := tb.Game.Waiting()[0]
 		user := tb.Seats[p].UserID
 		msg := h.dc.lastTable(testChannel)
 		sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
@@ -154,7 +154,7 @@ func TestWholeDiceGameThroughSheetButtons(t *testing.T) {
 		}
 	}
 	tb := h.table()
-	if !tb.g.Over() || tb.Match.Played() != 1 {
+	if !tb.Game.Over() || tb.Match.Played() != 1 {
 		t.Fatal("game over not recorded")
 	}
 	// The results message is posted with a play-again button.
@@ -168,12 +168,12 @@ func TestWholeDiceGameThroughSheetButtons(t *testing.T) {
 		t.Fatalf("no results message with Play again")
 	}
 	// The engine's replay of the bot's record gives the same scores.
-	rep, err := game.Replay(tb.g.Record())
+	rep, err := game.Replay(tb.Game.Record())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for p, s := range rep.Scores() {
-		if !strings.Contains(results.Content, tb.Seats[p].Name) || s != tb.g.Scores()[p] {
+		if !strings.Contains(results.Content, tb.Seats[p].Name) || s != tb.Game.Scores()[p] {
 			t.Fatalf("replayed score %d differs", s)
 		}
 	}
@@ -215,7 +215,7 @@ func TestSimultaneousClicks(t *testing.T) {
 	}
 	wg.Wait()
 	h.bot.Idle()
-	g := h.table().g
+	g := h.table().Game
 	if g.Phase() != game.PhaseColor {
 		t.Fatalf("after everybody passed, phase %s", g.Phase())
 	}
@@ -263,7 +263,7 @@ func TestTimerPassesAndSurvivesRestart(t *testing.T) {
 	h.clock.Advance(11 * time.Second)
 	h.bot.Tick()
 	h.bot.Idle()
-	g := h.table().g
+	g := h.table().Game
 	if g.Phase() != game.PhaseColor {
 		t.Fatalf("timer did not pass for the undecided player: phase %s", g.Phase())
 	}
@@ -311,7 +311,7 @@ func TestP2RemovedPlayerIsPassedFor(t *testing.T) {
 	if r := h.command("anna", "remove", user); !strings.Contains(r.Data.Content, "has left the game") {
 		t.Fatalf("remove: %q", r.Data.Content)
 	}
-	g := h.table().g
+	g := h.table().Game
 	if !g.Decided(2) {
 		t.Fatal("the removed player's action-1 decision must be passed at once")
 	}
@@ -321,14 +321,14 @@ func TestP2RemovedPlayerIsPassedFor(t *testing.T) {
 			t.Fatal("game stalled with a removed player")
 		}
 		tb := h.table()
-		w := tb.g.Waiting()
+		w := tb.Game.Waiting()
 		if tb.Seats[w[0]].UserID == "cleo" {
 			t.Fatal("the game waits for a removed player")
 		}
 		msg := h.dc.lastTable(testChannel)
 		h.click(tb.Seats[w[0]].UserID, buttons(msg.Components, "Pass")[0], msg)
 	}
-	if h.table().g.Sheet(2).Crosses() != 0 {
+	if h.table().Game.Sheet(2).Crosses() != 0 {
 		t.Fatal("passes for a removed player crossed something")
 	}
 }
@@ -426,7 +426,7 @@ func TestD4PublicRowOffersOnlyLegalRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &Table{ID: "t1", Seats: []Seat{{UserID: "anna", Name: "Anna"}, {UserID: "ben", Name: "Ben"}}, Variant: game.Dice, Stage: StagePlaying, g: g}
+	tb := &Table{ID: "t1", Seats: []Seat{{UserID: "anna", Name: "Anna"}, {UserID: "ben", Name: "Ben"}}, Variant: game.Dice, Stage: StagePlaying, Game: g}
 	var labels []string
 	for _, row := range tableControls(tb, LangFor("en")) {
 		for _, c := range row.(discordgo.ActionsRow).Components {
@@ -474,12 +474,12 @@ func TestP4ChoiceChangedFromTheTable(t *testing.T) {
 		}
 		h.click("ben", buttons(tbl.Components, "Pass")[0], tbl)
 		tb := h.table()
-		if tb.g.Phase() == game.PhaseWhite {
+		if tb.Game.Phase() == game.PhaseWhite {
 			t.Fatal("the action did not resolve when everybody had decided")
 		}
 		a, _ := DecodeAction(rows[1])
 		c, _ := game.ParseColor(a.Arg)
-		if sh := tb.g.Sheet(0); sh.Crosses() != 1 || sh.Rows[c] == 0 {
+		if sh := tb.Game.Sheet(0); sh.Crosses() != 1 || sh.Rows[c] == 0 {
 			t.Fatalf("Anna's sheet %+v: want one cross, in her last choice's row (%v)", sh.Rows, c)
 		}
 	})
@@ -509,7 +509,7 @@ func TestP4ChoiceChangedFromTheTable(t *testing.T) {
 			t.Fatalf("the change: %q", changed.Data.Content)
 		}
 		h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
-		if sh := h.table().g.Sheet(1); sh.Crosses() != 1 {
+		if sh := h.table().Game.Sheet(1); sh.Crosses() != 1 {
 			t.Fatalf("Ben has %d crosses, want the row he changed to", sh.Crosses())
 		}
 	})

@@ -64,10 +64,10 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 			t.Fatal("game did not end")
 		}
 		tb := h.table()
-		p := tb.g.Waiting()[0]
+		p := tb.Game.Waiting()[0]
 		user := tb.Seats[p].UserID
 		msg := h.dc.lastTable(testChannel)
-		switch tb.g.Phase() {
+		switch tb.Game.Phase() {
 		case game.PhaseTake:
 			takes := buttons(msg.Components, "Take")
 			if len(takes) == 0 {
@@ -84,8 +84,8 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 				t.Fatal("the hand view must be ephemeral")
 			}
 			pick := selectMenu(hand.Data.Components, "pick")
-			if pick == nil || len(pick.Options) != len(tb.g.Hand(p)) {
-				t.Fatalf("hand view has no pick menu for %d cards", len(tb.g.Hand(p)))
+			if pick == nil || len(pick.Options) != len(tb.Game.Hand(p)) {
+				t.Fatalf("hand view has no pick menu for %d cards", len(tb.Game.Hand(p)))
 			}
 			// Try the first three cards together (often illegal), then one.
 			var vals []string
@@ -124,7 +124,7 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 			}
 			plays++
 		default:
-			t.Fatalf("phase %s", tb.g.Phase())
+			t.Fatalf("phase %s", tb.Game.Phase())
 		}
 	}
 	if plays == 0 {
@@ -172,7 +172,7 @@ func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.Inter
 	if !slices.Equal(chosen, sel.cross) {
 		t.Fatalf("the menu shows %v chosen, Play would cross %v", chosen, sel.cross)
 	}
-	if err := tb.g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
+	if err := tb.Game.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
 		t.Fatalf("proposed crosses %v of %v not allowed: %v", sel.cross, sel.cards, err)
 	}
 	for _, o := range cross.Options {
@@ -182,7 +182,7 @@ func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.Inter
 		}
 		more := append(slices.Clone(sel.cross), n)
 		slices.Sort(more)
-		if tb.g.Check(game.PlayMove(seat, sel.color, sel.cards, more...)) == nil {
+		if tb.Game.Check(game.PlayMove(seat, sel.color, sel.cards, more...)) == nil {
 			t.Fatalf("proposed crosses %v of %v: %d could be crossed too", sel.cross, sel.cards, n)
 		}
 	}
@@ -212,7 +212,7 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 			}
 			h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
 			h.playAnnaAlone()
-			g := h.table().g
+			g := h.table().Game
 			computerMoves := 0
 			for _, m := range g.Moves() {
 				if m.Player == 1 {
@@ -253,9 +253,9 @@ func TestP2ComputerTakesTheLeaversSeat(t *testing.T) {
 	if s := h.table().Seats[1]; s.Computer == "" || s.Left {
 		t.Fatalf("Ben's seat after leaving: %+v", s)
 	}
-	crossesBefore := h.table().g.Sheet(1).Crosses()
+	crossesBefore := h.table().Game.Sheet(1).Crosses()
 	h.playAnnaAlone()
-	if h.table().g.Sheet(1).Crosses() == crossesBefore {
+	if h.table().Game.Sheet(1).Crosses() == crossesBefore {
 		t.Fatal("the computer in Ben's seat crossed nothing all game")
 	}
 }
@@ -269,10 +269,10 @@ func (h *harness) playAnnaAlone() {
 			h.t.Fatal("the game did not end")
 		}
 		tb := h.table()
-		if w := tb.g.Waiting(); len(w) != 1 || w[0] != 0 {
+		if w := tb.Game.Waiting(); len(w) != 1 || w[0] != 0 {
 			h.t.Fatalf("the game waits for %v, want only Anna", w)
 		}
-		h.clickMove(tb, "anna", goldenMove(tb.g, 0))
+		h.clickMove(tb, "anna", goldenMove(tb.Game, 0))
 	}
 }
 
@@ -349,12 +349,12 @@ func TestHandPictureSentOnlyWhenTheCardsChange(t *testing.T) {
 	h := newHarness(t)
 	resp := h.openTable("cards", "anna", "ben")
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
-	for steps := 0; h.table().g.Phase() != game.PhasePlay; steps++ {
+	for steps := 0; h.table().Game.Phase() != game.PhasePlay; steps++ {
 		if steps > 20 {
 			t.Fatal("no play phase")
 		}
 		tb, msg := h.table(), h.dc.lastTable(testChannel)
-		for _, p := range tb.g.Waiting() {
+		for _, p := range tb.Game.Waiting() {
 			if takes := buttons(msg.Components, "Take"); len(takes) > 0 {
 				h.click(tb.Seats[p].UserID, takes[0], msg)
 			} else {
@@ -363,7 +363,7 @@ func TestHandPictureSentOnlyWhenTheCardsChange(t *testing.T) {
 		}
 	}
 	tb := h.table()
-	user := tb.Seats[tb.g.Active()].UserID
+	user := tb.Seats[tb.Game.Active()].UserID
 	hand := h.click(user, buttons(h.dc.lastTable(testChannel).Components, "My cards")[0], h.dc.lastTable(testChannel))
 	if len(hand.Data.Files) != 1 {
 		t.Fatalf("the hand view has %d pictures", len(hand.Data.Files))
@@ -371,7 +371,7 @@ func TestHandPictureSentOnlyWhenTheCardsChange(t *testing.T) {
 	view := viewMessage(hand)
 	pick := selectMenu(hand.Data.Components, "pick")
 	up := h.click(user, pick.CustomID, view, pick.Options[0].Value)
-	if len(up.Data.Files) != 0 || up.Data.Attachments != nil || !strings.Contains(up.Data.Content, handLine(LangFor("en"), tb, tb.g.Active())) {
+	if len(up.Data.Files) != 0 || up.Data.Attachments != nil || !strings.Contains(up.Data.Content, handLine(LangFor("en"), tb, tb.Game.Active())) {
 		t.Fatalf("a builder step sent %d pictures (attachments %v)", len(up.Data.Files), up.Data.Attachments)
 	}
 	if hint := buttons(up.Data.Components, "💡 Hint"); len(hint) == 1 {

@@ -31,54 +31,6 @@ import (
 // idempotent; a post whose outcome is unknown is first looked for among the
 // channel's recent messages, so it is not posted twice).
 
-// Shown is what the channel shows of a table, as confirmed by Discord.
-type Shown struct {
-	// Msg is the live message: the current turn's.
-	Msg string `json:"msg,omitempty"`
-	// Turn is the turn Msg shows (turnKey); Rev fingerprints its text and
-	// buttons, Pic its picture, whose attachment Att is kept on edits that
-	// do not change it.
-	Turn string `json:"turn,omitempty"`
-	Rev  string `json:"rev,omitempty"`
-	Pic  string `json:"pic,omitempty"`
-	Att  string `json:"att,omitempty"`
-	// Posting names the message (turnKey, or "results.<game>") whose post
-	// was sent without its outcome being recorded yet.
-	Posting string `json:"posting,omitempty"`
-	// Past are finished turns' messages still to be shrunk to their log
-	// line.
-	Past []PastTurn `json:"past,omitempty"`
-	// Results is the game (GameNo) whose results are posted.
-	Results int `json:"results,omitempty"`
-	// ResultsMsg is the results message of the last finished game and
-	// ResultsLive whether it still offers "Play again" (or "Next game"):
-	// once the table has moved on (a new game, a new lobby, a new table)
-	// that button is taken off (opRetireResults), keeping the record
-	// button ResultsRecord (its custom_id, "" if none), so that it never
-	// outlives its use, not even across a crash.
-	ResultsMsg    string `json:"results_msg,omitempty"`
-	ResultsLive   bool   `json:"results_live,omitempty"`
-	ResultsRecord string `json:"results_record,omitempty"`
-	// Reminder is the reminder message for the action with stamp RemindAt,
-	// deleted when that action ends.
-	Reminder string `json:"reminder,omitempty"`
-	RemindAt int    `json:"remind_at,omitempty"`
-	// Unsure is set when what the channel shows was last changed through an
-	// interaction's answer (liveAnswer), recorded before the answer was
-	// sent: after a crash, Start has such channels edited once (force).
-	Unsure bool `json:"unsure,omitempty"`
-	// At is when Msg was posted. Discord limits edits of messages older
-	// than an hour, so a turn that lasts longer gets a fresh message
-	// (liveMaxAge) rather than edits of an old one.
-	At time.Time `json:"at,omitzero"`
-	// Stamp is the state (Table.stamp) Msg was last shown for, and Edited
-	// when: edits that only change who has decided within that state wait
-	// until Options.CoalesceEdits has passed since, so that decisions made
-	// close together share one edit.
-	Stamp  int       `json:"stamp,omitempty"`
-	Edited time.Time `json:"edited,omitzero"`
-}
-
 // coalesceEdits is how long after a change of the live message an edit
 // that only updates who has decided waits for more decisions to join it
 // (Options.CoalesceEdits; tests shorten it). A new action or a new picture
@@ -91,40 +43,24 @@ const coalesceEdits = 2 * time.Second
 // to its log line when it ends, well inside Discord's hour.
 const liveMaxAge = 45 * time.Minute
 
-// PastTurn is a finished turn's message and the log line it shrinks to
-// ("" only strips its buttons: a message of an earlier bot version). A
-// turn whose message was gone when it ended (Msg "") has its line posted.
-type PastTurn struct {
-	Msg  string `json:"msg"`
-	Line string `json:"line,omitempty"`
-	// Sent is set when the shrink went out as a click's answer.
-	Sent bool `json:"sent,omitempty"`
-}
-
-// turnKey names the current turn of the current game.
-func (t *Table) turnKey() string { return fmt.Sprintf("g%d.t%d", t.GameNo, t.g.Turn()) }
-
-// resultsKey names the results post of the current game.
-func (t *Table) resultsKey() string { return fmt.Sprintf("results.%d", t.GameNo) }
-
 // settle moves what the channel shows on to the table's state without any
 // request: a live message of a finished turn (or game) becomes a past turn
 // with its log line; an earlier version's table message is stripped. It
 // reports whether it changed t.
-func (t *Table) settle() bool {
+func settle(t *Table) bool {
 	changed := false
 	if t.TableMessage != "" { // stored by an earlier version
 		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.TableMessage})
 		t.TableMessage, t.Posted = "", 0
 		changed = true
 	}
-	if t.g == nil {
+	if t.Game == nil {
 		return changed
 	}
-	if t.Shown.Turn != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.turnKey()) {
+	if t.Shown.Turn != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.TurnKey()) {
 		// A turn that ended while it had no message (deleted to be posted
 		// afresh, or by a moderator) gets its log line as a post of its own.
-		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: t.logLine(t.Shown.Turn)})
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: logLine(t, t.Shown.Turn)})
 		t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = "", "", "", "", ""
 		changed = true
 	}
@@ -135,11 +71,11 @@ func (t *Table) settle() bool {
 // (turnLogLine of its game.TurnSummary), in the table's language; the news
 // of that turn (timeouts, players who left) follow it. A turn of an
 // earlier game, whose moves are gone, is named only.
-func (t *Table) logLine(key string) string {
+func logLine(t *Table, key string) string {
 	var gameNo, turn int
 	fmt.Sscanf(key, "g%d.t%d", &gameNo, &turn)
 	l := LangFor(t.Lang)
-	if t.g == nil || gameNo != t.GameNo {
+	if t.Game == nil || gameNo != t.GameNo {
 		return l.T("log.turn", turn)
 	}
 	names := make([]string, len(t.Seats))
@@ -147,14 +83,14 @@ func (t *Table) logLine(key string) string {
 		names[i] = s.Name
 	}
 	line := l.T("log.turn", turn)
-	for _, ts := range t.g.Turns() {
+	for _, ts := range t.Game.Turns() {
 		if ts.Turn == turn {
 			line = turnLogLine(l, ts, names)
 		}
 	}
 	for _, n := range t.News {
-		if n.Turn == turn && n.timeout() {
-			line += " · " + n.words(l, t.Seats)
+		if n.Turn == turn && n.IsTimeout() {
+			line += " · " + newsWords(n, l, t.Seats)
 		}
 	}
 	return line
@@ -186,30 +122,30 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 	switch {
 	case t.Stage == StagePlaying && s.Msg != "" && !s.At.IsZero() && now.Sub(s.At) >= liveMaxAge:
 		return opRepost
-	case s.Reminder != "" && (t.Stage != StagePlaying || s.RemindAt != t.stamp()):
+	case s.Reminder != "" && (t.Stage != StagePlaying || s.RemindAt != t.Stamp()):
 		return opDeleteRemind
 	case len(s.Past) > 0:
 		return opShrink
 	case s.ResultsLive && s.ResultsMsg != "" && !(t.Stage == StageOver && s.Results == t.GameNo):
 		return opRetireResults
-	case t.g == nil:
+	case t.Game == nil:
 		return opNone
 	case t.Stage == StagePlaying && s.Msg == "":
-		if s.Posting == t.turnKey() {
+		if s.Posting == t.TurnKey() {
 			return opLookup
 		}
 		return opPost
 	case t.Stage == StagePlaying && (s.Rev != rev || s.Pic != pic):
-		if s.Rev != "" && s.Pic == pic && s.Stamp == t.stamp() && now.Before(s.Edited.Add(coalesce)) {
+		if s.Rev != "" && s.Pic == pic && s.Stamp == t.Stamp() && now.Before(s.Edited.Add(coalesce)) {
 			return opLater
 		}
 		return opEdit
 	case t.Stage == StageOver && s.Results != t.GameNo:
-		if s.Posting == t.resultsKey() {
+		if s.Posting == t.ResultsKey() {
 			return opLookup
 		}
 		return opPostResults
-	case t.Stage == StagePlaying && t.Reminded && s.Reminder == "" && s.RemindAt != t.stamp():
+	case t.Stage == StagePlaying && t.Reminded && s.Reminder == "" && s.RemindAt != t.Stamp():
 		return opPostReminder
 	}
 	return opNone
@@ -222,7 +158,7 @@ func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv 
 	l := LangFor(t.Lang)
 	content = tableContent(t, l)
 	comps = tableControls(t, l)
-	pv = t.g.Public()
+	pv = t.Game.Public()
 	for i := range pv.Players {
 		pv.Players[i].Decided = false
 	}
@@ -301,7 +237,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTableKept(channelID, keep)
 	if err == nil && t != nil {
-		changed := t.settle()
+		changed := settle(t)
 		if forced {
 			// What went out as click answers may have been lost: send it
 			// again, as the channel's own requests.
@@ -333,7 +269,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	var comps []discordgo.MessageComponent
 	var pv game.PublicView
 	var rev, pic string
-	if t.g != nil && t.Stage == StagePlaying {
+	if t.Game != nil && t.Stage == StagePlaying {
 		content, comps, pv, rev, pic = liveView(t)
 	}
 	op := nextOp(t, rev, pic, b.opt.Now(), b.opt.CoalesceEdits)
@@ -352,7 +288,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		// turn), so holding clicks back for one request is fine.
 		unlock := b.locks.Lock(channelID)
 		cur, lerr := b.loadTable(channelID)
-		if lerr != nil || cur == nil || cur.ID != t.ID || cur.Stage != StagePlaying || cur.turnKey() != t.Shown.Turn || cur.Shown.Msg != t.Shown.Msg {
+		if lerr != nil || cur == nil || cur.ID != t.ID || cur.Stage != StagePlaying || cur.TurnKey() != t.Shown.Turn || cur.Shown.Msg != t.Shown.Msg {
 			unlock()
 			return false, lerr // changed meanwhile: look again
 		}
@@ -377,15 +313,15 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
 		}
 	case opPost, opPostResults:
-		key := t.turnKey()
+		key := t.TurnKey()
 		if op == opPostResults {
-			key = t.resultsKey()
+			key = t.ResultsKey()
 		}
 		// Record the intent first: a crash after Discord took the post but
 		// before its ID is stored must not post it twice (opLookup).
 		unlock := b.locks.Lock(channelID)
 		cur, lerr := b.loadTable(channelID)
-		if lerr == nil && cur != nil && cur.ID == t.ID && cur.stamp() == t.stamp() {
+		if lerr == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
 			cur.Shown.Posting = key
 			lerr = b.saveTable(channelID, cur)
 		}
@@ -416,10 +352,10 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			cur.Shown.Posting = ""
 			if op == opPostResults {
 				cur.Shown.Results = t.GameNo
-				cur.Shown.adoptResults(msg)
+				adoptResults(&cur.Shown, msg)
 				return
 			}
-			b.adopt(cur, msg, key, rev, pic, t.stamp())
+			b.adopt(cur, msg, key, rev, pic, t.Stamp())
 		}
 	case opLookup:
 		key := t.Shown.Posting
@@ -434,7 +370,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			case found == nil:
 			case strings.HasPrefix(key, "results."):
 				cur.Shown.Results = t.GameNo
-				cur.Shown.adoptResults(found)
+				adoptResults(&cur.Shown, found)
 			default:
 				b.adopt(cur, found, key, "", "", 0) // edited to the state next
 			}
@@ -468,7 +404,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 				return
 			}
 			cur.Shown.Rev, cur.Shown.Pic = rev, pic
-			cur.Shown.Stamp, cur.Shown.Edited = t.stamp(), b.opt.Now().UTC()
+			cur.Shown.Stamp, cur.Shown.Edited = t.Stamp(), b.opt.Now().UTC()
 			if att := attachmentID(msg); att != "" {
 				cur.Shown.Att = att
 			}
@@ -499,7 +435,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		msg, err = b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 			Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
 		})
-		stamp := t.stamp()
+		stamp := t.Stamp()
 		record = func(cur *Table) {
 			cur.Shown.RemindAt = stamp
 			if msg != nil {
@@ -542,7 +478,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 
 // adoptResults records a posted (or found) results message: its ID, that
 // it offers "Play again", and its record button.
-func (s *Shown) adoptResults(m *discordgo.Message) {
+func adoptResults(s *Shown, m *discordgo.Message) {
 	if m == nil {
 		return
 	}
@@ -651,8 +587,8 @@ type liveUpdate struct {
 // then updates the message). It runs under the channel's lock, before the
 // table is saved.
 func (b *Bot) liveAnswer(t *Table) *liveUpdate {
-	t.advance() // the buttons carry the stamp this state is saved with
-	if t.Stage == StagePlaying && t.Shown.Turn == t.turnKey() {
+	t.Advance() // the buttons carry the stamp this state is saved with
+	if t.Stage == StagePlaying && t.Shown.Turn == t.TurnKey() {
 		content, comps, pv, rev, pic := liveView(t)
 		u := &liveUpdate{content: content, comps: comps}
 		if pic != t.Shown.Pic {
@@ -664,11 +600,11 @@ func (b *Bot) liveAnswer(t *Table) *liveUpdate {
 			t.Shown.Att = "" // the new picture's attachment is not known
 		}
 		t.Shown.Rev, t.Shown.Pic, t.Shown.Unsure = rev, pic, true
-		t.Shown.Stamp, t.Shown.Edited = t.stamp(), b.opt.Now().UTC()
+		t.Shown.Stamp, t.Shown.Edited = t.Stamp(), b.opt.Now().UTC()
 		return u
 	}
 	msg := t.Shown.Msg
-	if !t.settle() || len(t.Shown.Past) == 0 || t.Shown.Past[len(t.Shown.Past)-1].Msg != msg {
+	if !settle(t) || len(t.Shown.Past) == 0 || t.Shown.Past[len(t.Shown.Past)-1].Msg != msg {
 		return nil
 	}
 	p := &t.Shown.Past[len(t.Shown.Past)-1]
@@ -696,9 +632,9 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string, stam
 	if msg == nil {
 		return
 	}
-	if t.g == nil || t.Stage != StagePlaying || t.turnKey() != key {
+	if t.Game == nil || t.Stage != StagePlaying || t.TurnKey() != key {
 		// The turn ended meanwhile: the message is a past turn already.
-		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: t.logLine(key)})
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: logLine(t, key)})
 		return
 	}
 	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)

@@ -61,7 +61,7 @@ func channelTranscript(t *testing.T, variant string) string {
 		if tb.Stage != StagePlaying {
 			break
 		}
-		g := tb.g
+		g := tb.Game
 		seat := g.Waiting()[0]
 		m := goldenMove(g, seat)
 		user := tb.Seats[seat].UserID
@@ -146,14 +146,14 @@ func (h *harness) clickMove(tb *Table, user string, m game.Move) string {
 			}
 		}
 		sel := playSel{cards: m.CardList(), color: m.Color, hasColor: true, cross: cross}
-		r := h.click(user, tb.action(ViewHand, "play", sel.encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
+		r := h.click(user, actionID(tb, ViewHand, "play", sel.encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
 		if !strings.Contains(r.Data.Content, "You chose") {
 			h.t.Fatalf("play %v refused: %q", m, r.Data.Content)
 		}
 		return "plays " + sel.encode() + " in the hand view"
 	}
 	live := h.dc.byID[tb.Shown.Msg]
-	id := tb.action(ViewTable, verb, arg)
+	id := actionID(tb, ViewTable, verb, arg)
 	b, ok := buttonLabel(live.Components, id)
 	if live == nil || !ok {
 		h.t.Fatalf("the live message offers no %s %s", verb, arg)

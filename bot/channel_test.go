@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -35,8 +36,8 @@ func TestD6PassButtonSaysMisthrow(t *testing.T) {
 	h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
 	h.click("ben", buttons(tbl.Components, "Pass")[0], tbl)
 	tb := h.table()
-	if tb.g.Phase() != game.PhaseColor {
-		t.Fatalf("phase %v", tb.g.Phase())
+	if tb.Game.Phase() != game.PhaseColor {
+		t.Fatalf("phase %v", tb.Game.Phase())
 	}
 	tbl = h.dc.lastTable(testChannel)
 	pass := buttons(tbl.Components, "Pass")
@@ -90,7 +91,7 @@ func TestLongTurnPostedAfresh(t *testing.T) {
 		t.Fatalf("the fresh message does not show turn 1: %q", again.Content)
 	}
 	h.click("anna", buttons(again.Components, "Pass")[0], again)
-	if !h.table().g.Decided(0) {
+	if !h.table().Game.Decided(0) {
 		t.Fatal("pass on the fresh message not taken")
 	}
 }
@@ -103,18 +104,18 @@ func TestTurnEndedWithoutItsMessageKeepsItsLogLine(t *testing.T) {
 	h.startTwo("dice")
 	live := h.dc.lastTable(testChannel)
 	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
-		tb, err := decodeTable(blob)
+		tb, err := session.Decode(blob)
 		if err != nil {
 			return nil, false, err
 		}
 		tb.Shown.Msg, tb.Shown.Rev, tb.Shown.Pic, tb.Shown.Att = "", "", "", "" // deleted for a repost
-		for tb.g.Turn() == 1 {
-			p := tb.g.Waiting()[0]
-			if err := tb.g.Apply(tb.g.LegalMoves(p)[len(tb.g.LegalMoves(p))-1]); err != nil {
+		for tb.Game.Turn() == 1 {
+			p := tb.Game.Waiting()[0]
+			if err := tb.Game.Apply(tb.Game.LegalMoves(p)[len(tb.Game.LegalMoves(p))-1]); err != nil {
 				return nil, false, err
 			}
 		}
-		out, err := tb.encode()
+		out, err := tb.Encode()
 		return out, false, err
 	})
 	h.dc.mu.Lock()
@@ -134,7 +135,7 @@ func TestTurnEndedWithoutItsMessageKeepsItsLogLine(t *testing.T) {
 		}
 		t.Fatalf("after the turn ended without its message the channel got %q", got)
 	}
-	if s := h.table().Shown; s.Msg != posted[1].ID || len(s.Past) != 0 || s.Turn != h.table().turnKey() {
+	if s := h.table().Shown; s.Msg != posted[1].ID || len(s.Past) != 0 || s.Turn != h.table().TurnKey() {
 		t.Fatalf("shown: %+v", s)
 	}
 }
@@ -151,12 +152,12 @@ func TestTextOnlyEditKeepsThePicture(t *testing.T) {
 	uploads, atts := h.dc.uploads, len(h.dc.byID[tbl.ID].Attachments)
 	h.dc.mu.Unlock()
 	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
-		tb, err := decodeTable(blob)
+		tb, err := session.Decode(blob)
 		if err != nil {
 			return nil, false, err
 		}
 		tb.Shown.Att, tb.Shown.Rev, tb.Shown.Edited = "", "old", time.Time{} // as after a click's answer
-		out, err := tb.encode()
+		out, err := tb.Encode()
 		return out, false, err
 	})
 	h.bot.refresh.kick(h.bot, testChannel)
@@ -187,7 +188,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 	}{
 		{"shown as it is", func(t *Table) {}, opNone},
 		{"nothing posted yet", func(t *Table) { t.Shown = Shown{} }, opPost},
-		{"post sent, outcome unknown", func(t *Table) { t.Shown = Shown{Posting: t.turnKey()} }, opLookup},
+		{"post sent, outcome unknown", func(t *Table) { t.Shown = Shown{Posting: t.TurnKey()} }, opLookup},
 		{"post of an earlier turn unknown", func(t *Table) { t.Shown = Shown{Posting: "g1.t0"} }, opPost},
 		{"who has decided outdated, just changed", func(t *Table) { t.Shown.Rev = "old" }, opLater},
 		{"who has decided outdated, changed a while ago", func(t *Table) { t.Shown.Rev = "old"; t.Shown.Edited = now.Add(-coalesceEdits) }, opEdit},
@@ -195,17 +196,17 @@ func TestNextOpFromStoredState(t *testing.T) {
 		{"text outdated, never edited", func(t *Table) { t.Shown.Rev = "" }, opEdit},
 		{"picture outdated", func(t *Table) { t.Shown.Pic = "old" }, opEdit},
 		{"a finished turn to shrink first", func(t *Table) { t.Shown.Past = []PastTurn{{Msg: "m0", Line: "Turn 0"}}; t.Shown.Rev = "old" }, opShrink},
-		{"a reminder of an ended action", func(t *Table) { t.Shown.Reminder, t.Shown.RemindAt = "r1", t.stamp()-1 }, opDeleteRemind},
+		{"a reminder of an ended action", func(t *Table) { t.Shown.Reminder, t.Shown.RemindAt = "r1", t.Stamp()-1 }, opDeleteRemind},
 		{"a reminder due", func(t *Table) { t.Reminded = true }, opPostReminder},
-		{"a reminder shown", func(t *Table) { t.Reminded = true; t.Shown.Reminder, t.Shown.RemindAt = "r1", t.stamp() }, opNone},
+		{"a reminder shown", func(t *Table) { t.Reminded = true; t.Shown.Reminder, t.Shown.RemindAt = "r1", t.Stamp() }, opNone},
 		{"live message nearly an hour old", func(t *Table) { t.Shown.At = now.Add(-liveMaxAge) }, opRepost},
 		{"game over, results not posted", func(t *Table) { t.Stage = StageOver }, opPostResults},
 		{"game over, results posted", func(t *Table) { t.Stage = StageOver; t.Shown.Results = t.GameNo }, opNone},
-		{"results post unknown", func(t *Table) { t.Stage = StageOver; t.Shown.Posting = t.resultsKey() }, opLookup},
+		{"results post unknown", func(t *Table) { t.Stage = StageOver; t.Shown.Posting = t.ResultsKey() }, opLookup},
 	} {
 		tb := h.table()
 		tb.Shown.Rev, tb.Shown.Pic, tb.Shown.At = rev, pic, now
-		tb.Shown.Stamp, tb.Shown.Edited = tb.stamp(), now
+		tb.Shown.Stamp, tb.Shown.Edited = tb.Stamp(), now
 		tc.edit(tb)
 		if got := nextOp(tb, rev, pic, now, coalesceEdits); got != tc.want {
 			t.Errorf("%s: nextOp = %d, want %d", tc.name, got, tc.want)
@@ -215,7 +216,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 	// with its log line, without any request.
 	tb := h.table()
 	tb.Shown.Turn = "g1.t0"
-	if !tb.settle() || tb.Shown.Msg != "" || len(tb.Shown.Past) != 1 || !strings.HasPrefix(tb.Shown.Past[0].Line, "Turn 0") {
+	if !settle(tb) || tb.Shown.Msg != "" || len(tb.Shown.Past) != 1 || !strings.HasPrefix(tb.Shown.Past[0].Line, "Turn 0") {
 		t.Fatalf("settle: %+v", tb.Shown)
 	}
 }
@@ -236,7 +237,7 @@ func TestClickOnLiveMessageUpdatesItThroughTheAnswer(t *testing.T) {
 		t.Fatalf("answer to a click on the live message: %+v", r)
 	}
 	h.click("ben", buttons(tbl.Components, "Pass")[0], tbl)
-	act := h.table().Seats[h.table().g.Active()].UserID
+	act := h.table().Seats[h.table().Game.Active()].UserID
 	tbl = h.dc.lastTable(testChannel)
 	r = h.click(act, buttons(tbl.Components, "Pass")[0], tbl)
 	if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.HasPrefix(r.Data.Content, "Turn 1 · ") || len(r.Data.Components) != 0 {
@@ -279,13 +280,13 @@ func TestReconcileConvergesFromPendingWork(t *testing.T) {
 	h.startTwo("dice")
 	old := h.dc.lastTable(testChannel)
 	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
-		tb, err := decodeTable(blob)
+		tb, err := session.Decode(blob)
 		if err != nil {
 			return nil, false, err
 		}
 		tb.Shown = Shown{Past: []PastTurn{{Msg: old.ID, Line: "Turn 0 · sent", Sent: true}, {Msg: old.ID, Line: "Turn 0 · again"}},
-			Reminder: "gone", RemindAt: tb.stamp() - 1}
-		out, err := tb.encode()
+			Reminder: "gone", RemindAt: tb.Stamp() - 1}
+		out, err := tb.Encode()
 		return out, false, err
 	})
 	before := len(h.dc.channel[testChannel])
@@ -351,17 +352,17 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 		h = newHarness(t)
 		h.games = seed
 		h.startTwo("dice")
-		if s := h.table().g.WhiteSum(); s == 2 || s == 12 {
+		if s := h.table().Game.WhiteSum(); s == 2 || s == 12 {
 			break
 		}
 	}
 	tb := h.table()
 	bad := game.Red // 12 ends the rising rows
-	if tb.g.WhiteSum() == 2 {
+	if tb.Game.WhiteSum() == 2 {
 		bad = game.Green // 2 ends the falling rows
 	}
 	tbl := h.dc.lastTable(testChannel)
-	r := h.click("anna", tb.action(ViewTable, "white", bad.String()), tbl)
+	r := h.click("anna", actionID(tb, ViewTable, "white", bad.String()), tbl)
 	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || len(r.Data.Files) != 0 {
 		t.Fatalf("refusal is not a private text answer: %+v", r)
 	}
@@ -369,7 +370,7 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 	if !strings.Contains(r.Data.Content, "Your choices:") || fingerprint(r.Data.Components) != fingerprint(want) {
 		t.Fatalf("refusal without the player's own choices: %q %+v", r.Data.Content, r.Data.Components)
 	}
-	if h.table().g.Decided(0) {
+	if h.table().Game.Decided(0) {
 		t.Fatal("the refused choice was taken")
 	}
 	ids := buttons(r.Data.Components, "")
@@ -380,7 +381,7 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 	if u := h.click("anna", ids[0], priv); u.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(u.Data.Content, "You chose") {
 		t.Fatalf("a choice from the refusal: %+v", u.Data)
 	}
-	if !h.table().g.Decided(0) {
+	if !h.table().Game.Decided(0) {
 		t.Fatal("the choice from the refusal was not taken")
 	}
 }

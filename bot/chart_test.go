@@ -41,7 +41,7 @@ func TestResultsCarryTheScoreChartD9C9(t *testing.T) {
 			lobby = h.click("anna", buttons(lobby.Data.Components, "🤖 Add computer (medium)")[0], nil)
 			h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
 			h.playAnnaAlone()
-			g := h.table().g
+			g := h.table().Game
 			if !g.Over() {
 				t.Fatal("the game is not over")
 			}
@@ -69,10 +69,10 @@ func TestStoppedGameResultsCarryTheChartOfTheTurnsPlayed(t *testing.T) {
 	h.startTwo("dice")
 	for range 13 {
 		tb := h.table()
-		p := tb.g.Waiting()[0]
-		h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.g, p))
+		p := tb.Game.Waiting()[0]
+		h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p))
 	}
-	g := h.table().g
+	g := h.table().Game
 	if g.Over() || g.Turn() < 3 {
 		t.Fatalf("turn %d, over %v: want a game in progress", g.Turn(), g.Over())
 	}

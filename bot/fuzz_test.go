@@ -124,9 +124,9 @@ func (z *interactionFuzzer) mutate(id string) string {
 // values picks select values: mostly real ones, sometimes junk.
 func (z *interactionFuzzer) values(user string) []string {
 	pool := []string{"red", "Red", "r", "5", "05", "12", "13", "", "R4", "J7", "B12", "x"}
-	if t := z.h.table(); t != nil && t.g != nil {
-		if s := t.seatOf(user); s >= 0 && t.Variant.CardGame() {
-			for _, c := range t.g.Hand(s) {
+	if t := z.h.table(); t != nil && t.Game != nil {
+		if s := t.SeatOf(user); s >= 0 && t.Variant.CardGame() {
+			for _, c := range t.Game.Hand(s) {
 				pool = append(pool, c.String(), c.String(), strings.TrimPrefix(fmt.Sprint(c.Number()), ""))
 			}
 		}
@@ -196,11 +196,11 @@ func (z *interactionFuzzer) step() {
 		// table, its stamp, the kind of message and component of its view.
 		cur := h.table()
 		if cur != nil {
-			z.lastStamp = cur.stamp()
+			z.lastStamp = cur.Stamp()
 		}
 		a2, err := DecodeAction(id)
 		isSelect2 := err == nil && a2.IsSelect()
-		legit = err == nil && msg != nil && cur != nil && a2.Table == cur.ID && a2.Stamp == cur.stamp() &&
+		legit = err == nil && msg != nil && cur != nil && a2.Table == cur.ID && a2.Stamp == cur.Stamp() &&
 			(msg.Flags&discordgo.MessageFlagsEphemeral != 0) == a2.View.Private() &&
 			(ctype == discordgo.SelectMenuComponent) == isSelect2
 		if legit && !z.mayClick(user, id) {
@@ -308,12 +308,12 @@ func (z *interactionFuzzer) drive() {
 				h.click(t.Seats[0].UserID, again[0], m)
 			}
 		}
-	case t.g.Phase() == game.PhasePlay || z.pick(12) == 0:
+	case t.Game.Phase() == game.PhasePlay || z.pick(12) == 0:
 		h.clock.Advance(t.Deadline.Add(time.Second).Sub(h.clock.Now()))
 		h.bot.Tick()
 		h.bot.Idle()
 	default:
-		waiting := t.g.Waiting()
+		waiting := t.Game.Waiting()
 		if len(waiting) == 0 {
 			return
 		}
@@ -376,11 +376,11 @@ func (z *interactionFuzzer) checkPublic(what, content string, files []*discordgo
 	}
 	content = strings.Join(rest, "\n")
 	t := z.h.table()
-	if t == nil || t.g == nil || !t.Variant.CardGame() {
+	if t == nil || t.Game == nil || !t.Variant.CardGame() {
 		return
 	}
 	for p := range t.Seats {
-		for _, c := range t.g.Hand(p) {
+		for _, c := range t.Game.Hand(p) {
 			if strings.Contains(content, cardName(LangFor("en"), c)) {
 				z.t.Fatalf("%s names %s's card %s: %q", what, t.Seats[p].Name, cardName(LangFor("en"), c), content)
 			}

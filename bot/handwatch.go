@@ -138,11 +138,11 @@ func (w *handWatch) prune(now time.Time) {
 func handKey(t *Table, seat int) string {
 	var sb strings.Builder
 	sb.WriteString(t.ID)
-	for _, c := range t.g.Hand(seat) {
+	for _, c := range t.Game.Hand(seat) {
 		sb.WriteString(" " + c.String())
 	}
 	if handActs(t, seat) {
-		sb.WriteString(" @" + strconv.Itoa(t.stamp()))
+		sb.WriteString(" @" + strconv.Itoa(t.Stamp()))
 	}
 	return sb.String()
 }
@@ -195,8 +195,8 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		return
 	}
 	seat := -1
-	if t != nil && t.g != nil && t.Variant.CardGame() && gameID(t) == s.game && t.Stage == StagePlaying {
-		seat = t.seatOf(user)
+	if t != nil && t.Game != nil && t.Variant.CardGame() && gameID(t) == s.game && t.Stage == StagePlaying {
+		seat = t.SeatOf(user)
 	}
 	var edit *discordgo.WebhookEdit
 	key := ""

@@ -33,7 +33,7 @@ func (h *harness) storedBlob() []byte {
 func TestD4OldSheetButtonRefusedAfterPlayAgain(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
-	first := h.table().stamp()
+	first := h.table().Stamp()
 	tbl := h.dc.lastTable(testChannel)
 	sheet := h.click("anna", buttons(tbl.Components, "My sheet")[0], tbl)
 	var old []string
@@ -64,11 +64,11 @@ func TestD4OldSheetButtonRefusedAfterPlayAgain(t *testing.T) {
 	lobby = h.click("ben", buttons(lobby.Data.Components, "Join")[0], nil)
 	h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
 	tb := h.table()
-	if tb.Stage != StagePlaying || tb.g.Turn() != 1 || tb.g.Phase() != game.PhaseWhite {
-		t.Fatalf("second game not at turn 1, action 1: %v %d %v", tb.Stage, tb.g.Turn(), tb.g.Phase())
+	if tb.Stage != StagePlaying || tb.Game.Turn() != 1 || tb.Game.Phase() != game.PhaseWhite {
+		t.Fatalf("second game not at turn 1, action 1: %v %d %v", tb.Stage, tb.Game.Turn(), tb.Game.Phase())
 	}
-	if tb.stamp() <= first {
-		t.Fatalf("stamp went from %d to %d over a new game", first, tb.stamp())
+	if tb.Stamp() <= first {
+		t.Fatalf("stamp went from %d to %d over a new game", first, tb.Stamp())
 	}
 	before := h.storedBlob()
 	r := h.click("anna", old[0], ephemeralMsg)
@@ -90,13 +90,13 @@ func TestStampStoredAcrossRestart(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
-	stamp := h.table().stamp()
+	stamp := h.table().Stamp()
 	h.bot = h.newBot() // restart on the same store
-	if got := h.table().stamp(); got != stamp {
+	if got := h.table().Stamp(); got != stamp {
 		t.Fatalf("stamp %d after restart, was %d", got, stamp)
 	}
 	h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
-	if !h.table().g.Decided(0) {
+	if !h.table().Game.Decided(0) {
 		t.Fatal("pass after restart not taken")
 	}
 }
@@ -110,18 +110,18 @@ func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("cards")
 	tb := h.table()
-	active := tb.Seats[tb.g.Active()].UserID
+	active := tb.Seats[tb.Game.Active()].UserID
 	pub := h.dc.lastTable(testChannel)
 	for _, verb := range []string{"pick", "hand", "take"} {
 		arg := ""
 		if verb == "take" {
-			ms := tb.g.LegalMoves(tb.g.Active())
+			ms := tb.Game.LegalMoves(tb.Game.Active())
 			arg = joinInts(ms[0].TakeNumbers(), "-")
 		}
-		id := tb.action(ViewHand, verb, arg)
+		id := actionID(tb, ViewHand, verb, arg)
 		var values []string
 		if verb == "pick" {
-			values = []string{tb.g.Hand(tb.g.Active())[0].String()}
+			values = []string{tb.Game.Hand(tb.Game.Active())[0].String()}
 		}
 		before := h.storedBlob()
 		r := h.click(active, id, pub, values...)
@@ -433,7 +433,7 @@ func TestPlayAgainSeatsOnlyWhoStayedAndNeverOutlivesItsUse(t *testing.T) {
 	h.dc.refuseEdits = true
 	lobby := h.click("ben", again[0], res)
 	tb := h.table()
-	if tb.Stage != StageLobby || tb.Host != "ben" || len(tb.Seats) != 2 || tb.seatOf("anna") >= 0 || tb.seatOf("ben") < 0 || tb.seatOf("cleo") < 0 {
+	if tb.Stage != StageLobby || tb.Host != "ben" || len(tb.Seats) != 2 || tb.SeatOf("anna") >= 0 || tb.SeatOf("ben") < 0 || tb.SeatOf("cleo") < 0 {
 		t.Fatalf("Play again made stage %v host %s seats %+v; want a lobby hosted by Ben with Ben and Cleo", tb.Stage, tb.Host, tb.Seats)
 	}
 	if lobby.Type != discordgo.InteractionResponseChannelMessageWithSource || isEphemeral(lobby) ||

@@ -20,7 +20,7 @@ func hintsOn(t *Table) bool { return !t.NoHints }
 // player would do in the clicker's seat and why, seeing only what the
 // seat may know (RULES C10).
 func (b *Bot) hint(r *request, a Action) {
-	t, seat, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.g.MayAct(seat) })
+	t, seat, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.Game.MayAct(seat) })
 	if !ok {
 		return
 	}
@@ -28,7 +28,7 @@ func (b *Bot) hint(r *request, a Action) {
 	// and the advised move's button turns green. Its picture stays.
 	comps := personalControls(t, seat, r.lang, ViewSheet)
 	markButton(comps, moveAction(t, ViewSheet, adv.Move))
-	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T("sheet.mine", t.g.Sheet(seat).Score())
+	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T("sheet.mine", t.Game.Sheet(seat).Score())
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 		Content: text, Components: comps,
 	}})
@@ -57,15 +57,15 @@ func markButton(comps []discordgo.MessageComponent, id string) {
 func moveAction(t *Table, view View, m game.Move) string {
 	switch m.Kind {
 	case game.Pass:
-		return t.action(view, "pass", "")
+		return actionID(t, view, "pass", "")
 	case game.White:
-		return t.action(view, "white", m.Color.String())
+		return actionID(t, view, "white", m.Color.String())
 	case game.Number:
-		return t.action(view, "number", m.Color.String())
+		return actionID(t, view, "number", m.Color.String())
 	case game.Colored:
-		return t.action(view, "color", strconv.Itoa(int(m.White))+"."+m.Color.String())
+		return actionID(t, view, "color", strconv.Itoa(int(m.White))+"."+m.Color.String())
 	case game.Take:
-		return t.action(view, "take", joinInts(m.TakeNumbers(), "-"))
+		return actionID(t, view, "take", joinInts(m.TakeNumbers(), "-"))
 	}
 	return ""
 }
@@ -149,12 +149,12 @@ func (b *Bot) advise(r *request, a Action, acts func(*Table, int) bool) (*Table,
 		return nil, 0, ai.Advice{}, false
 	case !hintsOn(t):
 		r.ephemeral(r.lang.T("hint.off"))
-	case a.Stamp != t.stamp():
+	case a.Stamp != t.Stamp():
 		r.ephemeral(r.lang.T("err.stale"))
 	case !acts(t, seat):
 		r.ephemeral(r.lang.T("hint.nothing"))
 	default:
-		return t, seat, ai.Hint(t.g.Private(seat), t.g.LegalMoves(seat)), true
+		return t, seat, ai.Hint(t.Game.Private(seat), t.Game.LegalMoves(seat)), true
 	}
 	return nil, 0, ai.Advice{}, false
 }

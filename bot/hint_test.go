@@ -27,24 +27,24 @@ func TestHintShowsTheHardPlayersChoice(t *testing.T) {
 	hinted := 0
 	for step := 0; step < 400 && h.table().Stage == StagePlaying; step++ {
 		tb := h.table()
-		if !tb.g.MayAct(0) {
-			t.Fatalf("the game waits for the computer: %v", tb.g.Waiting())
+		if !tb.Game.MayAct(0) {
+			t.Fatalf("the game waits for the computer: %v", tb.Game.Waiting())
 		}
 		sheet := h.command("anna", "sheet")
 		hb := buttons(sheet.Data.Components, "💡 Hint")
 		if len(hb) != 1 {
 			t.Fatalf("sheet view without one hint button: %+v", sheet.Data.Components)
 		}
-		before := len(tb.g.Moves())
+		before := len(tb.Game.Moves())
 		r := h.click("anna", hb[0], ephemeralMsg)
 		if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.HasPrefix(r.Data.Content, "💡 ") {
 			t.Fatalf("hint answer: %+v", r.Data)
 		}
 		tb = h.table()
-		if len(tb.g.Moves()) != before {
+		if len(tb.Game.Moves()) != before {
 			t.Fatal("a hint made a move")
 		}
-		want := ai.Hint(tb.g.Private(0), tb.g.LegalMoves(0)).Move
+		want := ai.Hint(tb.Game.Private(0), tb.Game.LegalMoves(0)).Move
 		var do []string
 		for _, row := range r.Data.Components {
 			for _, c := range row.(discordgo.ActionsRow).Components {
@@ -86,7 +86,7 @@ func TestHostTurnsHintsOff(t *testing.T) {
 	if len(buttons(sheet.Data.Components, "💡")) != 0 {
 		t.Fatal("a hint button with hints off")
 	}
-	forged := h.table().action(ViewSheet, "hint", "")
+	forged := actionID(h.table(), ViewSheet, "hint", "")
 	if r := h.click("anna", forged, ephemeralMsg); !strings.Contains(r.Data.Content, "turned off") {
 		t.Fatalf("hint with hints off: %q", r.Data.Content)
 	}
@@ -112,24 +112,24 @@ func TestHintInTheHandView(t *testing.T) {
 		hand := h.command("anna", "hand")
 		hb := buttons(hand.Data.Components, "💡 Hint")
 		if acts := handActs(tb, 0); acts != (len(hb) == 1) {
-			t.Fatalf("hand view in %v (acts %v) with %d hint buttons", tb.g.Phase(), acts, len(hb))
+			t.Fatalf("hand view in %v (acts %v) with %d hint buttons", tb.Game.Phase(), acts, len(hb))
 		}
 		if len(hb) == 1 {
-			before := len(tb.g.Moves())
+			before := len(tb.Game.Moves())
 			r := h.click("anna", hb[0], ephemeralMsg)
 			if r.Type != discordgo.InteractionResponseUpdateMessage || !strings.HasPrefix(r.Data.Content, "💡 ") {
 				t.Fatalf("hand hint: %+v", r.Data)
 			}
-			if len(h.table().g.Moves()) != before {
+			if len(h.table().Game.Moves()) != before {
 				t.Fatal("a hint made a move")
 			}
-			want := map[game.Phase]string{game.PhaseTake: "💡 Take ", game.PhasePlay: "💡 Play "}[tb.g.Phase()]
+			want := map[game.Phase]string{game.PhaseTake: "💡 Take ", game.PhasePlay: "💡 Play "}[tb.Game.Phase()]
 			if !strings.HasPrefix(r.Data.Content, want) {
-				t.Fatalf("hint in %v: %q", tb.g.Phase(), r.Data.Content)
+				t.Fatalf("hint in %v: %q", tb.Game.Phase(), r.Data.Content)
 			}
-			seen[tb.g.Phase()] = true
+			seen[tb.Game.Phase()] = true
 		}
-		h.clickMove(tb, "anna", goldenMove(tb.g, 0))
+		h.clickMove(tb, "anna", goldenMove(tb.Game, 0))
 	}
 	if !seen[game.PhaseTake] || !seen[game.PhasePlay] {
 		t.Fatalf("hints seen in %v", seen)
@@ -148,21 +148,21 @@ func TestC4C6CardHintsConnectToTheControls(t *testing.T) {
 	sawTake, sawPlay := false, false
 	for steps := 0; steps < 200 && !(sawTake && sawPlay) && h.table().Stage == StagePlaying; steps++ {
 		tb, msg := h.table(), h.dc.lastTable(testChannel)
-		p := tb.g.Active()
+		p := tb.Game.Active()
 		user := tb.Seats[p].UserID
-		switch tb.g.Phase() {
+		switch tb.Game.Phase() {
 		case game.PhaseTake, game.PhasePlay:
 			hand := h.click(user, buttons(msg.Components, "My cards")[0], msg)
 			hintBtn := buttons(hand.Data.Components, "💡 Hint")
 			if len(hintBtn) != 1 {
 				t.Fatalf("no hint in the hand view: %+v", hand.Data.Components)
 			}
-			adv := ai.Hint(tb.g.Private(p), tb.g.LegalMoves(p))
+			adv := ai.Hint(tb.Game.Private(p), tb.Game.LegalMoves(p))
 			r := h.click(user, hintBtn[0], viewMessage(hand))
 			if strings.Contains(r.Data.Content, "+0 ") {
 				t.Fatalf("the hint says +0: %q", r.Data.Content)
 			}
-			if tb.g.Phase() == game.PhaseTake {
+			if tb.Game.Phase() == game.PhaseTake {
 				sawTake = true
 				var green []string
 				for _, row := range r.Data.Components {
@@ -201,7 +201,7 @@ func TestC4C6CardHintsConnectToTheControls(t *testing.T) {
 				h.click(user, play[0], viewMessage(r))
 			}
 		case game.PhaseNumber:
-			for _, q := range tb.g.Waiting() {
+			for _, q := range tb.Game.Waiting() {
 				h.click(tb.Seats[q].UserID, buttons(msg.Components, "Pass")[0], msg)
 			}
 		}

@@ -71,7 +71,7 @@ func gameOver(t *Table, at time.Time) (store.Finished, error) {
 	for i, s := range t.Seats {
 		users[i] = s.UserID
 	}
-	r, err := stats.FromGame(t.GuildID, gameID(t), at.UTC().Truncate(time.Millisecond), t.g, users)
+	r, err := stats.FromGame(t.GuildID, gameID(t), at.UTC().Truncate(time.Millisecond), t.Game, users)
 	if err != nil {
 		return store.Finished{}, fmt.Errorf("bot: result of %s: %w", gameID(t), err)
 	}
@@ -81,7 +81,7 @@ func gameOver(t *Table, at time.Time) (store.Finished, error) {
 			r.Seats[i].Level = s.Computer
 		}
 	}
-	rec, err := json.Marshal(t.g.Record())
+	rec, err := json.Marshal(t.Game.Record())
 	if err != nil {
 		return store.Finished{}, fmt.Errorf("bot: record of %s: %w", gameID(t), err)
 	}
@@ -91,10 +91,10 @@ func gameOver(t *Table, at time.Time) (store.Finished, error) {
 // recordButton is the Record button of a finished game's results, nil for
 // a game stopped before its end (not kept) or without a history.
 func (b *Bot) recordButton(t *Table, l Lang) discordgo.MessageComponent {
-	if _, ok := b.history(); !ok || t.g == nil || !t.g.Over() {
+	if _, ok := b.history(); !ok || t.Game == nil || !t.Game.Over() {
 		return nil
 	}
-	return recordButtonFor(l, t.action(ViewResults, "record", strconv.Itoa(t.GameNo)))
+	return recordButtonFor(l, actionID(t, ViewResults, "record", strconv.Itoa(t.GameNo)))
 }
 
 func recordButtonFor(l Lang, customID string) discordgo.Button {

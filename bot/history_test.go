@@ -74,7 +74,7 @@ func (h *harness) playToEnd() {
 			h.t.Fatal("game did not end")
 		}
 		tb := h.table()
-		p := tb.g.Waiting()[0]
+		p := tb.Game.Waiting()[0]
 		user := tb.Seats[p].UserID
 		msg := h.dc.lastTable(testChannel)
 		sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
@@ -160,7 +160,7 @@ func TestHistoryOfAFinishedGame(t *testing.T) {
 	h.startTwo("dice")
 	h.playToEnd()
 	tb := h.table()
-	scores := tb.g.Scores()
+	scores := tb.Game.Scores()
 	results, err := st.Results("g1", 0)
 	if err != nil || len(results) != 1 {
 		t.Fatalf("results %v, %v; want the one game", results, err)
@@ -269,7 +269,7 @@ func TestForgetMe(t *testing.T) {
 	h, st := newHistoryHarness(t)
 	h.startTwo("dice")
 	h.playToEnd()
-	scores := h.table().g.Scores()
+	scores := h.table().Game.Scores()
 	ask := h.command("ben", "forget-me")
 	if ask.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(ask.Data.Content, "Forget me?") {
 		t.Fatalf("forget-me asked %+v", ask.Data)
@@ -420,15 +420,15 @@ func TestFailedFinishSavesNothing(t *testing.T) {
 	// Everybody passes until the next pass ends the game (a fourth
 	// misthrow), then that write fails.
 	pass := func(tb *Table, p int) {
-		h.click(tb.Seats[p].UserID, tb.action(ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
+		h.click(tb.Seats[p].UserID, actionID(tb, ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
 	}
 	for steps := 0; ; steps++ {
 		tb := h.table()
 		if tb.Stage != StagePlaying || steps > 200 {
 			t.Fatal("the game ended before a failed write")
 		}
-		p := tb.g.Waiting()[0]
-		probe := tb.g.Clone()
+		p := tb.Game.Waiting()[0]
+		probe := tb.Game.Clone()
 		if err := probe.Apply(game.PassMove(p)); err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -29,11 +30,11 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 			return nil, errRefused
 		}
 		lobby = &Table{
-			ID: newTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
+			ID: session.NewTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
 			Host: r.userID, Variant: v, Games: max(1, min(games, game.MaxMatchGames)),
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(),
 		}
-		lobby.Seats = []Seat{{UserID: r.userID, Name: lobby.uniqueName(r.userName)}}
+		lobby.Seats = []Seat{{UserID: r.userID, Name: lobby.UniqueName(r.userName)}}
 		lobby.MaxSeats = b.opt.MaxPlayers
 		if t != nil {
 			// The finished game's results lose their Play again (or Next
@@ -98,11 +99,11 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Description: desc,
 		Color:       0x2b7a3d,
 		Fields: []*discordgo.MessageEmbedField{{
-			Name: l.T("lobby.seats", len(t.Seats), t.maxSeats()), Value: seats.String(),
+			Name: l.T("lobby.seats", len(t.Seats), t.SeatLimit()), Value: seats.String(),
 		}},
 		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
 	}
-	full := len(t.Seats) >= t.maxSeats()
+	full := len(t.Seats) >= t.SeatLimit()
 	leavers := l.T("btn.leavers.pass")
 	if t.LeaverComputer {
 		leavers = l.T("btn.leavers.computer")
@@ -113,20 +114,20 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	}
 	bots := []discordgo.MessageComponent{}
 	for _, lv := range ai.Levels {
-		bots = append(bots, discordgo.Button{Label: l.T("btn.addbot", l.T("level."+lv.String())), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "bot", lv.String()), Disabled: full})
+		bots = append(bots, discordgo.Button{Label: l.T("btn.addbot", l.T("level."+lv.String())), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "bot", lv.String()), Disabled: full})
 	}
-	bots = append(bots, discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "unbot", ""), Disabled: computers == 0})
+	bots = append(bots, discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "unbot", ""), Disabled: computers == 0})
 	settings := []discordgo.MessageComponent{
-		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leavers", "")},
-		discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "hints", "")},
+		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leavers", "")},
+		discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "hints", "")},
 	}
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("btn.join"), Style: discordgo.PrimaryButton, CustomID: t.action(ViewLobby, "join", ""), Disabled: full},
-			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewLobby, "leave", "")},
-			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: t.action(ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
-			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: t.action(ViewLobby, "cancel", "")},
+			discordgo.Button{Label: l.T("btn.join"), Style: discordgo.PrimaryButton, CustomID: actionID(t, ViewLobby, "join", ""), Disabled: full},
+			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leave", "")},
+			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
+			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: actionID(t, ViewLobby, "cancel", "")},
 		}}, discordgo.ActionsRow{Components: bots}, discordgo.ActionsRow{Components: settings}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
@@ -195,22 +196,22 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 func (b *Bot) lobbyClick(r *request, a Action) {
 	var after *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageLobby || a.Stamp != t.stamp() {
+		if t == nil || t.ID != a.Table || t.Stage != StageLobby || a.Stamp != t.Stamp() {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		seat := t.seatOf(r.userID)
+		seat := t.SeatOf(r.userID)
 		switch a.Verb {
 		case "join":
 			if seat >= 0 {
 				r.ephemeral(r.lang.T("err.joined"))
 				return nil, errRefused
 			}
-			if len(t.Seats) >= t.maxSeats() {
-				r.ephemeral(r.lang.T("err.full", t.maxSeats()))
+			if len(t.Seats) >= t.SeatLimit() {
+				r.ephemeral(r.lang.T("err.full", t.SeatLimit()))
 				return nil, errRefused
 			}
-			t.Seats = append(t.Seats, Seat{UserID: r.userID, Name: t.uniqueName(r.userName)})
+			t.Seats = append(t.Seats, Seat{UserID: r.userID, Name: t.UniqueName(r.userName)})
 		case "leave":
 			if seat < 0 {
 				r.ephemeral(r.lang.T("err.notseated"))
@@ -245,11 +246,11 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 				}
 				break
 			}
-			if len(t.Seats) >= t.maxSeats() {
-				r.ephemeral(r.lang.T("err.full", t.maxSeats()))
+			if len(t.Seats) >= t.SeatLimit() {
+				r.ephemeral(r.lang.T("err.full", t.SeatLimit()))
 				return nil, errRefused
 			}
-			t.Seats = append(t.Seats, Seat{Name: t.computerName(), Computer: a.Arg})
+			t.Seats = append(t.Seats, Seat{Name: t.ComputerName(), Computer: a.Arg})
 		case "start", "cancel":
 			if r.userID != t.Host {
 				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
@@ -310,7 +311,7 @@ func (b *Bot) startGame(t *Table) error {
 	newGame := b.opt.NewGame
 	if newGame == nil {
 		newGame = func(v game.Variant, players []string) (*game.Game, error) {
-			return game.New(game.Config{Variant: v, Players: players, Seed: newSeed()})
+			return game.New(game.Config{Variant: v, Players: players, Seed: session.NewSeed()})
 		}
 	}
 	g, err := newGame(t.Variant, players)
@@ -322,7 +323,7 @@ func (b *Bot) startGame(t *Table) error {
 			return fmt.Errorf("bot: start match: %w", err)
 		}
 	}
-	t.g = g
+	t.Game = g
 	t.GameNo++
 	t.Stage = StagePlaying
 	b.resetTimer(t)
@@ -360,7 +361,7 @@ func (b *Bot) cmdEnd(r *request) {
 	}
 	l := LangFor(ended.Lang)
 	r.log.Info().Str("table", ended.ID).Msg("game ended by command")
-	if ended.g == nil {
+	if ended.Game == nil {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Content: l.T("end.lobby", "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 		return
@@ -370,7 +371,7 @@ func (b *Bot) cmdEnd(r *request) {
 	// The table is gone, and the reconciler with it: shrink its messages
 	// and delete its reminder here, as the reconciler would have.
 	ended.Stage = StageOver // the live message becomes a past turn
-	ended.settle()
+	settle(ended)
 	for _, p := range ended.Shown.Past {
 		if !p.Sent {
 			if err := b.shrink(ended.ChannelID, p); err != nil {
@@ -401,7 +402,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 			r.ephemeral(r.lang.T("err.removehost"))
 			return nil, errRefused
 		}
-		seat := t.seatOf(userID)
+		seat := t.SeatOf(userID)
 		if seat < 0 {
 			r.ephemeral(r.lang.T("err.notseated"))
 			return nil, errRefused
@@ -418,20 +419,20 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 		name = t.Seats[seat].Name
 		if t.LeaverComputer {
 			t.Seats[seat].Computer = ai.Medium.String() // plays from the seat's own view (C10)
-			t.addNews(News{Event: newsLeftBot, Seat: seat})
+			t.AddNews(News{Event: newsLeftBot, Seat: seat})
 		} else {
 			t.Seats[seat].Left = true
-			t.addNews(News{Event: newsLeft, Seat: seat})
+			t.AddNews(News{Event: newsLeft, Seat: seat})
 		}
 		leftMsg = "event.left"
 		if t.LeaverComputer {
 			leftMsg = "event.left.computer"
 		}
-		before := t.position()
+		before := t.Position()
 		b.autoMoves(t)
-		if t.g.Over() {
+		if t.Game.Over() {
 			b.finishGame(t)
-		} else if t.position() != before {
+		} else if t.Position() != before {
 			b.resetTimer(t)
 		}
 		return t, nil

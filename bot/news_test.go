@@ -28,12 +28,12 @@ func TestNewsKeptAsDataWordedWhenShown(t *testing.T) {
 		{News{Turn: 3, Text: "⌛ Old words"}, "⌛ Old words", "⌛ Old words"},
 	}
 	for _, c := range cases {
-		en, de := c.n.words(LangFor("en"), seats), c.n.words(LangFor("de"), seats)
+		en, de := newsWords(c.n, LangFor("en"), seats), newsWords(c.n, LangFor("de"), seats)
 		if !strings.Contains(en, c.en) || !strings.Contains(de, c.de) {
 			t.Errorf("%+v: en %q, de %q", c.n, en, de)
 		}
-		if (strings.HasPrefix(c.n.Event, "timeout") || c.n.Event == "") != c.n.timeout() {
-			t.Errorf("%+v: timeout() = %v", c.n, c.n.timeout())
+		if (strings.HasPrefix(c.n.Event, "timeout") || c.n.Event == "") != c.n.IsTimeout() {
+			t.Errorf("%+v: timeout() = %v", c.n, c.n.IsTimeout())
 		}
 	}
 	// A real game's news: stored without words.
@@ -54,7 +54,7 @@ func TestNewsKeptAsDataWordedWhenShown(t *testing.T) {
 		}
 	}
 	for _, n := range tb.News {
-		if n.Event == "" || n.words(LangFor("fr"), tb.Seats) == "" {
+		if n.Event == "" || newsWords(n, LangFor("fr"), tb.Seats) == "" {
 			t.Errorf("news %+v has no event or no French words", n)
 		}
 	}

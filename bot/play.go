@@ -27,7 +27,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		live   *liveUpdate
 	)
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.g == nil {
+		if t == nil || t.ID != a.Table || t.Game == nil {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
@@ -35,22 +35,22 @@ func (b *Bot) playClick(r *request, a Action) {
 			r.ephemeral(r.lang.T("err.overgame"))
 			return nil, errRefused
 		}
-		if a.Stamp != t.stamp() {
+		if a.Stamp != t.Stamp() {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		seat = t.seatOf(r.userID)
+		seat = t.SeatOf(r.userID)
 		if seat < 0 {
 			r.ephemeral(r.lang.T("err.notplaying"))
 			return nil, errRefused
 		}
-		m, label, err := moveFromAction(t.g, seat, a, r.lang)
+		m, label, err := moveFromAction(t.Game, seat, a, r.lang)
 		if err != nil {
 			r.ephemeral(r.lang.T("err.forged"))
 			return nil, errRefused
 		}
-		if prev, ok := t.g.Decision(seat); ok {
-			was = moveLabel(t.g, prev, r.lang)
+		if prev, ok := t.Game.Decision(seat); ok {
+			was = moveLabel(t.Game, prev, r.lang)
 		}
 		if err := b.apply(t, m); err != nil {
 			// A choice on the table that is not one of the clicker's: the
@@ -86,8 +86,8 @@ func (b *Bot) playClick(r *request, a Action) {
 		if was != "" {
 			text = r.lang.T("ok.changed", was) + " " + text
 		}
-		stillOpen := after.stamp() == a.Stamp // the action has not resolved
-		if stillOpen && after.g.Phase().Simultaneous() {
+		stillOpen := after.Stamp() == a.Stamp // the action has not resolved
+		if stillOpen && after.Game.Phase().Simultaneous() {
 			text += " " + r.lang.T("ok.canchange")
 		}
 		switch a.View {
@@ -188,8 +188,8 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 // (RULES P2), records news, restarts the timer when the action changed and
 // handles the end of the game.
 func (b *Bot) apply(t *Table, m game.Move) error {
-	g := t.g
-	before := t.position()
+	g := t.Game
+	before := t.Position()
 	sheets := make([]game.Sheet, g.NumPlayers())
 	for p := range sheets {
 		sheets[p] = g.Sheet(p)
@@ -204,7 +204,7 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 		return err
 	}
 	if g.Reshuffles() > shuffles {
-		t.addNews(News{Event: newsReshuffle, N: g.DrawSize()})
+		t.AddNews(News{Event: newsReshuffle, N: g.DrawSize()})
 	}
 	if m.Kind == game.Play {
 		// Played cards are public once shown (RULES C10).
@@ -212,23 +212,23 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 		for _, c := range m.CardList() {
 			cards = append(cards, c.String())
 		}
-		t.addNewsAt(turn, News{Event: newsPlayed, Seat: m.Player, Cards: cards, Color: m.Color})
+		t.AddNewsAt(turn, News{Event: newsPlayed, Seat: m.Player, Cards: cards, Color: m.Color})
 	}
 	b.autoMoves(t)
 	for p := range sheets {
 		now := g.Sheet(p)
 		for _, c := range game.Colors {
 			if now.Rows[c].Locked() && !sheets[p].Rows[c].Locked() {
-				t.addNewsAt(turn, News{Event: newsLock, Seat: p, Color: c})
+				t.AddNewsAt(turn, News{Event: newsLock, Seat: p, Color: c})
 			}
 		}
 		if now.Misthrows > sheets[p].Misthrows {
-			t.addNewsAt(turn, News{Event: newsMisthrow, Seat: p, N: now.Misthrows})
+			t.AddNewsAt(turn, News{Event: newsMisthrow, Seat: p, N: now.Misthrows})
 		}
 	}
 	if g.Over() {
 		b.finishGame(t)
-	} else if t.position() != before && t.Private == "" {
+	} else if t.Position() != before && t.Private == "" {
 		b.resetTimer(t) // a private game waits for its player as long as they like
 	}
 	return nil
@@ -238,25 +238,25 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 // computer players choose (game/ai), from what their seat may see (RULES
 // C10), until only people are waited for.
 func (b *Bot) autoMoves(t *Table) {
-	for changed := true; changed && !t.g.Over(); {
+	for changed := true; changed && !t.Game.Over(); {
 		changed = false
-		for _, p := range t.g.Waiting() {
+		for _, p := range t.Game.Waiting() {
 			s := t.Seats[p]
 			var m game.Move
 			var err error
 			switch {
 			case s.Left:
-				m, err = t.g.TimeoutMove(p)
+				m, err = t.Game.TimeoutMove(p)
 			case s.Computer != "":
 				level, lerr := ai.ParseLevel(s.Computer)
 				if lerr != nil {
 					level = ai.Medium // a level of a later version
 				}
-				m = ai.Choose(level, t.g.Private(p), t.g.LegalMoves(p))
+				m = ai.Choose(level, t.Game.Private(p), t.Game.LegalMoves(p))
 			default:
 				continue
 			}
-			if err == nil && t.g.Apply(m) == nil {
+			if err == nil && t.Game.Apply(m) == nil {
 				changed = true
 			}
 		}
@@ -268,14 +268,14 @@ func (b *Bot) autoMoves(t *Table) {
 // next write (saveTable).
 func (b *Bot) finishGame(t *Table) {
 	if t.Match != nil && !t.Match.Done() {
-		if err := t.Match.AddGame(t.g); err != nil {
+		if err := t.Match.AddGame(t.Game); err != nil {
 			b.log.Error().Err(err).Str("table", t.ID).Msg("match result not recorded")
 		}
 	}
 	if f, err := gameOver(t, b.opt.Now()); err != nil {
 		b.log.Error().Err(err).Str("table", t.ID).Msg("game result not kept")
 	} else {
-		t.finished = append(t.finished, f)
+		t.Finished = append(t.Finished, f)
 	}
 	if t.Private == privateDaily {
 		t.Streak++ // this day counts, whatever the score
@@ -304,7 +304,7 @@ func reminderLead(configured, timeout time.Duration) time.Duration {
 
 // tableContent is the text of the table message.
 func tableContent(t *Table, l Lang) string {
-	g := t.g
+	g := t.Game
 	var sb strings.Builder
 	act := t.Seats[g.Active()]
 	if g.Over() {
@@ -338,7 +338,7 @@ func tableContent(t *Table, l Lang) string {
 	// Events of this turn so far; earlier turns' are in their log lines.
 	for _, n := range t.News {
 		if n.Turn == g.Turn() {
-			fmt.Fprintln(&sb, "> "+n.words(l, t.Seats))
+			fmt.Fprintln(&sb, "> "+newsWords(n, l, t.Seats))
 		}
 	}
 	return strings.TrimSpace(sb.String())
@@ -347,10 +347,10 @@ func tableContent(t *Table, l Lang) string {
 // tableControls are the public buttons of the current action. They carry
 // nothing private (RULES C10): rows, dice, display numbers.
 func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
-	g := t.g
+	g := t.Game
 	var btns []discordgo.MessageComponent
 	add := func(label, verb, arg string, style discordgo.ButtonStyle, disabled bool) {
-		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(ViewTable, verb, arg), Disabled: disabled})
+		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: actionID(t, ViewTable, verb, arg), Disabled: disabled})
 	}
 	switch g.Phase() {
 	case game.PhaseWhite, game.PhaseNumber:
@@ -392,9 +392,9 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		}
 	}
 	rows := chunkButtons(btns)
-	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T("btn.sheet"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewTable, "sheet", "")}}
+	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T("btn.sheet"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewTable, "sheet", "")}}
 	if t.Variant.CardGame() {
-		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: t.action(ViewTable, "hand", "")})
+		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewTable, "hand", "")})
 	}
 	return append(rows, discordgo.ActionsRow{Components: personal})
 }
@@ -418,7 +418,7 @@ func byColorPassLast(moves []game.Move) []game.Move {
 // without a cross, it costs the active player a misthrow (D6), and a 4th
 // ends the game (D9); the button says so, in red.
 func passButton(t *Table, seat int, l Lang) (string, discordgo.ButtonStyle) {
-	g := t.g
+	g := t.Game
 	if g.Phase() != game.PhaseColor || seat != g.Active() || g.ActiveHasCrossed() {
 		return l.T("btn.pass"), discordgo.SecondaryButton
 	}
@@ -461,7 +461,7 @@ func (b *Bot) refreshChannel(channelID string) {
 // waitingUsers are the user IDs of the players who must act now.
 func waitingUsers(t *Table) []string {
 	var ids []string
-	for _, p := range t.g.Waiting() {
+	for _, p := range t.Game.Waiting() {
 		if t.Seats[p].Computer == "" {
 			ids = append(ids, t.Seats[p].UserID)
 		}
@@ -473,7 +473,7 @@ func waitingUsers(t *Table) []string {
 // match totals and a button to play again.
 func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *discordgo.InteractionResponseData {
 	l := LangFor(t.Lang)
-	g := t.g
+	g := t.Game
 	var sb strings.Builder
 	if headline != "" {
 		fmt.Fprintln(&sb, headline)
@@ -512,7 +512,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		if i == 0 || scores[p] != scores[order[i-1]] {
 			rank = i + 1 // equal totals share a rank (RULES P3)
 		}
-		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].shownName(), scores[p]))
+		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].ShownName(), scores[p]))
 	}
 	if m := t.Match; m != nil && m.Games > 1 {
 		fmt.Fprintln(&sb)
@@ -537,13 +537,13 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	}
 	if t.Stage == StageOver {
 		btns := []discordgo.MessageComponent{
-			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: t.action(ViewResults, "again", "")},
+			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: actionID(t, ViewResults, "again", "")},
 		}
 		if rec := b.recordButton(t, l); rec != nil {
 			btns = append(btns, rec)
 			if t.Variant == game.Dice {
 				// The review reads the kept record once the table moved on.
-				btns = append(btns, reviewButton(l, t.action(ViewResults, "review", strconv.Itoa(t.GameNo))))
+				btns = append(btns, reviewButton(l, actionID(t, ViewResults, "review", strconv.Itoa(t.GameNo))))
 			}
 		}
 		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
@@ -557,7 +557,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 // the players who crossed its lock), "Anna locked red and blue: the game is
 // over." (card game: the player's own two locked rows).
 func endHeadline(l Lang, t *Table) string {
-	g := t.g
+	g := t.Game
 	var lines []string
 	switch g.EndReason() {
 	case game.EndLocks:
@@ -616,7 +616,7 @@ func matchStandings(l Lang, t *Table, m *game.Match) string {
 	tot := m.Totals()
 	for p, s := range t.Seats {
 		if p < len(tot) {
-			fmt.Fprintln(&sb, l.T("over.matchrow", s.shownName(), tot[p]))
+			fmt.Fprintln(&sb, l.T("over.matchrow", s.ShownName(), tot[p]))
 		}
 	}
 	var lead []string
@@ -639,11 +639,11 @@ func (b *Bot) playAgain(r *request, a Action) {
 	var lobby *Table
 	var match bool
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageOver || a.Stamp != t.stamp() {
+		if t == nil || t.ID != a.Table || t.Stage != StageOver || a.Stamp != t.Stamp() {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		seat := t.seatOf(r.userID)
+		seat := t.SeatOf(r.userID)
 		if seat < 0 {
 			r.ephemeral(r.lang.T("err.notplaying"))
 			return nil, errRefused
@@ -666,7 +666,7 @@ func (b *Bot) playAgain(r *request, a Action) {
 		for i := range t.Seats {
 			t.Seats[i].Left = false
 		}
-		t.Host, t.Stage, t.Match, t.g, t.Game = r.userID, StageLobby, nil, nil, nil
+		t.Host, t.Stage, t.Match, t.Game, t.Snapshot = r.userID, StageLobby, nil, nil, nil
 		t.Deadline, t.Reminded = time.Time{}, false
 		lobby = t
 		return t, nil

@@ -33,13 +33,13 @@ func (b *Bot) reviewClick(r *request, a Action) {
 	unlock := b.locks.Lock(r.tableKey())
 	t, err := b.loadTable(r.tableKey())
 	unlock()
-	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.g != nil && t.g.Over() && t.GuildID == r.i.GuildID {
-		seat := t.seatOf(r.userID)
+	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.Game != nil && t.Game.Over() && t.GuildID == r.i.GuildID {
+		seat := t.SeatOf(r.userID)
 		if seat < 0 {
 			r.ephemeral(r.lang.T("review.notplayer"))
 			return
 		}
-		b.sendReview(r, t.g, seat)
+		b.sendReview(r, t.Game, seat)
 		return
 	}
 	h, ok := b.history()
@@ -89,7 +89,7 @@ func (b *Bot) reviewPrivate(r *request, a Action) {
 		r.ephemeral(r.lang.T("review.notover"))
 		return
 	}
-	b.sendReview(r, t.g, seat)
+	b.sendReview(r, t.Game, seat)
 }
 
 // sendReview answers privately with the review of seat in the finished

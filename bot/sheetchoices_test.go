@@ -13,16 +13,16 @@ import (
 // built in the hand view, not chosen on the sheet.
 func crossedBy(t *testing.T, tb *Table, seat int) []render.Cell {
 	t.Helper()
-	if tb.Stage != StagePlaying || !tb.g.MayAct(seat) {
+	if tb.Stage != StagePlaying || !tb.Game.MayAct(seat) {
 		return nil
 	}
 	var cells []render.Cell
-	before := tb.g.Sheet(seat)
-	for _, m := range tb.g.LegalMoves(seat) {
+	before := tb.Game.Sheet(seat)
+	for _, m := range tb.Game.LegalMoves(seat) {
 		if m.Kind == game.Play {
 			continue
 		}
-		g := tb.g.Clone()
+		g := tb.Game.Clone()
 		if err := g.Apply(m); err != nil {
 			t.Fatalf("legal move %v: %v", m, err)
 		}
@@ -77,7 +77,7 @@ func TestSheetViewMarksChoices(t *testing.T) {
 				slices.SortFunc(have, less)
 				slices.SortFunc(want, less)
 				if !slices.Equal(have, want) {
-					t.Fatalf("%s step %d (%v): %s's sheet marks %v, their moves cross %v", variant, step, tb.g.Phase(), u, have, want)
+					t.Fatalf("%s step %d (%v): %s's sheet marks %v, their moves cross %v", variant, step, tb.Game.Phase(), u, have, want)
 				}
 				if len(want) > 0 {
 					marked++
@@ -85,8 +85,8 @@ func TestSheetViewMarksChoices(t *testing.T) {
 					empty++
 				}
 			}
-			p := tb.g.Waiting()[0]
-			moves := tb.g.LegalMoves(p)
+			p := tb.Game.Waiting()[0]
+			moves := tb.Game.LegalMoves(p)
 			m := moves[0]
 			if i := slices.IndexFunc(moves, func(m game.Move) bool { return m.Kind != game.Pass }); i >= 0 && step%3 != 2 {
 				m = moves[i]

@@ -3,6 +3,8 @@ package bot
 import (
 	"bytes"
 	"testing"
+
+	"github.com/qwixxbot/qwixxbot/bot/session"
 )
 
 // Reading a table reuses the game last saved or restored in its channel
@@ -16,15 +18,15 @@ func TestReadTablesDoNotShareGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := h.bot.loadTable(testChannel)
-	if a.g == b.g {
+	if a.Game == b.Game {
 		t.Fatal("two reads share one game")
 	}
-	want, _ := b.g.MarshalBinary()
-	if err := a.g.Apply(a.g.LegalMoves(a.g.Waiting()[0])[0]); err != nil {
+	want, _ := b.Game.MarshalBinary()
+	if err := a.Game.Apply(a.Game.LegalMoves(a.Game.Waiting()[0])[0]); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := h.bot.loadTable(testChannel)
-	if got, _ := c.g.MarshalBinary(); !bytes.Equal(got, want) {
+	if got, _ := c.Game.MarshalBinary(); !bytes.Equal(got, want) {
 		t.Fatal("a change to one table read showed in the next")
 	}
 	// Saved, the change is what the next read gets.
@@ -32,12 +34,12 @@ func TestReadTablesDoNotShareGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, _ := h.bot.loadTable(testChannel)
-	fresh, err := decodeTable(mustStored(t, h))
+	fresh, err := session.Decode(mustStored(t, h))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g1, _ := d.g.MarshalBinary()
-	g2, _ := fresh.g.MarshalBinary()
+	g1, _ := d.Game.MarshalBinary()
+	g2, _ := fresh.Game.MarshalBinary()
 	if !bytes.Equal(g1, g2) || bytes.Equal(g1, want) {
 		t.Fatal("the read after a save differs from the stored game")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/game/stats"
@@ -116,11 +117,11 @@ func (b *Bot) startPrivate(r *request, kind string, update bool) {
 func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error) {
 	key := privateKey(kind, r.userID)
 	t := &Table{
-		ID: newTableID(), GuildID: r.i.GuildID, ChannelID: key, Host: r.userID, Variant: game.Dice, Games: 1,
+		ID: session.NewTableID(), GuildID: r.i.GuildID, ChannelID: key, Host: r.userID, Variant: game.Dice, Games: 1,
 		Stage: StageLobby, Lang: r.lang.Code(), Created: b.opt.Now().UTC(), Private: kind, NoHints: kind == privateDaily,
 	}
-	t.Seats = []Seat{{UserID: r.userID, Name: t.uniqueName(r.userName)}}
-	s := newSeed()
+	t.Seats = []Seat{{UserID: r.userID, Name: t.UniqueName(r.userName)}}
+	s := session.NewSeed()
 	if seed != nil {
 		s = *seed
 	}
@@ -128,7 +129,7 @@ func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error
 	if err != nil {
 		return nil, fmt.Errorf("bot: start solo game: %w", err)
 	}
-	t.g = g
+	t.Game = g
 	t.GameNo = 1
 	t.Stage = StagePlaying
 	return t, nil
@@ -231,7 +232,7 @@ func (b *Bot) privateMove(r *request, a Action) {
 
 // privateHint answers the 💡 Hint of a private game's view in place.
 func (b *Bot) privateHint(r *request, a Action) {
-	t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.g.MayAct(seat) })
+	t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.Game.MayAct(seat) })
 	if ok {
 		b.answerPrivateAs(r, t, "💡 "+hintText(r.lang, adv), moveAction(t, a.View, adv.Move), true)
 	}
@@ -252,7 +253,7 @@ func (b *Bot) privateStale(r *request, a Action) bool {
 	case t == nil || t.ID != a.Table:
 		r.ephemeral(r.lang.T("solo.gone"))
 		return true
-	case a.Stamp != t.stamp():
+	case a.Stamp != t.Stamp():
 		b.answerPrivate(r, t, r.lang.T("solo.stale"), "")
 		return true
 	}
@@ -288,7 +289,7 @@ func (b *Bot) answerPrivateAs(r *request, t *Table, note, mark string, update bo
 // ranking, the streak, the par and a text to share), with the review.
 func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.InteractionResponseData, error) {
 	l := r.lang
-	g := t.g
+	g := t.Game
 	view := privateViewOf(t.Private)
 	var lines []string
 	if note != "" {
@@ -314,9 +315,9 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 		if t.Private == privateDaily {
 			lines = append(lines, b.dailySummary(r, t)...)
 		}
-		btns := []discordgo.MessageComponent{reviewButton(l, t.action(view, "review", strconv.Itoa(t.GameNo)))}
+		btns := []discordgo.MessageComponent{reviewButton(l, actionID(t, view, "review", strconv.Itoa(t.GameNo)))}
 		if t.Private == privateSolo {
-			btns = append(btns, discordgo.Button{Label: l.T("btn.solo.again"), Style: discordgo.SuccessButton, CustomID: t.action(view, "again", "")})
+			btns = append(btns, discordgo.Button{Label: l.T("btn.solo.again"), Style: discordgo.SuccessButton, CustomID: actionID(t, view, "again", "")})
 		}
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 	}
@@ -336,7 +337,7 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 // a text to share that gives away no dice.
 func (b *Bot) dailySummary(r *request, t *Table) []string {
 	l := r.lang
-	score := t.g.Sheet(0).Score()
+	score := t.Game.Sheet(0).Score()
 	lines := []string{l.T("daily.par", t.Par, score-t.Par)}
 	if rank, of, top := b.dailyRanking(r, t); of > 0 {
 		lines = append(lines, l.T("daily.rank", rank, of))
@@ -351,7 +352,7 @@ func (b *Bot) dailySummary(r *request, t *Table) []string {
 // number, score, par, the crosses per row, locks, misthrows and streak,
 // nothing of the dice.
 func dailyShare(l Lang, t *Table) string {
-	sh := t.g.Sheet(0)
+	sh := t.Game.Sheet(0)
 	var rows []string
 	squares := map[game.Color]string{game.Red: "🟥", game.Yellow: "🟨", game.Green: "🟩", game.Blue: "🟦"}
 	for _, c := range game.Colors {
@@ -423,10 +424,10 @@ func (b *Bot) cmdSoloChannel(r *request) {
 			return nil, errRefused
 		}
 		solo = &Table{
-			ID: newTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
+			ID: session.NewTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(), MaxSeats: b.opt.MaxPlayers,
 		}
-		solo.Seats = []Seat{{UserID: r.userID, Name: solo.uniqueName(r.userName)}}
+		solo.Seats = []Seat{{UserID: r.userID, Name: solo.UniqueName(r.userName)}}
 		if t != nil {
 			// The finished game's results lose their buttons' Play again:
 			// this table replaces it (as cmdNew).

@@ -83,7 +83,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	}
 	key := privateKey(privateSolo, "anna")
 	before, err := h.bot.loadTable(key)
-	if err != nil || before == nil || before.Private != privateSolo || before.g.NumPlayers() != 1 {
+	if err != nil || before == nil || before.Private != privateSolo || before.Game.NumPlayers() != 1 {
 		t.Fatalf("private table under %s: %+v, %v", key, before, err)
 	}
 	kept := h.bot.st
@@ -97,12 +97,12 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	if !strings.Contains(again.Data.Content, "goes on") {
 		t.Fatalf("/qwixx solo during a game: %q", again.Data.Content)
 	}
-	if tb, _ := h.bot.loadTable(key); tb.ID != before.ID || tb.g.Turn() != before.g.Turn() {
+	if tb, _ := h.bot.loadTable(key); tb.ID != before.ID || tb.Game.Turn() != before.Game.Turn() {
 		t.Fatal("/qwixx solo replaced the running game")
 	}
 	end := h.playPrivate("anna", resp, cycle)
 	tb, _ := h.bot.loadTable(key)
-	if tb.Stage != StageOver || !tb.g.Over() {
+	if tb.Stage != StageOver || !tb.Game.Over() {
 		t.Fatal("the private game is not over")
 	}
 	if !strings.Contains(end.Data.Content, "points") || len(buttons(end.Data.Components, "Review")) != 1 || len(buttons(end.Data.Components, "New solo game")) != 1 {
@@ -116,7 +116,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	}
 	// The result is kept as a solo game: in the solo summary only.
 	results, err := h.bot.st.(History).Results("g1", 0)
-	if err != nil || len(results) != 1 || !results[0].Solo() || results[0].Seats[0].Score != tb.g.Scores()[0] {
+	if err != nil || len(results) != 1 || !results[0].Solo() || results[0].Seats[0].Score != tb.Game.Scores()[0] {
 		t.Fatalf("kept results %+v, %v", results, err)
 	}
 	us := stats.ForUser(results, "anna", 5)
@@ -128,7 +128,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	}
 	// The review: the figures of ai.Review, the costliest marked.
 	rv := h.click("anna", buttons(end.Data.Components, "Review")[0], ephemeralMsg)
-	want, err := ai.Review(tb.g.Record(), 0)
+	want, err := ai.Review(tb.Game.Record(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +176,8 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	if ta == nil || tb == nil || ta.Daily != ai.DailyNumber(h.clock.Now()) || tb.Daily != ta.Daily {
 		t.Fatalf("daily tables %+v %+v", ta, tb)
 	}
-	if ta.g.Dice() != tb.g.Dice() {
-		t.Fatalf("two servers got different dice for the same daily: %v %v", ta.g.Dice(), tb.g.Dice())
+	if ta.Game.Dice() != tb.Game.Dice() {
+		t.Fatalf("two servers got different dice for the same daily: %v %v", ta.Game.Dice(), tb.Game.Dice())
 	}
 	// Played through to the end with different choices, both see the same
 	// dice turn after turn (a misthrow ends no game early here: the pick
@@ -186,7 +186,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	endB := h.playPrivate("ben", ben, func(step int, ids []string) string { return ids[0] })
 	ga, _ := h.bot.loadTable(privateKey(privateDaily, "anna"))
 	gb, _ := h.bot.loadTable(privateKey(privateDaily, "ben"))
-	ra, rb := ga.g.Record(), gb.g.Record()
+	ra, rb := ga.Game.Record(), gb.Game.Record()
 	same := 0
 	for i := 0; i < min(len(ra.Rolls), len(rb.Rolls)); i++ {
 		if slices.Contains(ra.Rolls[i][:], 0) || slices.Contains(rb.Rolls[i][:], 0) {
@@ -249,11 +249,11 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	tc, _ := h.bot.loadTable(privateKey(privateDaily, "cleo"))
 	rank, of, _ := h.bot.dailyRanking(&request{b: h.bot, lang: LangFor("en"), userID: "cleo", log: h.bot.log}, tc)
 	want := 1
-	if ga.g.Scores()[0] > tc.g.Scores()[0] {
+	if ga.Game.Scores()[0] > tc.Game.Scores()[0] {
 		want = 2
 	}
 	if of != 2 || rank != want {
-		t.Fatalf("cleo ranked %d of %d, want %d of 2 (scores %d, %d)", rank, of, want, ga.g.Scores()[0], tc.g.Scores()[0])
+		t.Fatalf("cleo ranked %d of %d, want %d of 2 (scores %d, %d)", rank, of, want, ga.Game.Scores()[0], tc.Game.Scores()[0])
 	}
 	// Tomorrow: other dice, and the streak goes on.
 	h.clock.Advance(24 * time.Hour)
@@ -262,7 +262,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	if n2.Daily != ga.Daily+1 || n2.ID == ga.ID {
 		t.Fatalf("the next day's daily: %+v", n2)
 	}
-	if n2.g.Record().Rolls[0] == ra.Rolls[0] && n2.g.Record().Rolls[1] == ra.Rolls[1] {
+	if n2.Game.Record().Rolls[0] == ra.Rolls[0] && n2.Game.Record().Rolls[1] == ra.Rolls[1] {
 		t.Fatal("the next day brought the same dice")
 	}
 	end2 := h.playPrivate("anna", next, cycle)
@@ -289,7 +289,7 @@ func TestDailySeedKeyedBySecretNeverShown(t *testing.T) {
 	if t1.Daily != t2.Daily {
 		t.Fatal("the two bots disagree on the day")
 	}
-	if t1.g.Record().Rolls[0] == t2.g.Record().Rolls[0] && t1.Par == t2.Par {
+	if t1.Game.Record().Rolls[0] == t2.Game.Record().Rolls[0] && t1.Par == t2.Par {
 		t.Fatal("two secrets dealt the same daily")
 	}
 	secret, err := h1.bot.dailySecret()
@@ -351,7 +351,7 @@ func TestSoloInTheChannelAndItsReview(t *testing.T) {
 		t.Fatalf("solo in the channel answered %+v", r.Data)
 	}
 	tb := h.table()
-	if tb.Stage != StagePlaying || len(tb.Seats) != 1 || tb.g.NumPlayers() != 1 || tb.Private != "" {
+	if tb.Stage != StagePlaying || len(tb.Seats) != 1 || tb.Game.NumPlayers() != 1 || tb.Private != "" {
 		t.Fatalf("channel solo table %+v", tb)
 	}
 	if busy := h.command("ben", "solo", strOption("where", "channel")); !strings.Contains(busy.Data.Content, "already has a table") {
@@ -391,7 +391,7 @@ func TestReviewOfATableGame(t *testing.T) {
 	if len(rv) != 1 {
 		t.Fatal("no Review button")
 	}
-	want, err := ai.Review(tb.g.Record(), 1)
+	want, err := ai.Review(tb.Game.Record(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,7 @@ func TestReviewOfATableGame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cards := &Table{ID: "cardtable", Variant: game.Cards, Stage: StageOver, Lang: "en", GameNo: 1, g: g,
+	cards := &Table{ID: "cardtable", Variant: game.Cards, Stage: StageOver, Lang: "en", GameNo: 1, Game: g,
 		Seats: []Seat{{UserID: "anna", Name: "anna"}, {UserID: "ben", Name: "ben"}}}
 	data := h.bot.resultsMessage(h.bot.log, cards, "")
 	if len(buttons(data.Components, "Record")) != 1 || len(buttons(data.Components, "Review")) != 0 {

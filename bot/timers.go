@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
 )
@@ -77,7 +78,7 @@ func (b *Bot) Start() error {
 			b.unreadable(channelID, raw, err)
 			return nil
 		}
-		t, err := decodeTable(blob)
+		t, err := session.Decode(blob)
 		if err != nil {
 			b.unreadable(channelID, blob, err)
 			return nil
@@ -90,7 +91,7 @@ func (b *Bot) Start() error {
 		if t.Shown.Unsure {
 			b.force.Store(channelID, true)
 		}
-		if t.g != nil || t.Shown.ResultsLive {
+		if t.Game != nil || t.Shown.ResultsLive {
 			// The channel may show an older state than the stored one (a
 			// crash or a failed request came between saving the game and
 			// showing it): the reconciler compares and sends what is
@@ -152,7 +153,7 @@ func (b *Bot) Tick() {
 // the action ends.
 func (b *Bot) remind(channelID string, now time.Time) {
 	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
-		if t == nil || t.g == nil || t.Stage != StagePlaying || t.Reminded || now.Before(remindTime(t.Deadline, t.RemindAt, b.opt.ReminderBefore)) {
+		if t == nil || t.Game == nil || t.Stage != StagePlaying || t.Reminded || now.Before(remindTime(t.Deadline, t.RemindAt, b.opt.ReminderBefore)) {
 			return nil, errRefused
 		}
 		t.Reminded = true
@@ -173,31 +174,31 @@ func (b *Bot) remind(channelID string, now time.Time) {
 // nothing is crossed (game.TimeoutMove).
 func (b *Bot) expire(channelID string, now time.Time) {
 	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
-		if t == nil || t.g == nil || t.Stage != StagePlaying || now.Before(t.Deadline) {
+		if t == nil || t.Game == nil || t.Stage != StagePlaying || now.Before(t.Deadline) {
 			return nil, errRefused
 		}
-		pos := t.position()
-		for _, p := range t.g.Waiting() {
-			if t.position() != pos {
+		pos := t.Position()
+		for _, p := range t.Game.Waiting() {
+			if t.Position() != pos {
 				break // the action resolved; the next one gets its own timer
 			}
-			m, err := t.g.TimeoutMove(p)
+			m, err := t.Game.TimeoutMove(p)
 			if err != nil {
 				continue
 			}
 			switch m.Kind {
 			case game.Take: // the rules force a take (C4)
-				t.addNews(News{Event: newsTimeoutTake, Seat: p, Nums: m.TakeNumbers()})
+				t.AddNews(News{Event: newsTimeoutTake, Seat: p, Nums: m.TakeNumbers()})
 			case game.Play: // and a play (C6)
-				t.addNews(News{Event: newsTimeoutPlay, Seat: p})
+				t.AddNews(News{Event: newsTimeoutPlay, Seat: p})
 			default:
-				t.addNews(News{Event: newsTimeout, Seat: p})
+				t.AddNews(News{Event: newsTimeout, Seat: p})
 			}
 			if err := b.apply(t, m); err != nil {
 				return nil, fmt.Errorf("bot: timeout move %v: %w", m, err)
 			}
 		}
-		if t.position() == pos && t.Stage == StagePlaying {
+		if t.Position() == pos && t.Stage == StagePlaying {
 			b.resetTimer(t) // nothing could be done: avoid spinning
 		}
 		return t, nil

@@ -39,7 +39,7 @@ func TestTickForgetsInteractionTokensPastTheirLife(t *testing.T) {
 	if len(takes) == 0 {
 		t.Fatalf("no take buttons on the table: %q", msg.Content)
 	}
-	active := tb.Seats[tb.g.Waiting()[0]].UserID
+	active := tb.Seats[tb.Game.Waiting()[0]].UserID
 	if r := h.click(active, takes[0], msg); r.Type != discordgo.InteractionResponseUpdateMessage {
 		t.Fatalf("the take was not answered by updating the table: %+v", r)
 	}

@@ -33,11 +33,11 @@ func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 		r.ephemeral(r.lang.T("err.stale"))
 		return nil, 0, false
 	}
-	if t == nil || t.g == nil {
+	if t == nil || t.Game == nil {
 		r.ephemeral(r.lang.T("err.nogame"))
 		return nil, 0, false
 	}
-	seat := t.seatOf(r.userID)
+	seat := t.SeatOf(r.userID)
 	if seat < 0 {
 		r.ephemeral(r.lang.T("err.notplaying"))
 		return nil, 0, false
@@ -53,12 +53,12 @@ func (b *Bot) showSheet(r *request, tableID string) {
 	if !ok {
 		return
 	}
-	png, err := b.rd.Sheet(t.g.Public(), seat, sheetChoices(t, seat), r.lang)
+	png, err := b.rd.Sheet(t.Game.Public(), seat, sheetChoices(t, seat), r.lang)
 	if err != nil {
 		r.fail(err)
 		return
 	}
-	score := t.g.Sheet(seat).Score()
+	score := t.Game.Sheet(seat).Score()
 	text := r.lang.T("sheet.wait", score)
 	comps := personalControls(t, seat, r.lang, ViewSheet)
 	if len(comps) > 0 {
@@ -76,7 +76,7 @@ func (b *Bot) showSheet(r *request, tableID string) {
 // plays cross nothing here (plays are built in the hand view), and a player
 // who may not act has none.
 func sheetChoices(t *Table, seat int) []render.Cell {
-	g := t.g
+	g := t.Game
 	if t.Stage != StagePlaying || !g.MayAct(seat) {
 		return nil
 	}
@@ -104,7 +104,7 @@ func sheetChoices(t *Table, seat int) []render.Cell {
 // personalControls are buttons for exactly the user's legal moves now, in
 // the private view (ViewSheet or ViewHand).
 func personalControls(t *Table, seat int, l Lang, view View) []discordgo.MessageComponent {
-	g := t.g
+	g := t.Game
 	current, changing := g.Decision(seat) // a choice that may still change (P4)
 	if t.Stage != StagePlaying || !(g.MayAct(seat) || changing) {
 		return nil
@@ -134,10 +134,10 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 		if changing && m == current {
 			style = discordgo.SuccessButton // the choice that stands
 		}
-		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: t.action(view, verb, arg)})
+		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: actionID(t, view, verb, arg)})
 	}
 	if view == ViewSheet && len(btns) > 0 && hintsOn(t) && g.MayAct(seat) {
-		btns = append(btns, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(view, "hint", "")})
+		btns = append(btns, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: actionID(t, view, "hint", "")})
 	}
 	return chunkButtons(btns)
 }
@@ -207,7 +207,7 @@ const handFile = "hand.png"
 // The hand picture shows the same cards: a view whose line is the same
 // shows the same picture.
 func handLine(l Lang, t *Table, seat int) string {
-	return l.T("hand.mine", cardList(l, t.g.Hand(seat)))
+	return l.T("hand.mine", cardList(l, t.Game.Hand(seat)))
 }
 
 // hasFile reports whether m carries an attachment named name.
@@ -225,7 +225,7 @@ func hasFile(m *discordgo.Message, name string) bool {
 // for the selection sel. With keepPicture the message keeps the picture it
 // shows (the same cards): none is drawn or sent.
 func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
-	g := t.g
+	g := t.Game
 	var png []byte
 	if !keepPicture {
 		var err error
@@ -248,10 +248,10 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool
 	// Every click brings a fresh interaction token: the view keeps working
 	// however long the game lasts (tokens live 15 minutes).
 	last := []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hand", strconv.Itoa(t.GameNo))},
+		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hand", strconv.Itoa(t.GameNo))},
 	}
 	if handActs(t, seat) && hintsOn(t) {
-		last = append(last, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: t.action(ViewHand, "hint", "")})
+		last = append(last, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hint", "")})
 	}
 	comps = append(comps, discordgo.ActionsRow{Components: last})
 	data := &discordgo.InteractionResponseData{Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps}
@@ -270,7 +270,7 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool
 // table message, where everybody decides it: the hand views of the
 // players need no edit for it, twice a turn.
 func handActs(t *Table, seat int) bool {
-	return t.Stage == StagePlaying && t.g.MayAct(seat) && t.g.Phase() != game.PhaseNumber
+	return t.Stage == StagePlaying && t.Game.MayAct(seat) && t.Game.Phase() != game.PhaseNumber
 }
 
 // cardName names a card for its owner: "Red 5", "Joker 9" ("5 rouge" in
@@ -387,7 +387,7 @@ func playLabel(l Lang, p playSel, done bool) string {
 // playBuilder makes the components of the play builder and a status line
 // saying whether the current selection may be played, and if not why.
 func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageComponent, string) {
-	g := t.g
+	g := t.Game
 	hand := g.Hand(seat)
 	one := 1
 	var opts []discordgo.SelectMenuOption
@@ -395,7 +395,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.cards, c)})
 	}
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: t.action(ViewHand, "pick", ""), Placeholder: l.T("play.pick"),
+		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "pick", ""), Placeholder: l.T("play.pick"),
 		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
 	}}}}
 	if len(sel.cards) == 0 {
@@ -408,7 +408,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.hasColor && sel.color == c})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			MenuType: discordgo.StringSelectMenu, CustomID: t.action(ViewHand, "as", sel.encode()), Placeholder: l.T("play.as"), Options: copts,
+			MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "as", sel.encode()), Placeholder: l.T("play.as"), Options: copts,
 		}}})
 	}
 	var nums []int
@@ -424,7 +424,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	}
 	zero := 0
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: t.action(ViewHand, "cross", sel.encode()), Placeholder: l.T("play.cross"),
+		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "cross", sel.encode()), Placeholder: l.T("play.cross"),
 		MinValues: &zero, MaxValues: len(nums), Options: nopts,
 	}}})
 	status := ""
@@ -436,7 +436,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	} else {
 		status = playLabel(l, sel, false)
 	}
-	confirm := t.action(ViewHand, "play", sel.encode())
+	confirm := actionID(t, ViewHand, "play", sel.encode())
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("btn.play"), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
 	}})
@@ -451,11 +451,11 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 	if !ok {
 		return
 	}
-	if a.Stamp != t.stamp() || t.Stage != StagePlaying {
+	if a.Stamp != t.Stamp() || t.Stage != StagePlaying {
 		r.ephemeral(r.lang.T("err.stale"))
 		return
 	}
-	if !t.g.MayAct(seat) || t.g.Phase() != game.PhasePlay {
+	if !t.Game.MayAct(seat) || t.Game.Phase() != game.PhasePlay {
 		r.ephemeral(r.lang.T("err.notnow"))
 		return
 	}
@@ -468,13 +468,13 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 			return
 		}
 	}
-	if sel, ok = builderChoice(t.g.Hand(seat), a.Verb, sel, values); !ok {
+	if sel, ok = builderChoice(t.Game.Hand(seat), a.Verb, sel, values); !ok {
 		r.log.Warn().Str("verb", a.Verb).Msg("forged play builder values")
 		r.ephemeral(r.lang.T("err.forged"))
 		return
 	}
 	if a.Verb != "cross" {
-		sel.cross = mostCrosses(t.g, seat, sel)
+		sel.cross = mostCrosses(t.Game, seat, sel)
 	}
 	b.answerHand(r, t, seat, sel, "", true)
 }

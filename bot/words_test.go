@@ -219,7 +219,7 @@ func finishedGame(t *testing.T, v game.Variant, players []string, want func(g *g
 }
 
 func resultsTable(g *game.Game, v game.Variant, lang string, m *game.Match) *Table {
-	t := &Table{Variant: v, Lang: lang, Stage: StageOver, Match: m, g: g}
+	t := &Table{Variant: v, Lang: lang, Stage: StageOver, Match: m, Game: g}
 	for i, name := range g.Players() {
 		t.Seats = append(t.Seats, Seat{UserID: fmt.Sprint("u", i), Name: name})
 	}

@@ -1,0 +1,409 @@
+// Package session is the table apart from any chat service: the lobby,
+// seats, stamps, the running game and its news, and what the surfaces
+// last showed (Shown), as data that the bot stores and restores. It
+// imports game and store, never discordgo.
+package session
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// TableVersion is the version of a stored table; Decode refuses others.
+const TableVersion = 1
+
+// Stage is where a table is in its life.
+type Stage uint8
+
+// The stages of a table.
+const (
+	StageLobby   Stage = iota + 1 // players join; the host starts
+	StagePlaying                  // a game is running
+	StageOver                     // the last game ended; results shown
+)
+
+// Seat is a player at a table.
+type Seat struct {
+	UserID string `json:"user_id"`
+	Name   string `json:"name"` // unique at the table; used as the game's player name
+	// Left is set when the player left or was removed mid-game: their turns
+	// are passed for them (RULES P2).
+	Left bool `json:"left,omitempty"`
+	// Computer is the level of a computer player (game/ai: "easy",
+	// "medium"), "" for a person. A computer seat has no user ID.
+	Computer string `json:"computer,omitempty"`
+}
+
+// ShownName is the seat's name, a computer's marked with a robot.
+func (s Seat) ShownName() string {
+	if s.Computer != "" {
+		return "🤖 " + s.Name
+	}
+	return s.Name
+}
+
+// Mention names the seat in public text: a person's mention, or the
+// computer's name behind a robot.
+func (s Seat) Mention() string {
+	if s.Computer != "" {
+		return s.ShownName()
+	}
+	return "<@" + s.UserID + ">"
+}
+
+// Table is everything the bot keeps about one channel's table: the lobby,
+// the running game and the messages that show it. It is stored as JSON under
+// the channel's ID and changed only under that channel's lock.
+type Table struct {
+	Version   int          `json:"version"`
+	ID        string       `json:"id"` // random; in every custom_id of this table
+	GuildID   string       `json:"guild_id"`
+	ChannelID string       `json:"channel_id"`
+	Host      string       `json:"host"` // user ID
+	Variant   game.Variant `json:"variant"`
+	Games     int          `json:"games"` // match length, 1–5 (RULES D11)
+	Seats     []Seat       `json:"seats"`
+	MaxSeats  int          `json:"max_seats,omitempty"` // 2–5, from the configuration
+	// LeaverComputer is the host's choice for players who leave mid-game:
+	// a computer player (medium) takes their seat instead of passes
+	// (RULES P2).
+	LeaverComputer bool `json:"leaver_computer,omitempty"`
+	// NoHints is the host's choice to turn the 💡 Hint button off.
+	NoHints bool      `json:"no_hints,omitempty"`
+	Stage   Stage     `json:"stage"`
+	Lang    string    `json:"lang"` // language of public messages (guild locale)
+	Created time.Time `json:"created"`
+	// LobbyMessage is the lobby's message (an interaction response, changed
+	// only through clicks on it). TableMessage and Posted are an earlier
+	// version's record of its table message, taken over by Shown.
+	LobbyMessage string `json:"lobby_message,omitempty"`
+	TableMessage string `json:"table_message,omitempty"`
+	// Snapshot is the running game's snapshot (game.Game.MarshalBinary),
+	// as stored; Game is the game it restores to (Decode) and the one
+	// saved (Encode).
+	Snapshot json.RawMessage `json:"game,omitempty"`
+	Game     *game.Game      `json:"-"`
+	Match    *game.Match     `json:"match,omitempty"`
+	// Deadline is when the current action's timer runs out (RULES P1).
+	Deadline time.Time `json:"deadline,omitzero"`
+	// Reminded is set once the reminder for the current action was sent;
+	// RemindAt is when it is due (zero: ReminderBefore the deadline, as
+	// tables stored before it was kept).
+	Reminded bool      `json:"reminded,omitempty"`
+	RemindAt time.Time `json:"remind_at,omitzero"`
+	// Posted is the stamp the table message was made for; a new action gets
+	// a new message so the table stays at the bottom of the channel.
+	Posted int `json:"posted,omitempty"`
+	// Seq is the state stamp in every custom_id (Table.stamp): it grows by
+	// one whenever the table moves on to a new state that buttons are made
+	// for (a new game, action, turn or stage) and never goes back, across
+	// games, matches and restarts, so a button is accepted for exactly the
+	// state it was made for. At names that state (Table.position).
+	Seq int    `json:"seq,omitempty"`
+	At  string `json:"at,omitempty"`
+	// GameNo counts the games started at this table, over all its matches.
+	GameNo int `json:"game_no,omitempty"`
+	// Shown is what the channel shows of the table (channel.go).
+	Shown Shown `json:"shown,omitzero"`
+	// News are recent public events (locks, misthrows, timeouts), already in
+	// the table's language.
+	News []News `json:"news,omitempty"`
+
+	// Private is set on a private game, played by one person in ephemeral
+	// messages only: "solo" or "daily" (solo.go). Such a table is stored
+	// under privateKey, which is also its ChannelID; it has no channel
+	// messages, no timer and no reminders.
+	Private string `json:"private,omitempty"`
+	// Daily is the daily challenge's number (ai.DailyNumber) of a daily
+	// table; Par its par, and Streak the player's daily challenges in a
+	// row, this one included once it is over.
+	Daily  int `json:"daily,omitempty"`
+	Par    int `json:"par,omitempty"`
+	Streak int `json:"streak,omitempty"`
+
+	// Finished are the games that ended since the table was loaded, to be
+	// saved with it in one transaction (the bot's saveTable).
+	Finished []store.Finished `json:"-"`
+}
+
+// News is one public event of a turn (a lock, a misthrow, a reshuffle, a
+// play, a player leaving, a timer running out), kept as data and put into
+// words when shown (the bot's newsWords), in the language of whoever shows it: a
+// record, a review or a language switch can read it.
+type News struct {
+	Turn int `json:"turn"`
+	// Event is what happened (the News* constants); "" in news stored by
+	// an earlier version, whose Text is already in words.
+	Event string `json:"event,omitempty"`
+	// Seat is the player it happened to; Color the row locked, or the
+	// colour jokers counted as; N the misthrow's number or the new draw
+	// pile's size; Nums the numbers a timer took; Cards the cards played.
+	Seat  int        `json:"seat,omitempty"`
+	Color game.Color `json:"color,omitempty"`
+	N     int        `json:"n,omitempty"`
+	Nums  []int      `json:"nums,omitempty"`
+	Cards []string   `json:"cards,omitempty"`
+	Text  string     `json:"text,omitempty"`
+}
+
+// The events of News.
+const (
+	NewsLock        = "lock"
+	NewsMisthrow    = "misthrow"
+	NewsReshuffle   = "reshuffle"
+	NewsPlayed      = "played"
+	NewsLeft        = "left"
+	NewsLeftBot     = "left.computer"
+	NewsTimeout     = "timeout"
+	NewsTimeoutTake = "timeout.take"
+	NewsTimeoutPlay = "timeout.play"
+)
+
+// IsTimeout reports whether the news is a timer running out (the turn's
+// log line repeats those).
+func (n News) IsTimeout() bool {
+	if n.Event == "" {
+		return strings.HasPrefix(n.Text, "⌛")
+	}
+	return strings.HasPrefix(n.Event, NewsTimeout)
+}
+
+// AddNews remembers an event of the current turn, keeping the last few.
+func (t *Table) AddNews(n News) {
+	turn := 0
+	if t.Game != nil {
+		turn = t.Game.Turn()
+	}
+	t.AddNewsAt(turn, n)
+}
+
+// AddNewsAt remembers an event of the given turn, keeping the last few.
+func (t *Table) AddNewsAt(turn int, n News) {
+	n.Turn = turn
+	t.News = append(t.News, n)
+	if len(t.News) > 8 {
+		t.News = t.News[len(t.News)-8:]
+	}
+}
+
+// NewTableID makes a short random id for custom_ids.
+func NewTableID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("session: crypto/rand: %v", err))
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// NewSeed draws a game seed from crypto/rand, so that nobody can predict a
+// game's dice or deal; tests seed their games through Options.NewGame.
+func NewSeed() [32]byte {
+	var s [32]byte
+	if _, err := rand.Read(s[:]); err != nil {
+		panic(fmt.Sprintf("session: crypto/rand: %v", err))
+	}
+	return s
+}
+
+// Decode reads a stored table, refusing unknown versions and broken
+// games (a corrupt database must not crash or mislead the bot).
+func Decode(data []byte) (*Table, error) { return DecodeWith(data, game.RestoreChecked) }
+
+// DecodeWith is Decode with the game's snapshot restored by
+// restore (the bot reuses games it restored before; see Bot.restoreGame).
+func DecodeWith(data []byte, restore func([]byte) (*game.Game, error)) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("session: decode table: %w", err)
+	}
+	if t.Version != TableVersion {
+		return nil, fmt.Errorf("session: table version %d, this program reads version %d", t.Version, TableVersion)
+	}
+	if t.Stage < StageLobby || t.Stage > StageOver || t.ID == "" {
+		return nil, fmt.Errorf("session: table has no valid stage or id")
+	}
+	if len(t.Snapshot) > 0 {
+		g, err := restore(t.Snapshot)
+		if err != nil {
+			return nil, fmt.Errorf("session: table %s: %w", t.ID, err)
+		}
+		t.Game = g
+	}
+	if t.At == "" {
+		t.Advance() // stored by a bot before stamps were kept
+	}
+	return &t, nil
+}
+
+// Encode writes the table, with its game's current state.
+func (t *Table) Encode() ([]byte, error) {
+	t.Version = TableVersion
+	t.Advance()
+	if t.Game != nil {
+		data, err := t.Game.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		t.Snapshot = data
+	}
+	return json.Marshal(t)
+}
+
+// SeatLimit is the table's size limit.
+func (t *Table) SeatLimit() int {
+	if t.MaxSeats >= game.MinPlayers && t.MaxSeats <= game.MaxPlayers {
+		return t.MaxSeats
+	}
+	return game.MaxPlayers
+}
+
+// SeatOf returns the seat index of a user, or -1.
+func (t *Table) SeatOf(userID string) int {
+	for i, s := range t.Seats {
+		if s.UserID == userID && s.Computer == "" && userID != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// computerNames are the names computer players get, in turn.
+var computerNames = []string{"Bot Emma", "Bot Felix", "Bot Greta", "Bot Hugo", "Bot Ida"}
+
+// ComputerName is a computer player's name not taken at the table.
+func (t *Table) ComputerName() string {
+	for _, n := range computerNames {
+		if !slices.ContainsFunc(t.Seats, func(s Seat) bool { return s.Name == n }) {
+			return n
+		}
+	}
+	return t.UniqueName("Bot")
+}
+
+// UniqueName makes a display name unique among the seats.
+func (t *Table) UniqueName(name string) string {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = "Player"
+	}
+	if len([]rune(name)) > 32 {
+		name = string([]rune(name)[:32])
+	}
+	taken := func(n string) bool {
+		for _, s := range t.Seats {
+			if s.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	if !taken(name) {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s (%d)", name, i); !taken(n) {
+			return n
+		}
+	}
+}
+
+// Position names the state buttons are made for: lobby buttons stay valid
+// through the lobby; game buttons are valid for one action of one turn of
+// one game.
+func (t *Table) Position() string {
+	if t.Game == nil || t.Stage == StageLobby {
+		return fmt.Sprintf("lobby.%d", t.GameNo)
+	}
+	return fmt.Sprintf("game.%d.%d.%d.%d", t.GameNo, t.Stage, t.Game.Turn(), t.Game.Phase())
+}
+
+// Advance moves Seq on when the table's position changed since Seq was
+// assigned. Every write of the table calls it (saveTable), so the stamp of
+// any stored state is current.
+func (t *Table) Advance() {
+	if p := t.Position(); p != t.At {
+		t.Seq++
+		t.At = p
+	}
+}
+
+// Stamp identifies the state buttons are made for (Seq).
+func (t *Table) Stamp() int { return t.Seq }
+
+// Shown is what the channel shows of a table, as confirmed by Discord.
+type Shown struct {
+	// Msg is the live message: the current turn's.
+	Msg string `json:"msg,omitempty"`
+	// Turn is the turn Msg shows (TurnKey); Rev fingerprints its text and
+	// buttons, Pic its picture, whose attachment Att is kept on edits that
+	// do not change it.
+	Turn string `json:"turn,omitempty"`
+	Rev  string `json:"rev,omitempty"`
+	Pic  string `json:"pic,omitempty"`
+	Att  string `json:"att,omitempty"`
+	// Posting names the message (turnKey, or "results.<game>") whose post
+	// was sent without its outcome being recorded yet.
+	Posting string `json:"posting,omitempty"`
+	// Past are finished turns' messages still to be shrunk to their log
+	// line.
+	Past []PastTurn `json:"past,omitempty"`
+	// Results is the game (GameNo) whose results are posted.
+	Results int `json:"results,omitempty"`
+	// ResultsMsg is the results message of the last finished game and
+	// ResultsLive whether it still offers "Play again" (or "Next game"):
+	// once the table has moved on (a new game, a new lobby, a new table)
+	// that button is taken off (opRetireResults), keeping the record
+	// button ResultsRecord (its custom_id, "" if none), so that it never
+	// outlives its use, not even across a crash.
+	ResultsMsg    string `json:"results_msg,omitempty"`
+	ResultsLive   bool   `json:"results_live,omitempty"`
+	ResultsRecord string `json:"results_record,omitempty"`
+	// Reminder is the reminder message for the action with stamp RemindAt,
+	// deleted when that action ends.
+	Reminder string `json:"reminder,omitempty"`
+	RemindAt int    `json:"remind_at,omitempty"`
+	// Unsure is set when what the channel shows was last changed through an
+	// interaction's answer (liveAnswer), recorded before the answer was
+	// sent: after a crash, Start has such channels edited once (force).
+	Unsure bool `json:"unsure,omitempty"`
+	// At is when Msg was posted. Discord limits edits of messages older
+	// than an hour, so a turn that lasts longer gets a fresh message
+	// (liveMaxAge) rather than edits of an old one.
+	At time.Time `json:"at,omitzero"`
+	// Stamp is the state (Table.Stamp) Msg was last shown for, and Edited
+	// when: edits that only change who has decided within that state wait
+	// until Options.CoalesceEdits has passed since, so that decisions made
+	// close together share one edit.
+	Stamp  int       `json:"stamp,omitempty"`
+	Edited time.Time `json:"edited,omitzero"`
+}
+
+// PastTurn is a finished turn's message and the log line it shrinks to
+// ("" only strips its buttons: a message of an earlier bot version). A
+// turn whose message was gone when it ended (Msg "") has its line posted.
+type PastTurn struct {
+	Msg  string `json:"msg"`
+	Line string `json:"line,omitempty"`
+	// Sent is set when the shrink went out as a click's answer.
+	Sent bool `json:"sent,omitempty"`
+}
+
+// TurnKey names the current turn of the current game.
+func (t *Table) TurnKey() string { return fmt.Sprintf("g%d.t%d", t.GameNo, t.Game.Turn()) }
+
+// ResultsKey names the results post of the current game.
+func (t *Table) ResultsKey() string { return fmt.Sprintf("results.%d", t.GameNo) }
+
+// Running is the table's running or finished game, nil in the lobby.
+func (t *Table) Running() *game.Game { return t.Game }
