@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,42 +50,8 @@ const (
 	historySweepTick = time.Hour
 )
 
-// gameID names a table's current game in the history: the table's random
-// ID and the game's number at the table, so that the same game always
-// gets the same ID (saving it again replaces it).
-// A daily challenge's ID starts with the day (dailyGameID).
-func gameID(t *Table) string {
-	if t.Daily > 0 {
-		return dailyGameID(t.Daily, t.ID)
-	}
-	return t.ID + "-" + strconv.Itoa(t.GameNo)
-}
-
-// gameOver is the result and record of t's game, just over at time at.
-// A seat with a user ID is that person's, also when a computer took it
-// over after they left (a game is not escaped by leaving it); computer
-// seats have none.
-func gameOver(t *Table, at time.Time) (store.Finished, error) {
-	users := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		users[i] = s.UserID
-	}
-	r, err := stats.FromGame(t.GuildID, gameID(t), at.UTC().Truncate(time.Millisecond), t.Game, users)
-	if err != nil {
-		return store.Finished{}, fmt.Errorf("bot: result of %s: %w", gameID(t), err)
-	}
-	for i, s := range t.Seats {
-		// A computer is its level on the leaderboard, whatever its name.
-		if s.UserID == "" && slices.Contains(stats.Levels, s.Computer) {
-			r.Seats[i].Level = s.Computer
-		}
-	}
-	rec, err := json.Marshal(t.Game.Record())
-	if err != nil {
-		return store.Finished{}, fmt.Errorf("bot: record of %s: %w", gameID(t), err)
-	}
-	return store.Finished{Result: r, Record: rec}, nil
-}
+// gameID names a table's current game in the history (session.Table.GameID).
+func gameID(t *Table) string { return t.GameID() }
 
 // recordButton is the Record button of a finished game's results, nil for
 // a game stopped before its end (not kept) or without a history.

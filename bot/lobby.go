@@ -3,7 +3,6 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -200,73 +199,35 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		seat := t.SeatOf(r.userID)
+		var err error
 		switch a.Verb {
 		case "join":
-			if seat >= 0 {
-				r.ephemeral(r.lang.T("err.joined"))
-				return nil, errRefused
-			}
-			if len(t.Seats) >= t.SeatLimit() {
-				r.ephemeral(r.lang.T("err.full", t.SeatLimit()))
-				return nil, errRefused
-			}
-			t.Seats = append(t.Seats, Seat{UserID: r.userID, Name: t.UniqueName(r.userName)})
+			err = t.Join(r.userID, r.userName)
 		case "leave":
-			if seat < 0 {
-				r.ephemeral(r.lang.T("err.notseated"))
-				return nil, errRefused
-			}
-			if r.userID == t.Host {
-				r.ephemeral(r.lang.T("err.hostleave"))
-				return nil, errRefused
-			}
-			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
-		case "leavers", "hints":
-			if r.userID != t.Host {
-				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
-				return nil, errRefused
-			}
-			if a.Verb == "hints" {
-				t.NoHints = !t.NoHints
-				break
-			}
-			t.LeaverComputer = !t.LeaverComputer
-		case "bot", "unbot":
-			if r.userID != t.Host {
-				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
-				return nil, errRefused
-			}
-			if a.Verb == "unbot" {
-				for i := len(t.Seats) - 1; i >= 0; i-- {
-					if t.Seats[i].Computer != "" {
-						t.Seats = slices.Delete(t.Seats, i, i+1)
-						break
-					}
-				}
-				break
-			}
-			if len(t.Seats) >= t.SeatLimit() {
-				r.ephemeral(r.lang.T("err.full", t.SeatLimit()))
-				return nil, errRefused
-			}
-			t.Seats = append(t.Seats, Seat{Name: t.ComputerName(), Computer: a.Arg})
-		case "start", "cancel":
-			if r.userID != t.Host {
-				r.ephemeral(r.lang.T("err.hostonly", "<@"+t.Host+">"))
-				return nil, errRefused
-			}
-			if a.Verb == "cancel" {
+			err = t.LeaveLobby(r.userID)
+		case "leavers":
+			err = t.ToggleLeavers(r.userID)
+		case "hints":
+			err = t.ToggleHints(r.userID)
+		case "bot":
+			err = t.AddComputer(r.userID, a.Arg)
+		case "unbot":
+			err = t.RemoveComputer(r.userID)
+		case "cancel":
+			if err = t.MayCancel(r.userID); err == nil {
 				after = nil
 				return nil, nil // delete the table
 			}
-			if len(t.Seats) < game.MinPlayers {
-				r.ephemeral(r.lang.T("err.fewplayers"))
-				return nil, errRefused
+		case "start":
+			if err = t.MayStart(r.userID); err == nil {
+				if err := b.startGame(t); err != nil {
+					return nil, err
+				}
 			}
-			if err := b.startGame(t); err != nil {
-				return nil, err
-			}
+		}
+		if err != nil {
+			r.ephemeral(lobbyRefusal(r.lang, t, err))
+			return nil, errRefused
 		}
 		after = t
 		return t, nil
@@ -302,7 +263,26 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	}
 }
 
-// startGame deals the first game of the table's match.
+// lobbyRefusal says why a lobby intent was refused (session's errors).
+func lobbyRefusal(l Lang, t *Table, err error) string {
+	switch {
+	case errors.Is(err, session.ErrSeated):
+		return l.T("err.joined")
+	case errors.Is(err, session.ErrFull):
+		return l.T("err.full", t.SeatLimit())
+	case errors.Is(err, session.ErrNotSeated):
+		return l.T("err.notseated")
+	case errors.Is(err, session.ErrHostLeaves):
+		return l.T("err.hostleave")
+	case errors.Is(err, session.ErrHostOnly):
+		return l.T("err.hostonly", "<@"+t.Host+">")
+	case errors.Is(err, session.ErrFewPlayers):
+		return l.T("err.fewplayers")
+	}
+	return l.T("err.internal")
+}
+
+// startGame deals the table's next game (session.Table.Begin).
 func (b *Bot) startGame(t *Table) error {
 	players := make([]string, len(t.Seats))
 	for i, s := range t.Seats {
@@ -318,17 +298,7 @@ func (b *Bot) startGame(t *Table) error {
 	if err != nil {
 		return fmt.Errorf("bot: start game: %w", err)
 	}
-	if t.Match == nil && len(players) >= game.MinPlayers { // a solo game is no match
-		if t.Match, err = game.NewMatch(players, t.Games); err != nil {
-			return fmt.Errorf("bot: start match: %w", err)
-		}
-	}
-	t.Game = g
-	t.GameNo++
-	t.Stage = StagePlaying
-	b.resetTimer(t)
-	b.autoMoves(t) // computers that act first do so at once
-	return nil
+	return t.Begin(g, b.timing(t))
 }
 
 // cmdEnd ends the channel's game (host, or members who may manage
@@ -429,9 +399,10 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 			leftMsg = "event.left.computer"
 		}
 		before := t.Position()
-		b.autoMoves(t)
+		t.AutoMoves()
 		if t.Game.Over() {
-			b.finishGame(t)
+			t.Finish(b.opt.Now())
+			b.logProblems(t)
 		} else if t.Position() != before {
 			b.resetTimer(t)
 		}

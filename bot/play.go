@@ -11,8 +11,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
 // playClick handles a move clicked in a running game: on the table, in a
@@ -184,123 +184,31 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 	return game.Move{}, "", errForged
 }
 
-// apply plays move m on the table's game, then plays for players who left
-// (RULES P2), records news, restarts the timer when the action changed and
-// handles the end of the game.
+// apply plays move m on the table's game (session.Table.Apply: the seats
+// nobody decides for, the news, the timer, the end of the game) and logs
+// what could not be recorded.
 func (b *Bot) apply(t *Table, m game.Move) error {
-	g := t.Game
-	before := t.Position()
-	sheets := make([]game.Sheet, g.NumPlayers())
-	for p := range sheets {
-		sheets[p] = g.Sheet(p)
-	}
-	closed := [game.NumColors]bool{}
-	for _, c := range game.Colors {
-		closed[c] = g.Closed(c)
-	}
-	shuffles := g.Reshuffles()
-	turn := g.Turn() // the events below happened in it, though it may end
-	if err := g.Apply(m); err != nil {
-		return err
-	}
-	if g.Reshuffles() > shuffles {
-		t.AddNews(News{Event: newsReshuffle, N: g.DrawSize()})
-	}
-	if m.Kind == game.Play {
-		// Played cards are public once shown (RULES C10).
-		var cards []string
-		for _, c := range m.CardList() {
-			cards = append(cards, c.String())
-		}
-		t.AddNewsAt(turn, News{Event: newsPlayed, Seat: m.Player, Cards: cards, Color: m.Color})
-	}
-	b.autoMoves(t)
-	for p := range sheets {
-		now := g.Sheet(p)
-		for _, c := range game.Colors {
-			if now.Rows[c].Locked() && !sheets[p].Rows[c].Locked() {
-				t.AddNewsAt(turn, News{Event: newsLock, Seat: p, Color: c})
-			}
-		}
-		if now.Misthrows > sheets[p].Misthrows {
-			t.AddNewsAt(turn, News{Event: newsMisthrow, Seat: p, N: now.Misthrows})
-		}
-	}
-	if g.Over() {
-		b.finishGame(t)
-	} else if t.Position() != before && t.Private == "" {
-		b.resetTimer(t) // a private game waits for its player as long as they like
-	}
-	return nil
+	err := t.Apply(m, b.timing(t))
+	b.logProblems(t)
+	return err
 }
 
-// autoMoves passes for seats whose players left (RULES P2) and lets
-// computer players choose (game/ai), from what their seat may see (RULES
-// C10), until only people are waited for.
-func (b *Bot) autoMoves(t *Table) {
-	for changed := true; changed && !t.Game.Over(); {
-		changed = false
-		for _, p := range t.Game.Waiting() {
-			s := t.Seats[p]
-			var m game.Move
-			var err error
-			switch {
-			case s.Left:
-				m, err = t.Game.TimeoutMove(p)
-			case s.Computer != "":
-				level, lerr := ai.ParseLevel(s.Computer)
-				if lerr != nil {
-					level = ai.Medium // a level of a later version
-				}
-				m = ai.Choose(level, t.Game.Private(p), t.Game.LegalMoves(p))
-			default:
-				continue
-			}
-			if err == nil && t.Game.Apply(m) == nil {
-				changed = true
-			}
-		}
-	}
+// timing is the clock and the timer settings of t's server.
+func (b *Bot) timing(t *Table) session.Timing {
+	return session.Timing{Now: b.opt.Now(), Timeout: func() time.Duration { return b.turnTimeout(t.GuildID) }, ReminderLead: b.opt.ReminderBefore}
 }
 
-// finishGame records the result in the match and closes the table's game.
-// The game's result and record go to the guild's history with the table's
-// next write (saveTable).
-func (b *Bot) finishGame(t *Table) {
-	if t.Match != nil && !t.Match.Done() {
-		if err := t.Match.AddGame(t.Game); err != nil {
-			b.log.Error().Err(err).Str("table", t.ID).Msg("match result not recorded")
-		}
+// logProblems logs (and forgets) what went wrong in t without stopping a
+// change.
+func (b *Bot) logProblems(t *Table) {
+	for _, err := range t.Problems {
+		b.log.Error().Err(err).Str("table", t.ID).Msg("table problem")
 	}
-	if f, err := gameOver(t, b.opt.Now()); err != nil {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("game result not kept")
-	} else {
-		t.Finished = append(t.Finished, f)
-	}
-	if t.Private == privateDaily {
-		t.Streak++ // this day counts, whatever the score
-	}
-	t.Stage = StageOver
-	t.Deadline = timeZero
-	t.Reminded = false
+	t.Problems = nil
 }
 
-// resetTimer starts the timer of the current action (RULES P1), and sets
-// when its reminder is due (reminderLead before the deadline).
-func (b *Bot) resetTimer(t *Table) {
-	timeout := b.turnTimeout(t.GuildID)
-	t.Deadline = b.opt.Now().Add(timeout).UTC()
-	t.RemindAt = t.Deadline.Add(-reminderLead(b.opt.ReminderBefore, timeout))
-	t.Reminded = false
-}
-
-// reminderLead is how long before the end of an action of timeout the
-// undecided are reminded: the configured lead, but at most a third of the
-// timer, so that a server's short timer (say 15 s against the default 20 s
-// lead) never has the reminder go off as the action starts.
-func reminderLead(configured, timeout time.Duration) time.Duration {
-	return min(configured, timeout/3)
-}
+// resetTimer starts the timer of the current action (RULES P1).
+func (b *Bot) resetTimer(t *Table) { t.ResetTimer(b.timing(t)) }
 
 // tableContent is the text of the table message.
 func tableContent(t *Table, l Lang) string {

@@ -26,8 +26,8 @@ import (
 // its user's interactions): each click answers with the view's next state
 // (callback type 7), and the command shows it again whenever asked.
 const (
-	privateSolo  = "solo"
-	privateDaily = "daily"
+	privateSolo  = session.PrivateSolo
+	privateDaily = session.PrivateDaily
 )
 
 // privateKey is the stored key of userID's private game of kind.
@@ -40,11 +40,6 @@ func privateViewOf(kind string) View {
 	}
 	return ViewSolo
 }
-
-// dailyGameID is the history's game ID of a daily challenge's result:
-// the day's number first, so a guild's results of one day are found by
-// their prefix (dailyRanking).
-func dailyGameID(n int, tableID string) string { return "daily-" + strconv.Itoa(n) + "-" + tableID }
 
 // Secrets is what a store offers that keeps named secrets (store.Store):
 // Secret returns the secret of name, made from crypto/rand and kept on
@@ -129,9 +124,9 @@ func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error
 	if err != nil {
 		return nil, fmt.Errorf("bot: start solo game: %w", err)
 	}
-	t.Game = g
-	t.GameNo = 1
-	t.Stage = StagePlaying
+	if err := t.Begin(g, b.timing(t)); err != nil { // no match, no timer
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -380,7 +375,7 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 		r.log.Warn().Err(err).Msg("daily ranking: results unreadable")
 		return 0, 0, nil
 	}
-	prefix := dailyGameID(t.Daily, "")
+	prefix := session.DailyGameID(t.Daily, "")
 	var day []stats.Result
 	for _, res := range results {
 		if strings.HasPrefix(res.GameID, prefix) && len(res.Seats) == 1 {

@@ -8,11 +8,8 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
-	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
 )
-
-var timeZero time.Time
 
 // timerIndex mirrors every stored table's deadline in memory, so that Tick
 // finds due timers without reading the database.
@@ -174,32 +171,18 @@ func (b *Bot) remind(channelID string, now time.Time) {
 // nothing is crossed (game.TimeoutMove).
 func (b *Bot) expire(channelID string, now time.Time) {
 	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
-		if t == nil || t.Game == nil || t.Stage != StagePlaying || now.Before(t.Deadline) {
+		if t == nil {
 			return nil, errRefused
 		}
-		pos := t.Position()
-		for _, p := range t.Game.Waiting() {
-			if t.Position() != pos {
-				break // the action resolved; the next one gets its own timer
-			}
-			m, err := t.Game.TimeoutMove(p)
-			if err != nil {
-				continue
-			}
-			switch m.Kind {
-			case game.Take: // the rules force a take (C4)
-				t.AddNews(News{Event: newsTimeoutTake, Seat: p, Nums: m.TakeNumbers()})
-			case game.Play: // and a play (C6)
-				t.AddNews(News{Event: newsTimeoutPlay, Seat: p})
-			default:
-				t.AddNews(News{Event: newsTimeout, Seat: p})
-			}
-			if err := b.apply(t, m); err != nil {
-				return nil, fmt.Errorf("bot: timeout move %v: %w", m, err)
-			}
+		tm := b.timing(t)
+		tm.Now = now
+		due, err := t.Expire(tm)
+		b.logProblems(t)
+		if err != nil {
+			return nil, fmt.Errorf("bot: %w", err)
 		}
-		if t.Position() == pos && t.Stage == StagePlaying {
-			b.resetTimer(t) // nothing could be done: avoid spinning
+		if !due {
+			return nil, errRefused
 		}
 		return t, nil
 	})

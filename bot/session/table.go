@@ -131,6 +131,9 @@ type Table struct {
 	// Finished are the games that ended since the table was loaded, to be
 	// saved with it in one transaction (the bot's saveTable).
 	Finished []store.Finished `json:"-"`
+	// Problems are what went wrong without stopping a change (a result
+	// that could not be recorded), for the adapter to log.
+	Problems []error `json:"-"`
 }
 
 // News is one public event of a turn (a lock, a misthrow, a reshuffle, a

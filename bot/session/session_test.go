@@ -1,0 +1,256 @@
+package session
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+var t0 = time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+
+func timing(now time.Time) Timing {
+	return Timing{Now: now, Timeout: func() time.Duration { return time.Minute }, ReminderLead: 20 * time.Second}
+}
+
+func lobby(host string) *Table {
+	t := &Table{ID: "t1", GuildID: "g", ChannelID: "c", Host: host, Variant: game.Dice, Games: 1, Stage: StageLobby, Lang: "en", Created: t0}
+	t.Seats = []Seat{{UserID: host, Name: t.UniqueName(host)}}
+	return t
+}
+
+// The lobby's intents, table-driven: who may do what, and what each does
+// to the seats and settings.
+func TestLobbyIntents(t *testing.T) {
+	type step struct {
+		do    func(t *Table) error
+		want  error
+		seats int
+	}
+	cases := []struct {
+		name  string
+		max   int
+		steps []step
+	}{
+		{"join, twice, leave", 5, []step{
+			{func(t *Table) error { return t.Join("ben", "Ben") }, nil, 2},
+			{func(t *Table) error { return t.Join("ben", "Ben") }, ErrSeated, 2},
+			{func(t *Table) error { return t.LeaveLobby("ben") }, nil, 1},
+			{func(t *Table) error { return t.LeaveLobby("ben") }, ErrNotSeated, 1},
+		}},
+		{"the host stays", 5, []step{
+			{func(t *Table) error { return t.LeaveLobby("anna") }, ErrHostLeaves, 1},
+		}},
+		{"full at the configured size", 2, []step{
+			{func(t *Table) error { return t.Join("ben", "Ben") }, nil, 2},
+			{func(t *Table) error { return t.Join("cleo", "Cleo") }, ErrFull, 2},
+			{func(t *Table) error { return t.AddComputer("anna", "easy") }, ErrFull, 2},
+		}},
+		{"computers: host only", 5, []step{
+			{func(t *Table) error { return t.Join("ben", "Ben") }, nil, 2},
+			{func(t *Table) error { return t.AddComputer("ben", "hard") }, ErrHostOnly, 2},
+			{func(t *Table) error { return t.AddComputer("anna", "hard") }, nil, 3},
+			{func(t *Table) error { return t.AddComputer("anna", "easy") }, nil, 4},
+			{func(t *Table) error { return t.RemoveComputer("ben") }, ErrHostOnly, 4},
+			{func(t *Table) error { return t.RemoveComputer("anna") }, nil, 3},
+		}},
+		{"settings: host only", 5, []step{
+			{func(t *Table) error { return t.ToggleHints("ben") }, ErrHostOnly, 1},
+			{func(t *Table) error { return t.ToggleLeavers("ben") }, ErrHostOnly, 1},
+			{func(t *Table) error { return t.ToggleHints("anna") }, nil, 1},
+			{func(t *Table) error { return t.ToggleLeavers("anna") }, nil, 1},
+		}},
+		{"start needs two seats and the host (D1)", 5, []step{
+			{func(t *Table) error { return t.MayStart("anna") }, ErrFewPlayers, 1},
+			{func(t *Table) error { return t.AddComputer("anna", "medium") }, nil, 2},
+			{func(t *Table) error { return t.MayStart("ben") }, ErrHostOnly, 2},
+			{func(t *Table) error { return t.MayCancel("ben") }, ErrHostOnly, 2},
+			{func(t *Table) error { return t.MayStart("anna") }, nil, 2},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb := lobby("anna")
+			tb.MaxSeats = c.max
+			for i, s := range c.steps {
+				if err := s.do(tb); !errors.Is(err, s.want) || (s.want == nil && err != nil) {
+					t.Fatalf("step %d: %v, want %v", i, err, s.want)
+				}
+				if len(tb.Seats) != s.seats {
+					t.Fatalf("step %d: %d seats, want %d", i, len(tb.Seats), s.seats)
+				}
+			}
+			names := map[string]bool{}
+			for _, s := range tb.Seats {
+				if names[s.Name] {
+					t.Fatalf("two seats named %q", s.Name)
+				}
+				names[s.Name] = true
+			}
+		})
+	}
+	tb := lobby("anna")
+	tb.ToggleHints("anna")
+	tb.ToggleLeavers("anna")
+	if !tb.NoHints || !tb.LeaverComputer {
+		t.Fatal("the host's toggles did not change the settings")
+	}
+}
+
+// Seats: names unique and cut to 32 characters; a computer's name is
+// never taken twice; SeatOf finds people only.
+func TestSeats(t *testing.T) {
+	tb := lobby("anna")
+	tb.Join("ben", "anna")
+	tb.Join("cleo", "  ")
+	tb.Join("dan", strings.Repeat("é", 40))
+	if got := []string{tb.Seats[1].Name, tb.Seats[2].Name}; got[0] != "anna (2)" || got[1] != "Player" {
+		t.Fatalf("names %v", got)
+	}
+	if n := []rune(tb.Seats[3].Name); len(n) != 32 {
+		t.Fatalf("a long name kept %d characters", len(n))
+	}
+	tb.MaxSeats = 0 // unset: the game's limit
+	if tb.SeatLimit() != game.MaxPlayers {
+		t.Fatalf("limit %d", tb.SeatLimit())
+	}
+	tb2 := lobby("anna")
+	tb2.AddComputer("anna", "easy")
+	tb2.AddComputer("anna", "easy")
+	if tb2.Seats[1].Name == tb2.Seats[2].Name || tb2.SeatOf("") != -1 || tb2.SeatOf("anna") != 0 {
+		t.Fatalf("computer seats %+v", tb2.Seats)
+	}
+	if tb2.Seats[1].ShownName() != "🤖 "+tb2.Seats[1].Name || tb2.Seats[1].Mention() != tb2.Seats[1].ShownName() || tb2.Seats[0].Mention() != "<@anna>" {
+		t.Fatal("shown names and mentions")
+	}
+}
+
+// A game from the lobby to its end, with the timer (RULES P1): Begin
+// starts the match and the timer, computers play at once, Expire passes
+// for the undecided only when due, the stamp grows with every new action
+// and never goes back, and Finish records the result (a match, the
+// history's Finished) and stops the timer. Encode and Decode keep it all.
+func TestTurnFlowTimerAndMatch(t *testing.T) {
+	tb := lobby("anna")
+	tb.AddComputer("anna", "medium")
+	tb.Games = 2
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{tb.Seats[0].Name, tb.Seats[1].Name}, Seed: [32]byte{7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Begin(g, timing(t0)); err != nil {
+		t.Fatal(err)
+	}
+	if tb.Match == nil || tb.Match.Games != 2 || tb.Stage != StagePlaying || tb.GameNo != 1 {
+		t.Fatalf("after Begin: %+v", tb)
+	}
+	if !tb.Deadline.Equal(t0.Add(time.Minute)) || !tb.RemindAt.Equal(t0.Add(40*time.Second)) {
+		t.Fatalf("timer %v, reminder %v", tb.Deadline, tb.RemindAt)
+	}
+	last := tb.Stamp()
+	tb.Advance()
+	for steps := 0; tb.Stage == StagePlaying; steps++ {
+		if steps > 500 {
+			t.Fatal("the game did not end")
+		}
+		// Not yet due: nothing happens.
+		if due, _ := tb.Expire(timing(tb.Deadline.Add(-time.Second))); due {
+			t.Fatal("a timer expired before its deadline")
+		}
+		waiting := tb.Game.Waiting()
+		if len(waiting) == 0 || tb.Seats[waiting[0]].Computer != "" {
+			t.Fatalf("waiting for %v: only the person is waited for", waiting)
+		}
+		due, err := tb.Expire(timing(tb.Deadline))
+		if err != nil || !due {
+			t.Fatalf("expire at the deadline: %v, %v", due, err)
+		}
+		tb.Advance()
+		if tb.Stamp() <= last && tb.Stage == StagePlaying {
+			t.Fatalf("stamp %d after %d", tb.Stamp(), last)
+		}
+		last = tb.Stamp()
+	}
+	if !tb.Game.Over() || tb.Stage != StageOver || !tb.Deadline.IsZero() || tb.Match.Played() != 1 {
+		t.Fatalf("after the end: %+v", tb)
+	}
+	if len(tb.Finished) != 1 || tb.Finished[0].Result.GameID != "t1-1" || len(tb.Problems) != 0 {
+		t.Fatalf("finished %+v, problems %v", tb.Finished, tb.Problems)
+	}
+	timeouts := 0
+	for _, n := range tb.News {
+		if n.IsTimeout() {
+			timeouts++
+		}
+	}
+	if timeouts == 0 {
+		t.Fatal("no timeout news")
+	}
+	blob, err := tb.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Stamp() != tb.Stamp() || back.Game.Scores()[0] != tb.Game.Scores()[0] || back.Match.Played() != 1 || len(back.News) != len(tb.News) {
+		t.Fatal("Decode did not give back what Encode stored")
+	}
+}
+
+// A solo game: no match, and a private one has no timer.
+func TestSoloAndPrivateTables(t *testing.T) {
+	for _, private := range []string{"", PrivateSolo} {
+		tb := lobby("anna")
+		tb.Private = private
+		g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"anna"}, Seed: [32]byte{1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Begin(g, timing(t0)); err != nil {
+			t.Fatal(err)
+		}
+		if tb.Match != nil || (private != "") != tb.Deadline.IsZero() {
+			t.Fatalf("private %q: match %v, deadline %v", private, tb.Match, tb.Deadline)
+		}
+	}
+	tb := lobby("anna")
+	tb.Private, tb.Daily, tb.Streak = PrivateDaily, 12, 3
+	if tb.GameID() != "daily-12-t1" {
+		t.Fatalf("daily game id %q", tb.GameID())
+	}
+}
+
+// Decode refuses what it cannot trust: another version, no stage, a broken
+// game snapshot.
+func TestDecodeRefuses(t *testing.T) {
+	for name, blob := range map[string]string{
+		"version":  `{"version":2,"id":"x","stage":1}`,
+		"stage":    `{"version":1,"id":"x","stage":9}`,
+		"no id":    `{"version":1,"stage":1}`,
+		"snapshot": `{"version":1,"id":"x","stage":2,"game":"AAAA"}`,
+		"json":     `{"version":`,
+	} {
+		if _, err := Decode([]byte(blob)); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
+	}
+}
+
+// The session package is apart from Discord: it imports no discordgo and
+// nothing of the adapter (bot), directly or not.
+func TestNoDiscordInSession(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "discordgo") || dep == "github.com/qwixxbot/qwixxbot/bot" || strings.HasPrefix(dep, "github.com/qwixxbot/qwixxbot/render") {
+			t.Errorf("bot/session depends on %s", dep)
+		}
+	}
+}
