@@ -226,7 +226,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 			}
 		}
 		if err != nil {
-			r.ephemeral(lobbyRefusal(r.lang, t, err))
+			r.ephemeral(refusal(r.lang, t, err))
 			return nil, errRefused
 		}
 		after = t
@@ -263,9 +263,19 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	}
 }
 
-// lobbyRefusal says why a lobby intent was refused (session's errors).
-func lobbyRefusal(l Lang, t *Table, err error) string {
+// refusal says why an intent was refused (session's errors).
+func refusal(l Lang, t *Table, err error) string {
 	switch {
+	case errors.Is(err, session.ErrNoGame):
+		return l.T("err.nogame")
+	case errors.Is(err, session.ErrRemoveHost):
+		return l.T("err.removehost")
+	case errors.Is(err, session.ErrEndPerm):
+		return l.T("err.endperm")
+	case errors.Is(err, session.ErrNotPlaying):
+		return l.T("err.notplaying")
+	case errors.Is(err, session.ErrLeftMatch):
+		return l.T("err.left")
 	case errors.Is(err, session.ErrSeated):
 		return l.T("err.joined")
 	case errors.Is(err, session.ErrFull):
@@ -306,12 +316,12 @@ func (b *Bot) startGame(t *Table) error {
 func (b *Bot) cmdEnd(r *request) {
 	var ended *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.Stage == StageOver {
+		if t == nil {
 			r.ephemeral(r.lang.T("err.nogame"))
 			return nil, errRefused
 		}
-		if r.userID != t.Host && r.perms&discordgo.PermissionManageMessages == 0 {
-			r.ephemeral(r.lang.T("err.endperm"))
+		if err := t.MayEnd(r.userID, r.perms&discordgo.PermissionManageMessages != 0); err != nil {
+			r.ephemeral(refusal(r.lang, t, err))
 			return nil, errRefused
 		}
 		ended = t
@@ -364,47 +374,21 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 	var name string
 	leftMsg := "event.left"
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.Stage == StageOver {
+		if t == nil {
 			r.ephemeral(r.lang.T("err.nogame"))
 			return nil, errRefused
 		}
-		if userID != r.userID && r.userID != t.Host {
-			r.ephemeral(r.lang.T("err.removehost"))
-			return nil, errRefused
-		}
-		seat := t.SeatOf(userID)
-		if seat < 0 {
-			r.ephemeral(r.lang.T("err.notseated"))
-			return nil, errRefused
-		}
-		if t.Stage == StageLobby {
-			if userID == t.Host {
-				r.ephemeral(r.lang.T("err.hostleave"))
-				return nil, errRefused
-			}
+		if seat := t.SeatOf(userID); seat >= 0 {
 			name = t.Seats[seat].Name
-			t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
-			return t, nil
 		}
-		name = t.Seats[seat].Name
-		if t.LeaverComputer {
-			t.Seats[seat].Computer = ai.Medium.String() // plays from the seat's own view (C10)
-			t.AddNews(News{Event: newsLeftBot, Seat: seat})
-		} else {
-			t.Seats[seat].Left = true
-			t.AddNews(News{Event: newsLeft, Seat: seat})
+		n, err := t.Leave(userID, r.userID, b.timing(t))
+		b.logProblems(t)
+		if err != nil {
+			r.ephemeral(refusal(r.lang, t, err))
+			return nil, errRefused
 		}
-		leftMsg = "event.left"
-		if t.LeaverComputer {
+		if n.Event == newsLeftBot {
 			leftMsg = "event.left.computer"
-		}
-		before := t.Position()
-		t.AutoMoves()
-		if t.Game.Over() {
-			t.Finish(b.opt.Now())
-			b.logProblems(t)
-		} else if t.Position() != before {
-			b.resetTimer(t)
 		}
 		return t, nil
 	})

@@ -207,9 +207,6 @@ func (b *Bot) logProblems(t *Table) {
 	t.Problems = nil
 }
 
-// resetTimer starts the timer of the current action (RULES P1).
-func (b *Bot) resetTimer(t *Table) { t.ResetTimer(b.timing(t)) }
-
 // tableContent is the text of the table message.
 func tableContent(t *Table, l Lang) string {
 	g := t.Game
@@ -551,31 +548,15 @@ func (b *Bot) playAgain(r *request, a Action) {
 			r.ephemeral(r.lang.T("err.stale"))
 			return nil, errRefused
 		}
-		seat := t.SeatOf(r.userID)
-		if seat < 0 {
-			r.ephemeral(r.lang.T("err.notplaying"))
+		again, err := t.PlayAgain(r.userID)
+		if err != nil {
+			r.ephemeral(refusal(r.lang, t, err))
 			return nil, errRefused
 		}
-		t.News = nil
-		if t.Match != nil && !t.Match.Done() {
-			// The match's next game: the same seats; those who left stay
-			// out (their turns passed, or played by a computer, RULES P2).
-			if t.Seats[seat].Left {
-				r.ephemeral(r.lang.T("err.left"))
-				return nil, errRefused
-			}
+		if again {
 			match = true
-			return t, b.startGame(t)
+			return t, b.startGame(t) // the match's next game, the same seats
 		}
-		// A new game: a lobby with the players still at the table and
-		// the computers, opened by the clicker, who hosts it. Players who
-		// left are not seated again (the clicker is back if they had).
-		t.Seats = slices.DeleteFunc(t.Seats, func(s Seat) bool { return s.Left && s.UserID != r.userID })
-		for i := range t.Seats {
-			t.Seats[i].Left = false
-		}
-		t.Host, t.Stage, t.Match, t.Game, t.Snapshot = r.userID, StageLobby, nil, nil, nil
-		t.Deadline, t.Reminded = time.Time{}, false
 		lobby = t
 		return t, nil
 	})

@@ -348,3 +348,91 @@ func (t *Table) Result(at time.Time) (store.Finished, error) {
 	}
 	return store.Finished{Result: r, Record: rec}, nil
 }
+
+// What a game intent can be refused for.
+var (
+	ErrNoGame     = errors.New("session: no game at the table")
+	ErrRemoveHost = errors.New("session: only the host removes another player")
+	ErrEndPerm    = errors.New("session: only the host or a moderator ends the game")
+	ErrNotPlaying = errors.New("session: not a player of this game")
+	ErrLeftMatch  = errors.New("session: the player left this match")
+)
+
+// Leave takes user out of the table, asked by by (the user, or the host
+// for another player). In the lobby it frees the seat; in a game the
+// player's turns are passed from now on, or a computer plays the seat
+// when the host chose that (RULES P2); their sheet still scores. It
+// returns the news it made (none in the lobby).
+func (t *Table) Leave(userID, by string, tm Timing) (News, error) {
+	if t.Stage == StageOver {
+		return News{}, ErrNoGame
+	}
+	if userID != by && by != t.Host {
+		return News{}, ErrRemoveHost
+	}
+	if t.Stage == StageLobby {
+		return News{}, t.LeaveLobby(userID)
+	}
+	seat := t.SeatOf(userID)
+	if seat < 0 {
+		return News{}, ErrNotSeated
+	}
+	n := News{Event: NewsLeft, Seat: seat}
+	if t.LeaverComputer {
+		t.Seats[seat].Computer = ai.Medium.String() // plays from the seat's own view (C10)
+		n.Event = NewsLeftBot
+	} else {
+		t.Seats[seat].Left = true
+	}
+	t.AddNews(n)
+	before := t.Position()
+	t.AutoMoves()
+	if t.Game.Over() {
+		t.Finish(tm.Now)
+	} else if t.Position() != before {
+		t.ResetTimer(tm)
+	}
+	return n, nil
+}
+
+// MayEnd checks that by may end the table's game or lobby: its host, or
+// a moderator (who may manage the channel's messages).
+func (t *Table) MayEnd(by string, moderator bool) error {
+	if t.Stage == StageOver {
+		return ErrNoGame
+	}
+	if by != t.Host && !moderator {
+		return ErrEndPerm
+	}
+	return nil
+}
+
+// PlayAgain answers by's "Play again" (or "Next game") under a finished
+// game. In an unfinished match the same seats play its next game: match
+// is true and the caller deals it (Begin); a player who left the match
+// cannot start it. Otherwise the table becomes a lobby with the players
+// still at it and the computers, hosted by by; players who left are not
+// seated again (by is back if they had left).
+func (t *Table) PlayAgain(by string) (match bool, err error) {
+	if t.Stage != StageOver || t.Game == nil {
+		return false, ErrNoGame
+	}
+	seat := t.SeatOf(by)
+	if seat < 0 {
+		return false, ErrNotPlaying
+	}
+	t.News = nil
+	if t.Match != nil && !t.Match.Done() {
+		if t.Seats[seat].Left {
+			return false, ErrLeftMatch
+		}
+		return true, nil
+	}
+	t.Seats = slices.DeleteFunc(t.Seats, func(s Seat) bool { return s.Left && s.UserID != by })
+	for i := range t.Seats {
+		t.Seats[i].Left = false
+	}
+	t.Host, t.Stage, t.Match, t.Game, t.Snapshot = by, StageLobby, nil, nil, nil
+	t.Deadline, t.Reminded = time.Time{}, false
+	return false, nil
+}

@@ -254,3 +254,104 @@ func TestNoDiscordInSession(t *testing.T) {
 		}
 	}
 }
+
+// playing is a started dice game of anna (host), ben and a computer.
+func playing(t *testing.T, leaverComputer bool, games int) *Table {
+	t.Helper()
+	tb := lobby("anna")
+	tb.Games = games
+	tb.LeaverComputer = leaverComputer
+	if err := tb.Join("ben", "Ben"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range tb.Seats {
+		names = append(names, s.Name)
+	}
+	g, err := game.New(game.Config{Variant: game.Dice, Players: names, Seed: [32]byte{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Begin(g, timing(t0)); err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// Leaving (RULES P2), ending and playing again, table-driven: who may,
+// and what each does to the seats.
+func TestLeaveEndAndPlayAgain(t *testing.T) {
+	cases := []struct {
+		name       string
+		computer   bool
+		user, by   string
+		want       error
+		wantEvent  string
+		left, comp bool
+	}{
+		{"leaves: turns passed", false, "ben", "ben", nil, NewsLeft, true, false},
+		{"leaves: a computer plays on", true, "ben", "ben", nil, NewsLeftBot, false, true},
+		{"removed by the host", false, "ben", "anna", nil, NewsLeft, true, false},
+		{"removed by another player", false, "anna", "ben", ErrRemoveHost, "", false, false},
+		{"not at the table", false, "zoe", "zoe", ErrNotSeated, "", false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb := playing(t, c.computer, 1)
+			n, err := tb.Leave(c.user, c.by, timing(t0))
+			if !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+				t.Fatalf("Leave: %v, want %v", err, c.want)
+			}
+			if err != nil {
+				return
+			}
+			s := tb.Seats[1] // ben's (a computer's once it plays on)
+			if n.Event != c.wantEvent || s.Left != c.left || (s.Computer != "") != c.comp {
+				t.Fatalf("news %+v, seat %+v", n, s)
+			}
+			if got := tb.News[len(tb.News)-1]; got.Event != c.wantEvent {
+				t.Fatalf("last news %+v", got)
+			}
+			// Nobody waits for the seat that left.
+			for _, p := range tb.Game.Waiting() {
+				if p == 1 {
+					t.Fatal("the game waits for a player who left")
+				}
+			}
+		})
+	}
+	tb := playing(t, false, 1)
+	if err := tb.MayEnd("ben", false); !errors.Is(err, ErrEndPerm) {
+		t.Fatalf("a player ends: %v", err)
+	}
+	if tb.MayEnd("ben", true) != nil || tb.MayEnd("anna", false) != nil {
+		t.Fatal("a moderator or the host may end")
+	}
+	// Play again after a game: ben had left; anna opens a lobby without him.
+	if _, err := tb.PlayAgain("anna"); !errors.Is(err, ErrNoGame) {
+		t.Fatalf("play again during a game: %v", err)
+	}
+	tb.Leave("ben", "ben", timing(t0))
+	for tb.Stage == StagePlaying {
+		tb.Expire(timing(tb.Deadline))
+	}
+	if _, err := tb.PlayAgain("zoe"); !errors.Is(err, ErrNotPlaying) {
+		t.Fatalf("a stranger plays again: %v", err)
+	}
+	match, err := tb.PlayAgain("anna")
+	if err != nil || match || tb.Stage != StageLobby || len(tb.Seats) != 1 || tb.Host != "anna" || tb.Game != nil {
+		t.Fatalf("play again: %v %v %+v", match, err, tb.Seats)
+	}
+	// In a match the next game has the same seats; who left cannot start it.
+	m := playing(t, false, 2)
+	m.Leave("ben", "ben", timing(t0))
+	for m.Stage == StagePlaying {
+		m.Expire(timing(m.Deadline))
+	}
+	if _, err := m.PlayAgain("ben"); !errors.Is(err, ErrLeftMatch) {
+		t.Fatalf("who left starts the match's next game: %v", err)
+	}
+	if match, err := m.PlayAgain("anna"); err != nil || !match || len(m.Seats) != 2 {
+		t.Fatalf("the match's next game: %v %v", match, err)
+	}
+}
