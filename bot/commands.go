@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -26,67 +27,31 @@ type Renderer interface {
 	ReviewChart(v game.PublicView, s game.ScoreSeries, moments []render.Moment, l Lang) ([]byte, error)
 }
 
-// localized returns a command text in German and French for Discord's
-// localisation maps.
+// localized returns a command text in every language but English (the
+// registered text) for Discord's localisation maps.
 func localized(key string) *map[discordgo.Locale]string {
-	m := map[discordgo.Locale]string{
-		discordgo.German: LangFor("de").T(key),
-		discordgo.French: LangFor("fr").T(key),
+	m := map[discordgo.Locale]string{}
+	for _, lang := range languages()[1:] {
+		m[lang.Locale] = LangFor(lang.Code()).T(key)
 	}
 	return &m
 }
 
-func names(de, fr string) *map[discordgo.Locale]string {
-	return &map[discordgo.Locale]string{discordgo.German: de, discordgo.French: fr}
-}
-
-// subcommandNames are the subcommands' names in German and French, as a
-// client in that language shows them (Discord sends the English name in
-// the interaction whatever the client shows). Lowercase letters with their
-// accents: Discord allows ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$.
-var subcommandNames = map[string][2]string{
-	"new":         {"neu", "nouvelle"},
-	"sheet":       {"zettel", "fiche"},
-	"hand":        {"hand", "main"},
-	"leave":       {"verlassen", "quitter"},
-	"remove":      {"entfernen", "retirer"},
-	"end":         {"ende", "fin"},
-	"settings":    {"einstellungen", "réglages"},
-	"rules":       {"regeln", "règles"},
-	"help":        {"hilfe", "aide"},
-	"stats":       {"statistik", "statistiques"},
-	"leaderboard": {"rangliste", "classement"},
-	"record":      {"protokoll", "relevé"},
-	"forget-me":   {"vergiss-mich", "oublie-moi"},
-	"solo":        {"solo", "solo"},
-	"daily":       {"tagesaufgabe", "défi-du-jour"},
-}
-
-// optionNames are the options' names in German and French.
-var optionNames = map[string][2]string{
-	"variant":   {"variante", "variante"},
-	"games":     {"partien", "parties"},
-	"player":    {"spieler", "joueur"},
-	"timeout":   {"zeitlimit", "délai"},
-	"computers": {"computer", "ordinateurs"},
-	"game":      {"partie", "partie"},
-	"where":     {"wo", "où"},
-}
-
-// localName is a subcommand's or option's name as a client in the language
-// (code en, de or fr) shows it.
-func localName(code string, table map[string][2]string, name string) string {
-	n, ok := table[name]
-	if !ok {
-		panic("bot: no localised name for " + name)
+// localNames are a subcommand's or option's names in every language but
+// English, for Discord's localisation maps.
+func localNames(name string) *map[discordgo.Locale]string {
+	m := map[discordgo.Locale]string{}
+	for _, lang := range languages()[1:] {
+		m[lang.Locale] = lang.commandName(name)
 	}
-	switch code {
-	case "de":
-		return n[0]
-	case "fr":
-		return n[1]
-	}
-	return name
+	return &m
+}
+
+// commandNames are the subcommands and options the bot registers: every
+// language names each (Language.Names).
+var commandNames = []string{
+	"new", "sheet", "hand", "leave", "remove", "end", "settings", "rules", "help", "stats", "leaderboard", "record", "forget-me", "solo", "daily",
+	"variant", "games", "player", "timeout", "computers", "game", "where",
 }
 
 // Commands are the slash commands the bot registers: /qwixx with its
@@ -94,16 +59,14 @@ func localName(code string, table map[string][2]string, name string) string {
 func Commands() []*discordgo.ApplicationCommand {
 	en := LangFor("en")
 	sub := func(name, key string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		n := subcommandNames[name]
 		return &discordgo.ApplicationCommandOption{
-			Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, NameLocalizations: *names(n[0], n[1]),
+			Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, NameLocalizations: *localNames(name),
 			Description: en.T(key), DescriptionLocalizations: *localized(key), Options: opts,
 		}
 	}
 	opt := func(typ discordgo.ApplicationCommandOptionType, name, key string) *discordgo.ApplicationCommandOption {
-		n := optionNames[name]
 		return &discordgo.ApplicationCommandOption{
-			Type: typ, Name: name, NameLocalizations: *names(n[0], n[1]),
+			Type: typ, Name: name, NameLocalizations: *localNames(name),
 			Description: en.T(key), DescriptionLocalizations: *localized(key),
 		}
 	}
@@ -274,7 +237,7 @@ func (b *Bot) command(r *request) {
 // optionTypes are the options the bot registers (Commands), by
 // subcommand: the only ones it accepts, each of exactly its registered
 // type.
-var optionTypes = func() map[string]map[string]discordgo.ApplicationCommandOptionType {
+var optionTypes = sync.OnceValue(func() map[string]map[string]discordgo.ApplicationCommandOptionType {
 	out := map[string]map[string]discordgo.ApplicationCommandOptionType{}
 	for _, sub := range Commands()[0].Options {
 		types := map[string]discordgo.ApplicationCommandOptionType{}
@@ -284,7 +247,7 @@ var optionTypes = func() map[string]map[string]discordgo.ApplicationCommandOptio
 		out[sub.Name] = types
 	}
 	return out
-}()
+})
 
 // cmdOptions are a subcommand's options, checked against optionTypes.
 type cmdOptions map[string]any
@@ -293,7 +256,7 @@ type cmdOptions map[string]any
 // registered type, given once, with a value of the JSON type that type has
 // (discordgo's accessors panic otherwise). Unknown subcommands have none.
 func commandOptions(sub *discordgo.ApplicationCommandInteractionDataOption) (cmdOptions, bool) {
-	types := optionTypes[sub.Name]
+	types := optionTypes()[sub.Name]
 	out := cmdOptions{}
 	for _, o := range sub.Options {
 		if o == nil || len(o.Options) > 0 {

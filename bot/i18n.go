@@ -3,7 +3,9 @@ package bot
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
+	"sync"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -11,11 +13,18 @@ import (
 	"golang.org/x/text/message/catalog"
 )
 
-// Languages are the languages of the rulebooks, English first: it is the
-// fallback for every other locale.
-var Languages = []language.Tag{language.English, language.German, language.French}
+// Languages are the languages the bot speaks (lang.go), English first:
+// it is the fallback for every other locale.
+func Languages() []language.Tag {
+	var tags []language.Tag
+	for _, l := range languages() {
+		tags = append(tags, l.Tag)
+	}
+	return tags
+}
 
-var matcher = language.NewMatcher(Languages)
+// matcher matches a locale to Languages.
+var matcher = sync.OnceValue(func() language.Matcher { return language.NewMatcher(Languages()) })
 
 // pluralRE finds a counted word in a message: {N:one|other} is the word
 // for argument N (1-based, an integer) in the language's singular or plural,
@@ -36,11 +45,11 @@ func compile(code, s string) ([]catalog.Message, error) {
 	var err error
 	s = commandRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := m[2 : len(m)-1]
-		if _, ok := subcommandNames[sub]; !ok {
+		if !slices.Contains(commandNames, sub) {
 			err = fmt.Errorf("unknown command %q", m)
 			return m
 		}
-		return "`/qwixx " + localName(code, subcommandNames, sub) + "`"
+		return "`/qwixx " + languageOf(language.Make(code)).commandName(sub) + "`"
 	})
 	text := pluralRE.ReplaceAllStringFunc(s, func(m string) string {
 		g := pluralRE.FindStringSubmatch(m)
@@ -59,27 +68,24 @@ func compile(code, s string) ([]catalog.Message, error) {
 	return append(vars, catalog.String(text)), nil
 }
 
-// catalogue holds every user-facing string in every language, built once
-// from the messages table.
-var catalogue = func() *catalog.Builder {
+// catalogue holds every user-facing string in every language, built once,
+// on first use, from the registered languages (init registers them, so
+// they are all there by then).
+var catalogue = sync.OnceValue(func() *catalog.Builder {
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
-	for key, m := range messages {
-		for i, tag := range Languages {
-			if m[i] == "" {
-				panic(fmt.Sprintf("bot: message %q has no %s text", key, tag))
-			}
-			base, _ := tag.Base()
-			msgs, err := compile(base.String(), m[i])
+	for _, lang := range languages() {
+		for key, text := range lang.Messages {
+			msgs, err := compile(lang.Code(), text)
 			if err == nil {
-				err = b.Set(tag, key, msgs...)
+				err = b.Set(lang.Tag, key, msgs...)
 			}
 			if err != nil {
-				panic(fmt.Sprintf("bot: message %q (%s): %v", key, tag, err))
+				panic(fmt.Sprintf("bot: message %q (%s): %v", key, lang.Tag, err))
 			}
 		}
 	}
 	return b
-}()
+})
 
 // Lang is one of Languages, chosen for a Discord locale.
 type Lang struct {
@@ -87,32 +93,32 @@ type Lang struct {
 	p   *message.Printer
 }
 
-var printers = func() map[language.Tag]*message.Printer {
+var printers = sync.OnceValue(func() map[language.Tag]*message.Printer {
 	m := map[language.Tag]*message.Printer{}
-	for _, t := range Languages {
-		m[t] = message.NewPrinter(t, message.Catalog(catalogue))
+	for _, t := range Languages() {
+		m[t] = message.NewPrinter(t, message.Catalog(catalogue()))
 	}
 	return m
-}()
+})
 
 // LangFor picks the language for a Discord locale ("de", "fr", "en-US", …),
 // English when none matches.
 func LangFor(locale string) Lang {
 	tag := language.English
 	if t, err := language.Parse(locale); err == nil {
-		_, i, conf := matcher.Match(t)
+		_, i, conf := matcher().Match(t)
 		if conf >= language.High {
-			tag = Languages[i]
+			tag = Languages()[i]
 		}
 	}
-	return Lang{Tag: tag, p: printers[tag]}
+	return Lang{Tag: tag, p: printers()[tag]}
 }
 
 // langOr picks the language for a Discord locale, or the fallback language
 // code when the bot does not speak that locale.
 func langOr(locale, fallback string) Lang {
 	if t, err := language.Parse(locale); err == nil {
-		if _, _, conf := matcher.Match(t); conf >= language.High {
+		if _, _, conf := matcher().Match(t); conf >= language.High {
 			return LangFor(locale)
 		}
 	}
@@ -124,12 +130,12 @@ func langOr(locale, fallback string) Lang {
 
 // T formats message key with args in this language.
 func (l Lang) T(key string, args ...any) string {
-	if _, ok := messages[key]; !ok {
+	if _, ok := languages()[0].Messages[key]; !ok {
 		panic(fmt.Sprintf("bot: unknown message %q", key))
 	}
 	p := l.p
 	if p == nil {
-		p = printers[language.English]
+		p = printers()[language.English]
 	}
 	return p.Sprintf(key, args...)
 }

@@ -21,14 +21,14 @@ var verb = regexp.MustCompile(`%(\[\d+\])?[a-z]`)
 
 // Every message exists in all three languages with the same arguments.
 func TestMessagesCompleteAndConsistent(t *testing.T) {
-	for key, m := range messages {
+	for key, m := range messages() {
 		want := verb.FindAllString(m[0], -1)
 		slices.Sort(want)
 		for i := 1; i < 3; i++ {
 			got := verb.FindAllString(m[i], -1)
 			slices.Sort(got)
 			if !slices.Equal(got, want) {
-				t.Errorf("%s: %s has verbs %v, English %v", key, Languages[i], got, want)
+				t.Errorf("%s: %s has verbs %v, English %v", key, Languages()[i], got, want)
 			}
 		}
 	}
@@ -47,7 +47,7 @@ func TestTranslate(t *testing.T) {
 }
 
 func TestImageLabelsValid(t *testing.T) {
-	for _, tag := range Languages {
+	for _, tag := range Languages() {
 		l := LangFor(tag.String())
 		if err := l.Labels().Validate(); err != nil {
 			t.Errorf("%s: %v", tag, err)

@@ -82,16 +82,16 @@ var notCounted = map[string]bool{"in": true, "dans": true, "of": true, "von": tr
 // No message counts something with a bare "%d noun" or a "noun(s)": every
 // counted noun goes through {N:one|other}.
 func TestCountedWordsHavePluralForms(t *testing.T) {
-	for key, m := range messages {
+	for key, m := range messages() {
 		for i, s := range m {
 			for _, g := range countedRE.FindAllStringSubmatch(s, -1) {
 				if !notCounted[g[1]] {
-					t.Errorf("%s (%s): %q counts %q without {N:one|other}", key, Languages[i], s, g[1])
+					t.Errorf("%s (%s): %q counts %q without {N:one|other}", key, Languages()[i], s, g[1])
 				}
 			}
 			for _, bad := range []string{"(s)", "(n)", "(e)", "(en)", "den/die", "sie/ihn"} {
 				if strings.Contains(s, bad) {
-					t.Errorf("%s (%s): %q has %q: use {N:one|other}", key, Languages[i], s, bad)
+					t.Errorf("%s (%s): %q has %q: use {N:one|other}", key, Languages()[i], s, bad)
 				}
 			}
 		}
@@ -173,10 +173,10 @@ func TestLocalisedCommandNames(t *testing.T) {
 		t.Errorf("French help: %q", got)
 	}
 	// Commands are named only through {/sub}, so none escapes translation.
-	for key, m := range messages {
+	for key, m := range messages() {
 		for i, s := range m {
 			if strings.Contains(s, "/qwixx") {
-				t.Errorf("%s (%s) names a command literally: %q", key, Languages[i], s)
+				t.Errorf("%s (%s) names a command literally: %q", key, Languages()[i], s)
 			}
 		}
 	}
