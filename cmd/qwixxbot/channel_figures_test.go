@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -212,7 +213,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 	f := &gameFigures{figCase: c, seed: seed, routes: map[string]int{}, routeBytes: map[string]int64{}}
 	for _, r := range srv.Requests()[req0:] {
 		f.requests++
-		if exemptPath(r.Path) {
+		if discordhttp.ExemptPath(r.Path) {
 			f.exempt++
 			if strings.HasSuffix(r.Path, "/callback") {
 				f.answers++

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 )
 
@@ -51,7 +52,10 @@ func TestE2EInteractionTokensLeaveNoRateLimitBuckets(t *testing.T) {
 	e.table(anna, "**Turn 5**")
 	e.bot.Idle()
 
-	keys := bucketKeys(t, e.session.Ratelimiter)
+	keys, err := discordhttp.BucketKeys(e.session.Ratelimiter)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("%d interactions answered; discordgo's buckets: %q", len(tokens), keys)
 	var leaked []string
 	for _, k := range keys {

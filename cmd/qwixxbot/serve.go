@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -78,11 +79,11 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	if err != nil {
 		return fmt.Errorf("discord session: %w", err)
 	}
-	if s.Client, err = newHTTPClient(so.transport, cfg.Discord.BaseURL); err != nil {
+	if s.Client, err = discordhttp.NewHTTPClient(so.transport, cfg.Discord.BaseURL); err != nil {
 		return err
 	}
 	// One token's processes share its global limit: each takes its share.
-	s.Client.Transport = newGlobalLimit(s.Client.Transport, globalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
+	s.Client.Transport = discordhttp.NewGlobalLimit(s.Client.Transport, discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
 	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true
@@ -97,7 +98,7 @@ func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveO
 	}
 	pictures := bot.NewPictureCache(newRenderer(), budget)
 	publishVars(pictures, st)
-	b := bot.New(newInteractionSession(s, log), st, pictures, bot.Options{
+	b := bot.New(discordhttp.NewInteractionSession(s, log), st, pictures, bot.Options{
 		AppID:          cfg.Discord.ApplicationID,
 		GuildID:        cfg.Discord.GuildID,
 		TurnTimeout:    cfg.Game.TurnTimeout,

@@ -1,4 +1,4 @@
-package main
+package discordhttp
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"math"
 	"net/http"
 	neturl "net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,7 +48,7 @@ const (
 	maxInteractionAttempts = 8
 )
 
-// interactionSession is the bot's Discord: the discordgo session, except
+// InteractionSession is the bot's Discord: the discordgo session, except
 // that the interaction answers (InteractionRespond and
 // InteractionResponseEdit, the only interaction routes the bot uses) are
 // sent past discordgo's rate limiter, and retried on server errors within
@@ -67,18 +69,18 @@ const (
 // attempt whose outcome is unknown (a server error or a broken
 // connection: Discord may have taken it) followed by "already
 // acknowledged" (400, code 40060) counts as answered.
-type interactionSession struct {
+type InteractionSession struct {
 	*discordgo.Session
 	log zerolog.Logger
 	// sleep waits d, or until ctx ends (its error then); tests shorten it.
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-var _ bot.Discord = (*interactionSession)(nil)
+var _ bot.Discord = (*InteractionSession)(nil)
 
-// newInteractionSession wraps s.
-func newInteractionSession(s *discordgo.Session, log zerolog.Logger) *interactionSession {
-	return &interactionSession{Session: s, log: log, sleep: sleepCtx}
+// NewInteractionSession wraps s.
+func NewInteractionSession(s *discordgo.Session, log zerolog.Logger) *InteractionSession {
+	return &InteractionSession{Session: s, log: log, sleep: sleepCtx}
 }
 
 // sleepCtx waits d or until ctx ends.
@@ -100,7 +102,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // gone through by then and it can be deferred (types 4 and 7), a deferred
 // answer (5 or 6) takes the place of the callback, and the answer follows
 // as an edit of the original response.
-func (s *interactionSession) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, opts ...discordgo.RequestOption) error {
+func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, opts ...discordgo.RequestOption) error {
 	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
 	files, err := bufferFiles(filesOf(r))
 	if err != nil {
@@ -236,7 +238,7 @@ func filesOf(r *discordgo.InteractionResponse) []*discordgo.File {
 
 // InteractionResponseEdit edits the interaction's original response, as
 // discordgo's does, and returns the edited message.
-func (s *interactionSession) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
+func (s *InteractionSession) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
 	endpoint := discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original")
 	contentType, body, err := requestBody(e, e.Files)
 	if err != nil {
@@ -273,7 +275,7 @@ func requestBody(data any, files []*discordgo.File) (contentType string, body []
 // acknowledged" after an attempt whose outcome was unknown is success: that
 // attempt went through. Any other status but 200, 201 and 204 is a
 // *discordgo.RESTError.
-func (s *interactionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption, deadline time.Time, once bool) ([]byte, error) {
+func (s *InteractionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption, deadline time.Time, once bool) ([]byte, error) {
 	limited, attempts := 0, 0
 	unknown := false // an earlier attempt may have gone through
 	backoff := firstBackoff
@@ -432,4 +434,24 @@ func retryAfter(h http.Header, body []byte) time.Duration {
 		d = time.Duration(v * float64(time.Second))
 	}
 	return min(max(d, 10*time.Millisecond), time.Minute)
+}
+
+// BucketKeys lists the keys of the buckets discordgo's rate limiter holds
+// (it keeps one per route key for ever, issue #1333), sorted: how tests and
+// diagnostics see that no interaction token is kept in one. It reads
+// discordgo's unexported map, so it reports an error when a version of
+// discordgo keeps its buckets otherwise.
+func BucketKeys(rl *discordgo.RateLimiter) ([]string, error) {
+	rl.Lock()
+	defer rl.Unlock()
+	m := reflect.ValueOf(rl).Elem().FieldByName("buckets")
+	if !m.IsValid() || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String {
+		return nil, errors.New("discordhttp: discordgo's RateLimiter has no map buckets keyed by string any more")
+	}
+	keys := make([]string, 0, m.Len())
+	for _, k := range m.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	slices.Sort(keys)
+	return keys, nil
 }

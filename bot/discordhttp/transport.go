@@ -1,4 +1,9 @@
-package main
+// Package discordhttp is how the bot talks HTTP to Discord: the one
+// transport (sizes, a base URL for the fake Discord, the bot's share of
+// the global rate limit) and the interaction answers' own client, which
+// keeps no rate-limit bucket per token and retries server errors within
+// an interaction's deadline, answering each interaction at most once.
+package discordhttp
 
 import (
 	"fmt"
@@ -57,11 +62,11 @@ func newDiscordTransport() *http.Transport {
 	}
 }
 
-// newHTTPClient makes the session's HTTP client: requests go through rt
+// NewHTTPClient makes the session's HTTP client: requests go through rt
 // (the sandbox's in-process fake), or a transport of newDiscordTransport
 // when rt is nil; with a base URL other than Discord's they are sent
 // there (newBaseURLTransport).
-func newHTTPClient(rt http.RoundTripper, baseURL string) (*http.Client, error) {
+func NewHTTPClient(rt http.RoundTripper, baseURL string) (*http.Client, error) {
 	if rt == nil {
 		rt = newDiscordTransport()
 	}
@@ -113,14 +118,14 @@ func (t *baseURLTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	return t.next.RoundTrip(r)
 }
 
-// globalShare is the part of the token's global rate limit
+// GlobalShare is the part of the token's global rate limit
 // (discord.rate_limit, 50 per second by default, shared by every process
 // of the token) that the bot uses on the routes the limit counts
 // (everything but interaction answers): below the limit, so that a busy
 // bot waits here instead of collecting 429s (Discord bans an address that
 // sends 10,000 refused requests in 10 minutes). Edits and posts of the
 // channel wait; click answers never do.
-const globalShare = 0.9
+const GlobalShare = 0.9
 
 // globalLimit is a RoundTripper that paces the requests counted against
 // the global rate limit (rate.Limiter, golang.org/x/time) and lets
@@ -130,16 +135,16 @@ type globalLimit struct {
 	lim  *rate.Limiter
 }
 
-// newGlobalLimit paces next at perSecond counted requests per second, in
+// NewGlobalLimit paces next at perSecond counted requests per second, in
 // bursts of at most 10.
-func newGlobalLimit(next http.RoundTripper, perSecond float64) *globalLimit {
+func NewGlobalLimit(next http.RoundTripper, perSecond float64) *globalLimit {
 	return &globalLimit{next: next, lim: rate.NewLimiter(rate.Limit(perSecond), 10)}
 }
 
-// exemptPath reports whether Discord's global rate limit skips a request:
+// ExemptPath reports whether Discord's global rate limit skips a request:
 // interaction callbacks and requests with an interaction token (the path
 // after /api/vN).
-func exemptPath(path string) bool {
+func ExemptPath(path string) bool {
 	if rest, ok := strings.CutPrefix(path, "/api/v"); ok {
 		if i := strings.IndexByte(rest, '/'); i >= 0 {
 			path = rest[i:]
@@ -150,7 +155,7 @@ func exemptPath(path string) bool {
 
 // RoundTrip waits for the limiter unless the request is exempt.
 func (g *globalLimit) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !exemptPath(req.URL.Path) {
+	if !ExemptPath(req.URL.Path) {
 		if err := g.lim.Wait(req.Context()); err != nil {
 			return nil, fmt.Errorf("waiting for the global rate limit: %w", err)
 		}

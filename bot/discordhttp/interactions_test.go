@@ -1,4 +1,4 @@
-package main
+package discordhttp
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -21,21 +20,14 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// bucketKeys lists the keys of the buckets discordgo's rate limiter holds
-// (an unexported map, read by reflection: only its keys, under its lock).
+// bucketKeys lists discordgo's rate-limit buckets, failing the test when
+// they cannot be read.
 func bucketKeys(t *testing.T, rl *discordgo.RateLimiter) []string {
 	t.Helper()
-	rl.Lock()
-	defer rl.Unlock()
-	m := reflect.ValueOf(rl).Elem().FieldByName("buckets")
-	if !m.IsValid() || m.Kind() != reflect.Map || m.Type().Key().Kind() != reflect.String {
-		t.Fatal("discordgo's RateLimiter has no map buckets keyed by string any more: update bucketKeys")
+	keys, err := BucketKeys(rl)
+	if err != nil {
+		t.Fatal(err)
 	}
-	keys := make([]string, 0, m.Len())
-	for _, k := range m.MapKeys() {
-		keys = append(keys, k.String())
-	}
-	slices.Sort(keys)
 	return keys
 }
 
@@ -47,13 +39,13 @@ type fakeRequest struct {
 
 // interactionServer serves answer(n, request) for the n-th request (from 0)
 // and records the requests; the session it returns sends there.
-func interactionServer(t *testing.T, answer func(n int, w http.ResponseWriter)) (*interactionSession, func() []fakeRequest, *[]time.Duration) {
+func interactionServer(t *testing.T, answer func(n int, w http.ResponseWriter)) (*InteractionSession, func() []fakeRequest, *[]time.Duration) {
 	t.Helper()
 	return interactionServerSeeing(t, func(n int, _ fakeRequest, w http.ResponseWriter) { answer(n, w) })
 }
 
 // interactionServerSeeing is interactionServer whose answers see the request.
-func interactionServerSeeing(t *testing.T, answer func(n int, r fakeRequest, w http.ResponseWriter)) (*interactionSession, func() []fakeRequest, *[]time.Duration) {
+func interactionServerSeeing(t *testing.T, answer func(n int, r fakeRequest, w http.ResponseWriter)) (*InteractionSession, func() []fakeRequest, *[]time.Duration) {
 	t.Helper()
 	var mu sync.Mutex
 	var seen []fakeRequest
@@ -71,10 +63,10 @@ func interactionServerSeeing(t *testing.T, answer func(n int, r fakeRequest, w h
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Client, err = newHTTPClient(nil, srv.URL); err != nil {
+	if s.Client, err = NewHTTPClient(nil, srv.URL); err != nil {
 		t.Fatal(err)
 	}
-	is := newInteractionSession(s, zerolog.Nop())
+	is := NewInteractionSession(s, zerolog.Nop())
 	var slept []time.Duration
 	is.sleep = func(ctx context.Context, d time.Duration) error {
 		slept = append(slept, d)
@@ -395,7 +387,7 @@ func TestInteractionSessionSendsFilesAsMultipart(t *testing.T) {
 // TestDiscordgoKeepsABucketPerInteraction is the leak the wrapper avoids
 // (discordgo issue #1333): discordgo's own InteractionRespond leaves a
 // bucket keyed by the interaction's token. When this fails, discordgo no
-// longer does that, and interactionSession may not be needed any more.
+// longer does that, and InteractionSession may not be needed any more.
 func TestDiscordgoKeepsABucketPerInteraction(t *testing.T) {
 	is, _, _ := interactionServer(t, func(n int, w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) })
 	for i := range 3 {

@@ -1,4 +1,4 @@
-package main
+package discordhttp
 
 import (
 	"context"
@@ -50,7 +50,7 @@ func TestHTTPClientTransport(t *testing.T) {
 			t.Errorf("%s: transport %+v", what, tr)
 		}
 	}
-	c, err := newHTTPClient(nil, "")
+	c, err := NewHTTPClient(nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,29 +58,29 @@ func TestHTTPClientTransport(t *testing.T) {
 		t.Errorf("client timeout %v", c.Timeout)
 	}
 	check("discord", c.Transport)
-	if c, err = newHTTPClient(nil, "https://discord.com"); err != nil {
+	if c, err = NewHTTPClient(nil, "https://discord.com"); err != nil {
 		t.Fatal(err)
 	}
 	check("discord.com as base URL", c.Transport)
-	if c, err = newHTTPClient(nil, "http://127.0.0.1:8080"); err != nil {
+	if c, err = NewHTTPClient(nil, "http://127.0.0.1:8080"); err != nil {
 		t.Fatal(err)
 	}
 	check("under the base URL", c.Transport.(*baseURLTransport).next)
 	// A transport of the caller's (the sandbox's fake) is kept.
 	own := roundTripFunc(func(*http.Request) (*http.Response, error) { return nil, io.EOF })
-	if c, err = newHTTPClient(own, "http://127.0.0.1:8080"); err != nil {
+	if c, err = NewHTTPClient(own, "http://127.0.0.1:8080"); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.Transport.(*baseURLTransport).next.(roundTripFunc); !ok {
 		t.Errorf("the given transport was replaced")
 	}
-	if c, err = newHTTPClient(own, ""); err != nil {
+	if c, err = NewHTTPClient(own, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.Transport.(roundTripFunc); !ok || c.Timeout != 20*time.Second {
 		t.Errorf("the given transport was replaced (%T, timeout %v)", c.Transport, c.Timeout)
 	}
-	if _, err := newHTTPClient(nil, "ftp://x"); err == nil {
+	if _, err := NewHTTPClient(nil, "ftp://x"); err == nil {
 		t.Error("a bad base URL was accepted")
 	}
 }
@@ -96,7 +96,7 @@ func TestGlobalLimitPacesCountedRequestsOnly(t *testing.T) {
 		mu.Unlock()
 		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
 	})
-	g := newGlobalLimit(next, 20) // burst 10, then one per 50 ms
+	g := NewGlobalLimit(next, 20) // burst 10, then one per 50 ms
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	send := func(path string) error {
@@ -124,11 +124,11 @@ func TestGlobalLimitPacesCountedRequestsOnly(t *testing.T) {
 		t.Fatalf("an edit through an interaction token waited: %v", err)
 	}
 	for _, p := range []string{"/api/v10/interactions/1/x/callback", "/webhooks/1/x"} {
-		if !exemptPath(p) {
+		if !ExemptPath(p) {
 			t.Errorf("%s not exempt", p)
 		}
 	}
-	if exemptPath("/api/v9/channels/1/messages/2") {
+	if ExemptPath("/api/v9/channels/1/messages/2") {
 		t.Error("a channel edit counted as exempt")
 	}
 }
