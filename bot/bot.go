@@ -99,6 +99,9 @@ type Bot struct {
 	hands    handWatch
 	inflight sync.WaitGroup
 	closing  atomic.Bool
+	// stopping is closed by Shutdown: waits (a reconciler's backoff) end.
+	stopping chan struct{}
+	stopOnce sync.Once
 	// unreadableSeen holds the channels whose unreadable table was logged.
 	unreadableSeen sync.Map
 	// unsettled holds the channels whose reconcile gave up (sweep).
@@ -141,7 +144,7 @@ func New(dc Discord, st Store, rd Renderer, opt Options, log zerolog.Logger) *Bo
 	if opt.MaxPlayers < game.MinPlayers || opt.MaxPlayers > game.MaxPlayers {
 		opt.MaxPlayers = game.MaxPlayers
 	}
-	return &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log}
+	return &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log, stopping: make(chan struct{})}
 }
 
 // Permissions the bot needs in a channel, and the invite URL's permission
@@ -167,6 +170,7 @@ func InviteURL(appID string) string {
 // until ctx ends.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.closing.Store(true)
+	b.stopOnce.Do(func() { close(b.stopping) })
 	done := make(chan struct{})
 	go func() { b.inflight.Wait(); close(done) }()
 	select {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -513,4 +514,37 @@ func TestP4ChoiceChangedFromTheTable(t *testing.T) {
 			t.Fatalf("Ben has %d crosses, want the row he changed to", sh.Crosses())
 		}
 	})
+}
+
+// Shutdown reaches a channel update waiting out its backoff: it stops
+// there, trying nothing more (the channel is left for the sweep or the
+// next process), instead of sleeping through the wait and trying again
+// (issue 24: shutdown reaches every wait).
+func TestShutdownEndsReconcilerBackoff(t *testing.T) {
+	h := newHarness(t)
+	h.dc.mu.Lock()
+	h.dc.failPosts = true
+	h.dc.mu.Unlock()
+	resp := h.openTable("dice", "anna", "ben")
+	i := h.interaction("anna", discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: buttons(resp.Data.Components, "Start")[0], ComponentType: discordgo.ButtonComponent}, &discordgo.Message{ID: "lobby"})
+	h.bot.Handle(i) // the table's first post fails, and is retried after a backoff
+	for !strings.Contains(h.logs.String(), "channel update failed") {
+		time.Sleep(time.Millisecond)
+	}
+	if err := h.bot.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.dc.mu.Lock()
+	tried := h.dc.posts
+	h.dc.mu.Unlock()
+	h.bot.Idle()
+	h.dc.mu.Lock()
+	after := h.dc.posts
+	h.dc.mu.Unlock()
+	if after != tried {
+		t.Fatalf("the reconciler tried %d more posts after Shutdown", after-tried)
+	}
+	if _, ok := h.bot.unsettled.Load(testChannel); !ok {
+		t.Fatal("the channel was not left for the sweep")
+	}
 }

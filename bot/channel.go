@@ -202,7 +202,13 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			return
 		}
 		log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
-		time.Sleep(delay)
+		select {
+		case <-time.After(delay):
+		case <-b.stopping:
+			// Shutting down: the next process (or the sweep) goes on.
+			b.unsettled.Store(channelID, true)
+			return
+		}
 		delay = min(2*delay, 8*time.Second)
 	}
 	// A handful of requests brings any table's channel up to date; this

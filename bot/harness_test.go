@@ -192,6 +192,10 @@ type fakeDiscord struct {
 	// refuseEdits makes channel message edits fail with 400 (as if the
 	// bot had died before sending them: nothing is changed).
 	refuseEdits bool
+	// failPosts makes channel posts fail with 503 (a server error, which
+	// the reconciler retries after a backoff).
+	failPosts bool
+	posts     int // channel posts tried
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -265,6 +269,10 @@ type hookEdit struct {
 func (f *fakeDiscord) ChannelMessageSendComplex(ch string, d *discordgo.MessageSend, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.posts++
+	if f.failPosts {
+		return nil, &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable"}, ResponseBody: []byte(`{"message":"unavailable"}`)}
+	}
 	f.next++
 	m := &discordgo.Message{ID: fmt.Sprintf("m%d", f.next), ChannelID: ch, Content: d.Content, Components: d.Components}
 	for _, file := range d.Files {
