@@ -116,11 +116,16 @@ func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error
 		Stage: StageLobby, Lang: r.lang.Code(), Created: b.opt.Now().UTC(), Private: kind, NoHints: kind == privateDaily,
 	}
 	t.Seats = []Seat{{UserID: r.userID, Name: t.UniqueName(r.userName)}}
-	s := session.NewSeed()
-	if seed != nil {
-		s = *seed
+	var g *game.Game
+	var err error
+	switch {
+	case seed != nil: // the daily challenge's dice
+		g, err = game.New(game.Config{Variant: game.Dice, Players: []string{t.Seats[0].Name}, Seed: *seed})
+	case b.opt.NewGame != nil: // tests script the dice
+		g, err = b.opt.NewGame(game.Dice, []string{t.Seats[0].Name})
+	default:
+		g, err = game.New(game.Config{Variant: game.Dice, Players: []string{t.Seats[0].Name}, Seed: session.NewSeed()})
 	}
-	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{t.Seats[0].Name}, Seed: s})
 	if err != nil {
 		return nil, fmt.Errorf("bot: start solo game: %w", err)
 	}

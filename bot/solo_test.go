@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,7 +106,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	if tb.Stage != StageOver || !tb.Game.Over() {
 		t.Fatal("the private game is not over")
 	}
-	if !strings.Contains(end.Data.Content, "points") || len(buttons(end.Data.Components, "Review")) != 1 || len(buttons(end.Data.Components, "New solo game")) != 1 {
+	if !strings.Contains(end.Data.Content, fmt.Sprintf("is over: **%d point", tb.Game.Scores()[0])) || len(buttons(end.Data.Components, "Review")) != 1 || len(buttons(end.Data.Components, "New solo game")) != 1 {
 		t.Fatalf("the end of a solo game: %q", end.Data.Content)
 	}
 	h.dc.mu.Lock()
