@@ -120,13 +120,15 @@ func (s *Server) CommandJSON(guildID, name string) (map[string]any, bool) {
 	return nil, false
 }
 
-// findCommandLocked finds a chat command usable in a channel: guild commands
-// first, then global ones (in DMs only global ones allowed in DMs).
-func (s *Server) findCommandLocked(c *channel, name string) *command {
-	if c.guildID != "" {
+// findCommandLocked finds a chat command u may use in a channel, with the
+// installations that authorize it (userinstall.go): guild commands first
+// (where the bot is a member), then global ones (in DMs only global ones
+// allowed in DMs).
+func (s *Server) findCommandLocked(u *userRec, c *channel, name string) (*command, map[string]any) {
+	if c.guildID != "" && s.botMemberLocked(c) {
 		for _, cmd := range s.commands[c.guildID] {
 			if cmd.def.Name == name && cmd.def.Type == 1 {
-				return cmd
+				return cmd, map[string]any{"0": c.guildID}
 			}
 		}
 	}
@@ -136,15 +138,19 @@ func (s *Server) findCommandLocked(c *channel, name string) *command {
 		}
 		if c.typ == 1 {
 			if cmd.def.DMPermission != nil && !*cmd.def.DMPermission {
-				return nil
+				return nil, nil
 			}
 			if cmd.def.Contexts != nil && !containsInt(*cmd.def.Contexts, 1) {
-				return nil
+				return nil, nil
 			}
 		}
-		return cmd
+		owners, ok := s.commandUsableLocked(u, c, cmd)
+		if !ok {
+			return nil, nil
+		}
+		return cmd, owners
 	}
-	return nil
+	return nil, nil
 }
 
 func containsInt(list []int, v int) bool {

@@ -137,6 +137,21 @@
 // FakeClock while discordgo sleeps or gives RateLimitOptions a real-time
 // Clock and windows of a few hundred milliseconds.
 //
+// # User-installed apps
+//
+// Server.AddGroupDM and Server.AddGuildWithoutBot make places the bot is
+// not a member of, and User.InstallApp installs the application for a user
+// (integration type USER_INSTALL). A global command is usable there only by
+// a user who installed the app, and only if its integration_types include
+// USER_INSTALL and its contexts the place's (GUILD 0, BOT_DM 1,
+// PRIVATE_CHANNEL 2; contexts left out allow all). Interactions carry
+// context and authorizing_integration_owners ("0": the guild's install,
+// "1": the user's; a click on a message is authorized by the installs that
+// authorized the interaction that made it). The bot's channel REST in such
+// places answers 403 Missing Access (50001), and an interaction authorized
+// by a user's install alone may create UserInstallFollowups (5) follow-ups.
+// See userinstall.go.
+//
 // # Outside tests
 //
 // Outside tests (the sandbox), use NewServer, set the bot session's Client

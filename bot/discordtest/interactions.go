@@ -41,6 +41,9 @@ type interaction struct {
 	duplicates   int              // callbacks refused as already answered
 	late         int              // callbacks refused after the deadline
 	done         chan struct{}
+	// owners are the installations that authorized it
+	// (authorizing_integration_owners).
+	owners map[string]any
 }
 
 // newInteractionLocked creates an interaction, sends INTERACTION_CREATE and
@@ -54,17 +57,16 @@ func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[
 		"channel_id": c.id, "channel": c.json(), "locale": u.locale, "app_permissions": itoa64(perms),
 		"entitlements": []any{}, "attachment_size_limit": s.opts.AttachmentSizeLimit,
 	}
+	it.owners = s.interactionOwnersLocked(u, c, typ, data, src)
+	p["context"] = contextOf(c)
+	p["authorizing_integration_owners"] = ownersOrEmpty(it.owners)
 	if g := s.guilds[c.guildID]; g != nil {
 		p["guild_id"] = g.id
 		p["guild_locale"] = g.locale
 		p["guild"] = map[string]any{"id": g.id, "locale": g.locale, "features": []any{}}
 		p["member"] = s.memberJSON(g, u)
-		p["context"] = 0
-		p["authorizing_integration_owners"] = map[string]any{"0": g.id}
 	} else {
 		p["user"] = u.json()
-		p["context"] = 1
-		p["authorizing_integration_owners"] = map[string]any{"0": "0"}
 	}
 	if src != nil {
 		it.sourceID = src.ID

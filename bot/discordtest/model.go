@@ -179,13 +179,16 @@ type guild struct {
 	ownerID          string
 	channels         []string
 	members          map[string]int64 // user ID -> permissions
+	// noBot marks a server the bot is not a member of (userinstall.go).
+	noBot bool
 }
 
 type channel struct {
 	id, guildID, name string
-	typ               int // 0 text, 1 DM, 11 public thread, 12 private thread
+	typ               int // 0 text, 1 DM, 3 group DM, 11 public thread, 12 private thread
 	parentID          string
-	recipient         string // DM: the user
+	recipient         string   // DM: the user
+	recipients        []string // group DM: its members (the bot is none)
 	botPerms          int64
 	messages          []string // message IDs in creation order
 	// public and ephemeral (by the user who sees them) index the same
@@ -197,6 +200,7 @@ type channel struct {
 type userRec struct {
 	id, name, locale string
 	bot              bool
+	installed        bool // the user installed the app (USER_INSTALL)
 }
 
 func (u *userRec) json() map[string]any {
@@ -214,6 +218,13 @@ func (c *channel) json() map[string]any {
 		m["permission_overwrites"] = []any{}
 		m["position"] = 0
 		m["nsfw"] = false
+	}
+	if c.typ == 3 {
+		var rs []any
+		for _, id := range c.recipients {
+			rs = append(rs, map[string]any{"id": id})
+		}
+		m["recipients"] = rs
 	}
 	if c.parentID != "" {
 		m["parent_id"] = c.parentID
@@ -284,7 +295,7 @@ func (s *Server) messageJSON(m *Message) map[string]any {
 	if it := s.interactions[m.InteractionID]; it != nil {
 		out["interaction_metadata"] = map[string]any{
 			"id": it.id, "type": it.typ, "user": s.users[it.userID].json(),
-			"authorizing_integration_owners": map[string]any{},
+			"authorizing_integration_owners": ownersOrEmpty(it.owners),
 		}
 	}
 	return out

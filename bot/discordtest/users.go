@@ -60,6 +60,9 @@ func (u *User) channelLocked(channelID string) (*channel, error) {
 	if c.typ == 1 && c.recipient != u.ID {
 		return nil, fmt.Errorf("discordtest: %s cannot see DM channel %s", u.Name, channelID)
 	}
+	if c.typ == 3 && !slices.Contains(c.recipients, u.ID) {
+		return nil, fmt.Errorf("discordtest: %s is not in group DM %s", u.Name, channelID)
+	}
 	if g := u.s.guilds[c.guildID]; g != nil {
 		if _, ok := g.members[u.ID]; !ok {
 			return nil, fmt.Errorf("discordtest: %s is not a member of guild %s", u.Name, g.id)
@@ -121,7 +124,7 @@ func (u *User) commandDataLocked(channelID, name, sub string, opts map[string]an
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd := s.findCommandLocked(c, name)
+	cmd, _ := s.findCommandLocked(s.users[u.ID], c, name)
 	if cmd == nil {
 		return nil, nil, fmt.Errorf("discordtest: no command /%s usable in channel %s", name, channelID)
 	}

@@ -340,6 +340,7 @@ type cmdDef struct {
 	DescriptionLocalizations map[string]string `json:"description_localizations"`
 	Options                  []cmdOption       `json:"options"`
 	Contexts                 *[]int            `json:"contexts"`
+	IntegrationTypes         []int             `json:"integration_types"`
 	DMPermission             *bool             `json:"dm_permission"`
 }
 

@@ -182,6 +182,12 @@ func (s *Server) followup(rq *req) (int, any) {
 	if !it.acked {
 		return apiError(http.StatusNotFound, 10015, "Unknown Webhook")
 	}
+	if _, guildInstall := it.owners["0"]; it.owners != nil && !guildInstall && len(it.followups) >= UserInstallFollowups {
+		// Discord's changelog (27 June 2024): user-installed apps may make
+		// at most 5 follow-ups per interaction; its error code is not
+		// documented, so the fake's is none in particular.
+		return apiError(http.StatusBadRequest, 0, "Maximum number of follow-up messages reached")
+	}
 	p, fe := parsePayload(rq.raw, "")
 	if len(fe) > 0 {
 		return invalidForm(fe)
