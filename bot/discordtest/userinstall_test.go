@@ -66,10 +66,14 @@ func TestUserInstalledAppContexts(t *testing.T) {
 	}
 	// Carol (who did not install the app) clicks its message: alice's
 	// install authorizes the click.
-	if _, err := carol.Click(msg, "again"); err != nil {
+	click, err := carol.Click(msg, "again")
+	if err != nil {
 		t.Fatal(err)
 	}
 	i = recv(t, got)
+	if _, err := click.WaitResponse(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
 	if i.Member != nil || i.User == nil || i.User.ID != carol.ID || i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall] != h.alice.ID {
 		t.Fatalf("carol's click: user %v, owners %v", i.User, i.AuthorizingIntegrationOwners)
 	}
