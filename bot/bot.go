@@ -214,11 +214,14 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		b.autocomplete(r)
 		return
 	}
-	if i.GuildID == "" {
+	anywhere := worksAnywhere(i)
+	if !botHere(i) && !anywhere {
+		// A DM, a group DM, or a server where only the user installed
+		// the app: no table can live there (nothing to post to).
 		r.ephemeral(r.lang.T("err.dm"))
 		return
 	}
-	if missing := missingPermissions(i.AppPermissions); len(missing) > 0 {
+	if missing := missingPermissions(i.AppPermissions); len(missing) > 0 && !anywhere {
 		names := make([]string, len(missing))
 		for k, m := range missing {
 			names[k] = r.lang.T(m)
@@ -235,6 +238,50 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		r.log.Warn().Int("type", int(i.Type)).Msg("unsupported interaction type")
 		r.ephemeral(r.lang.T("err.unsupported"))
 	}
+}
+
+// botHere reports whether the bot is a member where the interaction
+// happened: a server channel authorized by the server's install (an
+// interaction without authorizing_integration_owners, as before user
+// installs, counts as the server's).
+func botHere(i *discordgo.Interaction) bool {
+	if i.GuildID == "" {
+		return false
+	}
+	if len(i.AuthorizingIntegrationOwners) == 0 {
+		return true
+	}
+	_, ok := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	return ok
+}
+
+// worksAnywhere reports whether an interaction is answered entirely
+// through itself, so that it works where the bot is no member (a user's
+// install: DMs, group DMs, other servers): the private games (/qwixx solo
+// privately, /qwixx daily, their buttons), the rules and the help.
+func worksAnywhere(i *discordgo.Interaction) bool {
+	switch data := i.Data.(type) {
+	case discordgo.ApplicationCommandInteractionData:
+		if data.Name != "qwixx" || len(data.Options) != 1 || data.Options[0] == nil {
+			return false
+		}
+		sub := data.Options[0]
+		switch sub.Name {
+		case "daily", "rules", "help":
+			return true
+		case "solo":
+			for _, o := range sub.Options {
+				if o != nil && o.Name == "where" && o.Value == "channel" {
+					return false
+				}
+			}
+			return true
+		}
+	case discordgo.MessageComponentInteractionData:
+		a, err := DecodeAction(data.CustomID)
+		return err == nil && (a.View == ViewSolo || a.View == ViewDaily)
+	}
+	return false
 }
 
 // missingPermissions lists the message keys of the permissions the bot lacks.

@@ -94,13 +94,15 @@ func Commands() []*discordgo.ApplicationCommand {
 	for _, w := range []string{"private", "channel"} {
 		where.Choices = append(where.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en.T("where." + w), NameLocalizations: *localized("where." + w), Value: w})
 	}
-	dm := false
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "qwixx",
 		Description:              en.T("cmd.qwixx"),
 		DescriptionLocalizations: localized("cmd.qwixx"),
-		DMPermission:             &dm,
-		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		// Installed to a server (tables) or by a user (the private games
+		// anywhere: DMs, group DMs, servers without the bot); the
+		// subcommands that need the bot in the channel say so there.
+		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall},
+		Contexts:         &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel},
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("new", "cmd.new", variant, games),
 			sub("sheet", "cmd.sheet"),
@@ -128,7 +130,14 @@ func (b *Bot) RegisterCommands(appID string) error {
 	if appID != "" {
 		b.opt.AppID = appID
 	}
-	if _, err := b.dc.ApplicationCommandBulkOverwrite(b.opt.AppID, b.opt.GuildID, Commands()); err != nil {
+	cmds := Commands()
+	if b.opt.GuildID != "" {
+		// A server's own commands are of its install only.
+		for _, c := range cmds {
+			c.IntegrationTypes, c.Contexts = nil, nil
+		}
+	}
+	if _, err := b.dc.ApplicationCommandBulkOverwrite(b.opt.AppID, b.opt.GuildID, cmds); err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
 	return nil

@@ -143,7 +143,7 @@ func init() {
 			"end.unreadable":            "%[1]s hat den unlesbaren Tisch dieses Kanals geräumt. {/new} eröffnet einen neuen.",
 			"err.badcommand":            "Diesen Befehl konnte ich nicht lesen. Versuche es mit {/help}.",
 			"err.busy":                  "In diesem Kanal gibt es schon einen Tisch (%[1]s). Spiele ihn zu Ende oder beende ihn mit {/end}.",
-			"err.dm":                    "Qwixx wird in einem Server-Kanal gespielt, nicht in Direktnachrichten. Lade mich auf einen Server ein und nutze dort {/new}.",
+			"err.dm":                    "Tische werden in einem Server-Kanal gespielt, in dem ich Mitglied bin, nicht in Direktnachrichten. Hier kannst du {/solo} und {/daily} spielen; für einen Tisch lade mich auf einen Server ein und nutze dort {/new}.",
 			"err.endperm":               "Nur der Gastgeber oder wer Nachrichten verwalten darf, kann das Spiel beenden.",
 			"err.fewplayers":            "Zum Starten braucht es mindestens 2 Spieler.",
 			"err.forged":                "Dieser Button stammt nicht von mir.",

@@ -110,7 +110,7 @@ func init() {
 			"end.unreadable":            "%[1]s cleared this channel's unreadable table. {/new} opens a new one.",
 			"err.badcommand":            "I could not read that command. Try {/help}.",
 			"err.busy":                  "This channel already has a table (%[1]s). Play it to the end, or end it with {/end}.",
-			"err.dm":                    "Qwixx is played in a server channel, not in direct messages. Invite me to a server and use {/new} there.",
+			"err.dm":                    "Tables are played in a server channel where I am a member, not in direct messages. Here you can play {/solo} and {/daily}; for a table, invite me to a server and use {/new} there.",
 			"err.endperm":               "Only the host or members who may manage messages can end the game.",
 			"err.fewplayers":            "At least 2 players are needed to start.",
 			"err.forged":                "This button is not one of mine.",

@@ -143,7 +143,7 @@ func init() {
 			"end.unreadable":            "%[1]s a retiré la table illisible de ce salon. {/new} en ouvre une nouvelle.",
 			"err.badcommand":            "Je n'ai pas pu lire cette commande. Essaie {/help}.",
 			"err.busy":                  "Ce salon a déjà une table (%[1]s). Joue-la jusqu'au bout, ou termine-la avec {/end}.",
-			"err.dm":                    "Qwixx se joue dans un salon de serveur, pas en message privé. Invite-moi sur un serveur et utilise {/new} là-bas.",
+			"err.dm":                    "Les tables se jouent dans un salon de serveur dont je suis membre, pas en message privé. Ici, tu peux jouer à {/solo} et {/daily} ; pour une table, invite-moi sur un serveur et utilise {/new} là-bas.",
 			"err.endperm":               "Seuls l'hôte ou les membres qui peuvent gérer les messages peuvent terminer la partie.",
 			"err.fewplayers":            "Il faut au moins 2 joueurs pour commencer.",
 			"err.forged":                "Ce bouton ne vient pas de moi.",

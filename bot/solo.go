@@ -112,7 +112,7 @@ func (b *Bot) startPrivate(r *request, kind string, update bool) {
 func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error) {
 	key := privateKey(kind, r.userID)
 	t := &Table{
-		ID: session.NewTableID(), GuildID: r.i.GuildID, ChannelID: key, Host: r.userID, Variant: game.Dice, Games: 1,
+		ID: session.NewTableID(), GuildID: privateGuild(r.i.GuildID), ChannelID: key, Host: r.userID, Variant: game.Dice, Games: 1,
 		Stage: StageLobby, Lang: r.lang.Code(), Created: b.opt.Now().UTC(), Private: kind, NoHints: kind == privateDaily,
 	}
 	t.Seats = []Seat{{UserID: r.userID, Name: t.UniqueName(r.userName)}}
@@ -212,6 +212,20 @@ func (b *Bot) privateReadable(r *request) (note string, ok bool) {
 		return "", false
 	}
 	return "", true
+}
+
+// privateResults is the history's guild of the private games played
+// outside a server (DMs, group DMs): their results are kept like any
+// others (retention, forget-me), and /qwixx stats there shows them.
+const privateResults = "@dm"
+
+// privateGuild is where a private game's result is kept: its server, or
+// privateResults.
+func privateGuild(guildID string) string {
+	if guildID == "" {
+		return privateResults
+	}
+	return guildID
 }
 
 // nextDaily is when the next daily challenge starts: the next UTC midnight.
@@ -372,8 +386,8 @@ func dailyShare(l Lang, t *Table) string {
 // scores), how many played it, and the first lines of that ranking.
 func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	h, ok := b.history()
-	if !ok {
-		return 0, 0, nil
+	if !ok || t.GuildID == privateResults {
+		return 0, 0, nil // no server: no server's ranking
 	}
 	results, err := h.Results(t.GuildID, 0)
 	if err != nil && len(results) == 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -146,5 +147,64 @@ func TestE2ESoloDailyAndReview(t *testing.T) {
 	}
 	if rolls[0][0] != parGame.Record().Rolls[0] || rolls[1][0] != rolls[0][0] || rolls[1][1] != rolls[0][1] {
 		t.Fatalf("the daily dealt different dice: %v / %v / par %v", rolls[0][:2], rolls[1][:2], parGame.Record().Rolls[0])
+	}
+}
+
+// User install (issue 25): a user who installed the app plays a private
+// solo game in a group DM, where the bot is no member, entirely through
+// the interactions (the bot's channel REST there would be refused); the
+// daily challenge works in a server without the bot; what needs the bot
+// in the channel (a table, a solo table in the channel) is refused there
+// with a word on what works.
+func TestE2EUserInstallPrivateGamesAnywhere(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	anna, ben := e.srv.AddUser("Anna", ""), e.srv.AddUser("Ben", "")
+	cmd, ok := e.srv.CommandJSON("", "qwixx")
+	if !ok {
+		t.Fatal("no global /qwixx")
+	}
+	if fmt.Sprint(cmd["integration_types"]) != "[0 1]" || fmt.Sprint(cmd["contexts"]) != "[0 1 2]" {
+		t.Fatalf("/qwixx registered for %v in %v", cmd["integration_types"], cmd["contexts"])
+	}
+	group := e.srv.AddGroupDM("friends", anna, ben)
+	if _, err := anna.Command(group, "qwixx", "solo", nil); err == nil {
+		t.Fatal("a user who did not install the app ran /qwixx in a group DM")
+	}
+	anna.InstallApp()
+	view := e.answer(anna.Command(group, "qwixx", "solo", nil))
+	if !view.Ephemeral() || !strings.Contains(view.Content, "Solo game") {
+		t.Fatalf("/qwixx solo in a group DM: %q", view.Content)
+	}
+	end := e.playPrivate(anna, view, 0)
+	if !strings.Contains(end.Content, "is over") {
+		t.Fatalf("the end: %q", end.Content)
+	}
+	rv := e.answer(anna.Click(end, idWith(end, "review")))
+	if !strings.Contains(rv.Content, "Review of your game") {
+		t.Fatalf("the review in a group DM: %q", rv.Content)
+	}
+	for _, m := range ben.Messages(group) {
+		if strings.Contains(m.Content, "Solo game") {
+			t.Fatal("ben sees anna's private game in the group DM")
+		}
+	}
+	table := e.answer(anna.Command(group, "qwixx", "new", nil))
+	if !strings.Contains(table.Content, "server channel where I am a member") || !table.Ephemeral() {
+		t.Fatalf("/qwixx new in a group DM: %q", table.Content)
+	}
+	_, foreignCh := e.srv.AddGuildWithoutBot("Elsewhere", "")
+	daily := e.answer(anna.Command(foreignCh, "qwixx", "daily", nil))
+	if !strings.Contains(daily.Content, "daily #") || len(privateMoves(daily)) == 0 {
+		t.Fatalf("/qwixx daily in a server without the bot: %q", daily.Content)
+	}
+	there := e.answer(anna.Command(foreignCh, "qwixx", "solo", map[string]any{"where": "channel"}))
+	if !strings.Contains(there.Content, "server channel where I am a member") {
+		t.Fatalf("a solo table in a server without the bot: %q", there.Content)
+	}
+	for _, r := range e.srv.Requests() {
+		if strings.Contains(r.Path, "/channels/"+group) || strings.Contains(r.Path, "/channels/"+foreignCh) {
+			t.Errorf("the bot sent %s %s to a channel it is not in", r.Method, r.Path)
+		}
 	}
 }
