@@ -99,11 +99,17 @@ func (b *Bot) startPrivate(r *request, kind string, update bool) {
 		return nt, nil
 	})
 	defer unlock()
+	b.showChosen(r, shown, err, note, update)
+}
+
+// showChosen answers with the private game a command chose to show, or
+// with the error that kept it from choosing one.
+func (b *Bot) showChosen(r *request, shown *Table, err error, note string, update bool) {
 	if shown == nil {
 		r.failed(err)
 		return
 	}
-	r.log.Info().Str("table", shown.ID).Str("kind", kind).Msg("private game shown")
+	r.log.Info().Str("table", shown.ID).Str("kind", shown.Private).Int("daily", shown.Daily).Msg("private game shown")
 	b.answerPrivateAs(r, shown, note, "", update)
 }
 
@@ -179,12 +185,7 @@ func (b *Bot) cmdDaily(r *request) {
 		return nt, nil
 	})
 	defer unlock()
-	if shown == nil {
-		r.failed(err)
-		return
-	}
-	r.log.Info().Str("table", shown.ID).Int("daily", n).Msg("daily challenge shown")
-	b.answerPrivateAs(r, shown, note, "", false)
+	b.showChosen(r, shown, err, note, false)
 }
 
 // privateReadable makes sure the request's private game can be read: a

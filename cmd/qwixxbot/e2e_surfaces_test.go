@@ -11,6 +11,19 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
+// heldCardGame starts a scripted card game of Anna and Ben (seed 11, an
+// hour per action) for the tests that hold one surface's request.
+func heldCardGame(t *testing.T) (*e2e, *discordtest.User, *discordtest.User) {
+	t.Parallel()
+	e := newE2EClock(t, true)
+	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
+	e.script = &game.Record{Seed: 11}
+	e.restart()
+	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
+	e.startCards("cards", anna, ben)
+	return e, anna, ben
+}
+
 // latency is how long an interaction waited for its answer.
 func latency(t *testing.T, it *discordtest.Interaction) time.Duration {
 	t.Helper()
@@ -26,13 +39,7 @@ func latency(t *testing.T, it *discordtest.Interaction) time.Duration {
 // and the next turn's message appears at once, and the view shows the
 // game as it is once the edit got through (issue 24).
 func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
-	t.Parallel()
-	e := newE2EClock(t, true)
-	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
-	e.script = &game.Record{Seed: 11}
-	e.restart()
-	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
-	e.startCards("cards", anna, ben)
+	e, anna, ben := heldCardGame(t)
 
 	tbl := e.table(anna, "takes cards from the display")
 	itView, err := anna.Click(tbl, idWith(tbl, "hand"))
@@ -105,13 +112,7 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 // the bot's live answers the table message is edited through the token of
 // the newest click on it (PATCH /webhooks/…): that edit is held.
 func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
-	t.Parallel()
-	e := newE2EClock(t, true)
-	e.config = func(c *config.Config) { c.Game.TurnTimeout = time.Hour }
-	e.script = &game.Record{Seed: 11}
-	e.restart()
-	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
-	e.startCards("cards", anna, ben)
+	e, anna, ben := heldCardGame(t)
 	tbl := e.table(anna, "takes cards from the display")
 	view := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
 	bview := e.answer(ben.Click(tbl, idWith(tbl, "hand")))
