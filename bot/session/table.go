@@ -117,9 +117,10 @@ type Table struct {
 	News []News `json:"news,omitempty"`
 
 	// Private is set on a private game, played by one person in ephemeral
-	// messages only: "solo" or "daily" (solo.go). Such a table is stored
-	// under privateKey, which is also its ChannelID; it has no channel
-	// messages, no timer and no reminders.
+	// messages only: PrivateSolo or PrivateDaily. Such a table is stored
+	// under a key of its own (the bot's "solo:<user>", "daily:<user>"),
+	// which is also its ChannelID; it has no channel messages, no timer and
+	// no reminders.
 	Private string `json:"private,omitempty"`
 	// Daily is the daily challenge's number (ai.DailyNumber) of a daily
 	// table; Par its par, and Streak the player's daily challenges in a
@@ -138,8 +139,8 @@ type Table struct {
 
 // News is one public event of a turn (a lock, a misthrow, a reshuffle, a
 // play, a player leaving, a timer running out), kept as data and put into
-// words when shown (the bot's newsWords), in the language of whoever shows it: a
-// record, a review or a language switch can read it.
+// words when shown, in the language of whoever shows it: a record, a
+// review or a language switch can read it.
 type News struct {
 	Turn int `json:"turn"`
 	// Event is what happened (the News* constants); "" in news stored by
