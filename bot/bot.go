@@ -258,7 +258,9 @@ func botHere(i *discordgo.Interaction) bool {
 // worksAnywhere reports whether an interaction is answered entirely
 // through itself, so that it works where the bot is no member (a user's
 // install: DMs, group DMs, other servers): the private games (/qwixx solo
-// privately, /qwixx daily, their buttons), the rules and the help.
+// privately, /qwixx daily, their buttons), the statistics of the place
+// (outside a server: of the private games played outside servers), the
+// rules and the help.
 func worksAnywhere(i *discordgo.Interaction) bool {
 	switch data := i.Data.(type) {
 	case discordgo.ApplicationCommandInteractionData:
@@ -267,7 +269,7 @@ func worksAnywhere(i *discordgo.Interaction) bool {
 		}
 		sub := data.Options[0]
 		switch sub.Name {
-		case "daily", "rules", "help":
+		case "daily", "rules", "help", "stats":
 			return true
 		case "solo":
 			for _, o := range sub.Options {
@@ -279,7 +281,7 @@ func worksAnywhere(i *discordgo.Interaction) bool {
 		}
 	case discordgo.MessageComponentInteractionData:
 		a, err := DecodeAction(data.CustomID)
-		return err == nil && (a.View == ViewSolo || a.View == ViewDaily)
+		return err == nil && (a.View == ViewSolo || a.View == ViewDaily || a.View == ViewPeople)
 	}
 	return false
 }

@@ -189,6 +189,19 @@ func TestE2EUserInstallPrivateGamesAnywhere(t *testing.T) {
 			t.Fatal("ben sees anna's private game in the group DM")
 		}
 	}
+	st := e.answer(anna.Command(group, "qwixx", "stats", nil))
+	if len(st.Embeds) == 0 {
+		t.Fatalf("/qwixx stats in a group DM: %q", st.Content)
+	}
+	solo := ""
+	for _, f := range st.Embeds[0].Fields {
+		if f.Name == "Solo" {
+			solo = f.Value
+		}
+	}
+	if !st.Ephemeral() || !strings.HasPrefix(solo, "Solo: 1 game") {
+		t.Fatalf("/qwixx stats in a group DM: solo %q", solo)
+	}
 	table := e.answer(anna.Command(group, "qwixx", "new", nil))
 	if !strings.Contains(table.Content, "server channel where I am a member") || !table.Ephemeral() {
 		t.Fatalf("/qwixx new in a group DM: %q", table.Content)
