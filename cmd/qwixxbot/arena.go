@@ -31,8 +31,10 @@ type arenaResult struct {
 	// Endings counts the choices of this player that ended the game (a
 	// second lock, a fourth misthrow) by how the game then ended for it.
 	Endings endings `json:"endings"`
-	// Times sums up how long this player took to decide (--times).
-	Times *decisionTimes `json:"decision_times,omitempty"`
+	// Times sums up how long this player took to decide (--times), and
+	// LevelTimes how long all the players of its level took.
+	Times      *decisionTimes `json:"decision_times,omitempty"`
+	LevelTimes *decisionTimes `json:"level_decision_times,omitempty"`
 }
 
 // decisionTimes are the percentiles of one player's decision times over
@@ -169,6 +171,13 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 			t := r.Times
 			fmt.Fprintf(w, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t\n", r.Player, r.Level, t.Decisions, t.Mean, t.P50, t.P99, t.Max)
 		}
+		seen := map[string]bool{}
+		for _, r := range res {
+			if t := r.LevelTimes; !seen[r.Level] && t.Decisions > r.Times.Decisions {
+				seen[r.Level] = true
+				fmt.Fprintf(w, "all\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t\n", r.Level, t.Decisions, t.Mean, t.P50, t.P99, t.Max)
+			}
+		}
 		w.Flush()
 	}
 	return 0
@@ -295,7 +304,14 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64, swap, times bo
 			WinShareCI95: [2]float64{max(0, share-half), min(1, share+half)},
 			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n), Endings: ends[p]}
 		if times {
-			out[p].Times = summarize(took[p])
+			out[p].Times = summarize(slices.Clone(took[p]))
+			var all []time.Duration
+			for q, lq := range levels {
+				if lq == l {
+					all = append(all, took[q]...)
+				}
+			}
+			out[p].LevelTimes = summarize(all)
 		}
 	}
 	return out, nil

@@ -167,8 +167,21 @@ func TestArenaTimes(t *testing.T) {
 	if got := summarize(ms); *got != (decisionTimes{Decisions: 100, Mean: 50.5, P50: 50, P99: 99, Max: 100}) {
 		t.Errorf("1–100 ms: %+v", got)
 	}
+	if lv := res[0].LevelTimes; lv == nil || *lv != *res[0].Times {
+		t.Errorf("the only hard player's times %+v, all hard players' %+v", res[0].Times, lv)
+	}
 	out.Reset()
-	if code := run(context.Background(), []string{"arena", "--games", "3", "--times"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "p99") {
+	if code := run(context.Background(), []string{"arena", "--players", "easy,medium,easy", "--games", "3", "--times", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if lv := res[0].LevelTimes; lv == nil || lv.Decisions != res[0].Times.Decisions+res[2].Times.Decisions || *res[2].LevelTimes != *lv {
+		t.Errorf("the easy players' decisions %+v and %+v, all of them %+v", res[0].Times, res[2].Times, lv)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"arena", "--games", "3", "--times", "--players", "medium,medium"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "p99") || !strings.Contains(out.String(), "all  medium") {
 		t.Errorf("exit %d, text output:\n%s", code, out.String())
 	}
 }
