@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"text/tabwriter"
+	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
@@ -30,6 +31,35 @@ type arenaResult struct {
 	// Endings counts the choices of this player that ended the game (a
 	// second lock, a fourth misthrow) by how the game then ended for it.
 	Endings endings `json:"endings"`
+	// Times sums up how long this player took to decide (--times), and
+	// LevelTimes how long all the players of its level took.
+	Times      *decisionTimes `json:"decision_times,omitempty"`
+	LevelTimes *decisionTimes `json:"level_decision_times,omitempty"`
+}
+
+// decisionTimes are the percentiles of one player's decision times over
+// the arena's games, in milliseconds.
+type decisionTimes struct {
+	Decisions int     `json:"decisions"`
+	Mean      float64 `json:"mean_ms"`
+	P50       float64 `json:"p50_ms"`
+	P99       float64 `json:"p99_ms"`
+	Max       float64 `json:"max_ms"`
+}
+
+// summarize returns the percentiles of took, which it sorts.
+func summarize(took []time.Duration) *decisionTimes {
+	if len(took) == 0 {
+		return &decisionTimes{}
+	}
+	slices.Sort(took)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	var sum time.Duration
+	for _, d := range took {
+		sum += d
+	}
+	at := func(q int) float64 { return ms(took[(len(took)*q+99)/100-1]) } // nearest rank
+	return &decisionTimes{Decisions: len(took), Mean: ms(sum) / float64(len(took)), P50: at(50), P99: at(99), Max: ms(took[len(took)-1])}
 }
 
 // endings counts game-ending choices by their result for the chooser.
@@ -61,8 +91,10 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the first game (game i uses seed+i)")
 	format := fs.String("format", "text", "text or json")
 	showEndings := fs.Bool("endings", false, "also list each player's game-ending choices by their result")
+	swap := fs.Bool("swap", false, "play each seed once per rotation of the seats (the players' figures then sum up every seat)")
+	showTimes := fs.Bool("times", false, "also list each player's decision times (mean, p50, p99, max; run with GOMAXPROCS=1 for clean times)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players hard,medium,…] [--solo LEVEL] [--games N] [--seed S] [--format text|json] [--endings]")
+		fmt.Fprintln(stderr, "usage: qwixxbot arena [--variant dice|cards|jokers] [--players hard,medium,…] [--solo LEVEL] [--games N] [--seed S] [--swap] [--format text|json] [--endings] [--times]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -96,7 +128,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "qwixxbot arena: %v\n", err)
 		return 2
 	}
-	res, err := arena(v, levels, *games, *seed)
+	res, err := arena(v, levels, *games, *seed, *swap, *showTimes)
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot arena: %v\n", err)
 		return 1
@@ -109,7 +141,11 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "%s, %d games, seeds %d–%d\n\n", v, *games, *seed, *seed+uint64(*games)-1)
+	played := ""
+	if *swap && len(levels) > 1 {
+		played = fmt.Sprintf(", each in %d seatings (%d games)", len(levels), *games*len(levels))
+	}
+	fmt.Fprintf(stdout, "%s, %d games, seeds %d–%d%s\n\n", v, *games, *seed, *seed+uint64(*games)-1, played)
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "player\tlevel\tgames\twin share\t95 % interval\tmean score\tmean turns\t")
 	for _, r := range res {
@@ -127,40 +163,91 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 		}
 		w.Flush()
 	}
+	if *showTimes {
+		fmt.Fprintf(stdout, "\ndecision times (ms)\n\n")
+		w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(w, "player\tlevel\tdecisions\tmean\tp50\tp99\tmax\t")
+		for _, r := range res {
+			t := r.Times
+			fmt.Fprintf(w, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t\n", r.Player, r.Level, t.Decisions, t.Mean, t.P50, t.P99, t.Max)
+		}
+		seen := map[string]bool{}
+		for _, r := range res {
+			if t := r.LevelTimes; !seen[r.Level] && t.Decisions > r.Times.Decisions {
+				seen[r.Level] = true
+				fmt.Fprintf(w, "all\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t\n", r.Level, t.Decisions, t.Mean, t.P50, t.P99, t.Max)
+			}
+		}
+		w.Flush()
+	}
 	return 0
 }
 
 // arena plays n games of variant v between computer players of the given
 // levels, in seat order (the first player is drawn by each game's seed),
-// and sums up each seat.
-func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult, error) {
-	names := make([]string, len(levels))
+// and sums up each player. With swap, each seed is played once per
+// rotation of the seats (player p sits in seat (p+r) mod k in rotation r),
+// so every player meets each deal in every seat; with times, it also
+// times each player's decisions.
+func arena(v game.Variant, levels []ai.Level, n int, seed uint64, swap, times bool) ([]arenaResult, error) {
+	k := len(levels)
+	names := make([]string, k)
 	for i, l := range levels {
 		names[i] = fmt.Sprintf("%d-%s", i+1, l)
 	}
+	rotations := 1
+	if swap {
+		rotations = k
+	}
 	type outcome struct {
-		final []int
+		final []int // by player
 		turns int
-		ended []ender // seats whose choice ended the game
+		ended []ender // players whose choice ended the game
+		took  [][]time.Duration
 		err   error
 	}
-	games := make([]outcome, n)
+	games := make([]outcome, n*rotations)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				final, turns, ended, err := arenaGame(v, levels, names, seed+uint64(i))
-				if err != nil {
-					err = fmt.Errorf("game %d: %w", i, err)
+			for j := int(next.Add(1)) - 1; j < len(games); j = int(next.Add(1)) - 1 {
+				i, r := j/rotations, j%rotations
+				seats := make([]ai.Level, k) // the player of seat s is (s-r) mod k
+				seatNames := make([]string, k)
+				for p := range k {
+					seats[(p+r)%k], seatNames[(p+r)%k] = levels[p], names[p]
 				}
-				games[i] = outcome{final, turns, ended, err}
+				var took [][]time.Duration
+				if times {
+					took = make([][]time.Duration, k)
+				}
+				final, turns, ended, err := arenaGame(v, seats, seatNames, seed+uint64(i), took)
+				if err != nil {
+					games[j] = outcome{err: fmt.Errorf("game %d (seating %d): %w", i, r, err)}
+					continue
+				}
+				o := outcome{final: make([]int, k), turns: turns}
+				if times {
+					o.took = make([][]time.Duration, k)
+				}
+				for p := range k {
+					o.final[p] = final[(p+r)%k]
+					if times {
+						o.took[p] = took[(p+r)%k]
+					}
+				}
+				for _, e := range ended {
+					o.ended = append(o.ended, ender{(e.seat - r + k) % k, e.forced})
+				}
+				games[j] = o
 			}
 		}()
 	}
 	wg.Wait()
+	n = len(games)
 	wins, scores := make([]float64, len(levels)), make([]float64, len(levels))
 	ends := make([]endings, len(levels))
 	turns := 0.0
@@ -199,6 +286,15 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 		}
 		turns += float64(o.turns)
 	}
+	var took [][]time.Duration
+	if times {
+		took = make([][]time.Duration, k)
+		for _, o := range games {
+			for p := range k {
+				took[p] = append(took[p], o.took[p]...)
+			}
+		}
+	}
 	out := make([]arenaResult, len(levels))
 	for p, l := range levels {
 		share := wins[p] / float64(n)
@@ -207,13 +303,24 @@ func arena(v game.Variant, levels []ai.Level, n int, seed uint64) ([]arenaResult
 		out[p] = arenaResult{Player: names[p], Level: l.String(), Games: n, WinShare: share,
 			WinShareCI95: [2]float64{max(0, share-half), min(1, share+half)},
 			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n), Endings: ends[p]}
+		if times {
+			out[p].Times = summarize(slices.Clone(took[p]))
+			var all []time.Duration
+			for q, lq := range levels {
+				if lq == l {
+					all = append(all, took[q]...)
+				}
+			}
+			out[p].LevelTimes = summarize(all)
+		}
 	}
 	return out, nil
 }
 
 // arenaGame plays one game with the given seed and returns the final
-// scores, the number of turns and the seats whose choice ended the game.
-func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) ([]int, int, []ender, error) {
+// scores, the number of turns and the seats whose choice ended the game;
+// if took is not nil, it appends each seat's decision times to took[seat].
+func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64, took [][]time.Duration) ([]int, int, []ender, error) {
 	var s [32]byte
 	for b, x := 0, seed; b < 8; b, x = b+1, x>>8 {
 		s[b] = byte(x)
@@ -231,7 +338,11 @@ func arenaGame(v game.Variant, levels []ai.Level, names []string, seed uint64) (
 		p := g.Waiting()[0]
 		buf = g.AppendLegalMoves(buf[:0], p)
 		view := g.Private(p)
+		start := time.Now()
 		m := ai.Choose(levels[p], view, buf)
+		if took != nil {
+			took[p] = append(took[p], time.Since(start))
+		}
 		if ai.EndsGame(view, m) {
 			ending = append(ending, ender{p, len(buf) == 1})
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The arena prints each computer player's games, win share (shared first
@@ -107,5 +108,80 @@ func TestArenaEndingsAndBaselines(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// --swap plays each seed once per seating, so its figures are those of
+// the two orders played apart, summed per player.
+func TestArenaSwap(t *testing.T) {
+	play := func(args ...string) []arenaResult {
+		var out, errb bytes.Buffer
+		args = append([]string{"arena", "--games", "40", "--seed", "7", "--format", "json"}, args...)
+		if code := run(context.Background(), args, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var res []arenaResult
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	ab, ba := play("--players", "medium,easy"), play("--players", "easy,medium")
+	both := play("--players", "medium,easy", "--swap")
+	if both[0].Games != 80 || both[0].Level != "medium" || both[1].Level != "easy" {
+		t.Fatalf("swapped figures %+v", both)
+	}
+	for p, q := range []int{1, 0} { // player p of ab is player q of ba
+		mean := (ab[p].MeanScore + ba[q].MeanScore) / 2
+		share := (ab[p].WinShare + ba[q].WinShare) / 2
+		if math.Abs(both[p].MeanScore-mean) > 1e-9 || math.Abs(both[p].WinShare-share) > 1e-9 {
+			t.Errorf("player %d: swapped %.3f points, %.3f wins; the two orders %.3f, %.3f", p, both[p].MeanScore, both[p].WinShare, mean, share)
+		}
+	}
+}
+
+// --times lists each player's decision times: the searching hard card
+// player takes far longer than easy, and the percentiles are in order.
+func TestArenaTimes(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"arena", "--variant", "cards", "--players", "hard,easy", "--games", "2", "--swap", "--times", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var res []arenaResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		tm := r.Times
+		if tm == nil || tm.Decisions < 4*5 || tm.P50 > tm.P99 || tm.P99 > tm.Max || tm.Mean > tm.Max || tm.Mean <= 0 {
+			t.Fatalf("%s: decision times %+v", r.Player, tm)
+		}
+	}
+	if hard, easy := res[0].Times, res[1].Times; hard.Mean < 10*easy.Mean {
+		t.Errorf("hard's mean decision %.4f ms, easy's %.4f ms", hard.Mean, easy.Mean)
+	}
+	ms := make([]time.Duration, 100)
+	for i := range ms {
+		ms[len(ms)-1-i] = time.Duration(i+1) * time.Millisecond
+	}
+	if got := summarize(ms); *got != (decisionTimes{Decisions: 100, Mean: 50.5, P50: 50, P99: 99, Max: 100}) {
+		t.Errorf("1–100 ms: %+v", got)
+	}
+	if lv := res[0].LevelTimes; lv == nil || *lv != *res[0].Times {
+		t.Errorf("the only hard player's times %+v, all hard players' %+v", res[0].Times, lv)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"arena", "--players", "easy,medium,easy", "--games", "3", "--times", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if lv := res[0].LevelTimes; lv == nil || lv.Decisions != res[0].Times.Decisions+res[2].Times.Decisions || *res[2].LevelTimes != *lv {
+		t.Errorf("the easy players' decisions %+v and %+v, all of them %+v", res[0].Times, res[2].Times, lv)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"arena", "--games", "3", "--times", "--players", "medium,medium"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "p99") || !strings.Contains(out.String(), "all  medium") {
+		t.Errorf("exit %d, text output:\n%s", code, out.String())
 	}
 }

@@ -123,7 +123,8 @@ func usage(w io.Writer) {
                                      forget a user in the kept results and
                                      records, as /qwixx forget-me does
   qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…]
-                 [--games N] [--seed S] [--format text|json]
+                 [--games N] [--seed S] [--swap] [--format text|json]
+                 [--endings] [--times]
                                      computer players against each other
   qwixxbot load [--games N] [--players N] [--variants dice,cards]
                 [--pace 1s-3s|0] [--warmup D] [--duration D] [--sample D]

@@ -15,7 +15,7 @@ import (
 // the win.
 var (
 	hardCardCandidates = 6    // moves searched
-	hardCardRollouts   = 80   // play-outs per move times players
+	hardCardRollouts   = 160  // play-outs per move times players
 	hardMarginWeight   = 0.05 // worth of a point of margin, against 1 for a win
 	hardHorizon        = 3.0  // turns played out before the heuristic judges (0: to the end)
 )
