@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -110,6 +113,25 @@ func TestE2ESoloDailyAndReview(t *testing.T) {
 	secret, err := st.Secret("daily")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Tomorrow's dice come from the secret, which nothing shows: not the
+	// log, not a message anybody saw.
+	for _, enc := range []string{hex.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret)} {
+		if strings.Contains(e.logs.String(), enc) {
+			t.Fatal("the daily secret is in the log")
+		}
+		for _, u := range []*discordtest.User{anna, ben} {
+			for _, ch := range []string{ch, ch2} {
+				for _, m := range u.Messages(ch) {
+					if strings.Contains(m.Content, enc) {
+						t.Fatal("the daily secret is in a message")
+					}
+				}
+			}
+		}
+	}
+	if tomorrow := ai.DailySeed(secret, e.clock.Now().Add(24*time.Hour)); tomorrow == ai.DailySeed(secret, e.clock.Now()) {
+		t.Fatal("tomorrow's seed is today's")
 	}
 	par, parGame, err := ai.Par(ai.DailySeed(secret, e.clock.Now()))
 	if err != nil {
