@@ -33,6 +33,8 @@ type History interface {
 	GuildLeft(guildID string, at time.Time) error
 	GuildBack(guildID string) (bool, error)
 	Sweep(now time.Time) (store.SweepReport, error)
+	// Retention is how long results and records are kept.
+	Retention() store.Retention
 }
 
 // history returns the store's History, if it keeps one.
@@ -127,8 +129,8 @@ func (b *Bot) sendRecord(r *request, id string) {
 // record is gone; 0 or less when they are kept until the cap pushes them
 // out.
 func retentionDays(b *Bot) int {
-	if s, ok := b.st.(interface{ Retention() store.Retention }); ok {
-		return int(s.Retention().RecordMaxAge / (24 * time.Hour))
+	if h, ok := b.history(); ok {
+		return int(h.Retention().RecordMaxAge / (24 * time.Hour))
 	}
 	return int(store.DefaultRecordMaxAge / (24 * time.Hour))
 }
