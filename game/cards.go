@@ -14,14 +14,15 @@ func sortCards(h []Card) []Card {
 // takeSlots checks a Take move and returns the display slots it takes: for
 // each number, the leftmost display card with that number not taken yet (the
 // cards show only their numbers, so that is the player's whole choice, C4).
-func (g *Game) takeSlots(m Move) ([]int, MoveError) {
+// The slots are written to buf, which the caller keeps (no allocation).
+func (g *Game) takeSlots(m Move, buf *[HandSize]int) ([]int, MoveError) {
 	s := &g.st
 	want := HandSize - len(s.Hands[m.Player])
 	if int(m.N) != want {
 		return nil, MoveError{Reason: ReasonTakeCount, Count: want, Got: int(m.N)}
 	}
 	var used [DisplaySize]bool
-	slots := make([]int, 0, want)
+	slots := buf[:0]
 	for _, n := range m.Take[:m.N] {
 		found := -1
 		for i, c := range s.Display {
@@ -43,7 +44,8 @@ func (g *Game) takeSlots(m Move) ([]int, MoveError) {
 // from the draw pile at once (C4), and opens action 2.
 func (g *Game) applyTake(m Move) {
 	s := &g.st
-	slots, _ := g.takeSlots(m)
+	var buf [HandSize]int
+	slots, _ := g.takeSlots(m, &buf)
 	p := m.Player
 	for _, i := range slots {
 		s.Hands[p] = append(s.Hands[p], s.Display[i])

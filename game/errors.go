@@ -109,12 +109,15 @@ func (e *MoveError) Error() string {
 	return "illegal move"
 }
 
-// err returns the error, or nil when Reason is zero (allowed).
+// err returns the error, or nil when Reason is zero (allowed). Only an
+// error is copied to the heap: a legal move (the play-outs' case) costs no
+// allocation.
 func (e MoveError) err() error {
 	if e.Reason == 0 {
 		return nil
 	}
-	return &e
+	out := e
+	return &out
 }
 
 // Is lets errors.Is match a MoveError by reason:

@@ -459,7 +459,8 @@ func (g *Game) Check(m Move) error {
 	case m.Kind == Number && s.Phase == PhaseNumber:
 		e = g.checkRow(p, m.Color, g.TopNumber())
 	case m.Kind == Take && s.Phase == PhaseTake:
-		_, e = g.takeSlots(m)
+		var buf [HandSize]int
+		_, e = g.takeSlots(m, &buf)
 	case m.Kind == Play && s.Phase == PhasePlay:
 		_, _, e = g.checkPlay(m)
 		if e.Reason == ReasonGap {
