@@ -205,7 +205,11 @@ type refresher struct {
 	mu      sync.Mutex
 	pending map[string]bool
 	running map[string]bool
-	wg      sync.WaitGroup
+	// idle is signalled when the last worker ends (Idle waits on it). A
+	// WaitGroup would not do: workers start while Idle waits (a click
+	// arriving meanwhile), which a WaitGroup forbids once its count is
+	// zero.
+	idle *sync.Cond
 }
 
 // kick asks for the channel's messages and its players' open hand views
@@ -230,13 +234,14 @@ func (f *refresher) run(key string, work func()) {
 		return
 	}
 	f.running[key] = true
-	f.wg.Add(1)
 	go func() {
-		defer f.wg.Done()
 		for {
 			f.mu.Lock()
 			if !f.pending[key] {
 				delete(f.running, key)
+				if len(f.running) == 0 && f.idle != nil {
+					f.idle.Broadcast()
+				}
 				f.mu.Unlock()
 				return
 			}
@@ -247,5 +252,17 @@ func (f *refresher) run(key string, work func()) {
 	}()
 }
 
+// wait blocks until no worker runs.
+func (f *refresher) wait() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.idle == nil {
+		f.idle = sync.NewCond(&f.mu)
+	}
+	for len(f.running) > 0 {
+		f.idle.Wait()
+	}
+}
+
 // Idle waits until no table message refresh is running (tests and shutdown).
-func (b *Bot) Idle() { b.refresh.wg.Wait() }
+func (b *Bot) Idle() { b.refresh.wait() }
