@@ -26,9 +26,20 @@ func (b *Bot) playClick(r *request, a Action) {
 		seat   int
 		live   *liveUpdate
 	)
+	private := a.View == ViewSolo || a.View == ViewDaily
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Game == nil {
-			r.ephemeral(r.lang.T("err.stale"))
+			if private {
+				r.ephemeral(r.lang.T("solo.gone"))
+			} else {
+				r.ephemeral(r.lang.T("err.stale"))
+			}
+			return nil, errRefused
+		}
+		if private && a.Stamp != t.Stamp() {
+			// An outdated view of the player's own game (a second click
+			// before the first one's answer came): shown as it is now.
+			b.answerPrivate(r, t, r.lang.T("solo.stale"), "")
 			return nil, errRefused
 		}
 		if t.Stage == StageOver {

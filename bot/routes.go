@@ -43,11 +43,11 @@ func init() {
 		{ViewHand, []string{"pick", "as", "cross"}, handLocked((*Bot).playBuilderClick)},
 		{ViewHand, []string{"hand"}, handLocked(func(b *Bot, r *request, a Action) { b.showHand(r, a.Table, true, a.Arg) })},
 		{ViewHand, []string{"hint"}, handLocked((*Bot).hintHand)},
-		{ViewSolo, []string{"white", "color", "pass"}, privately((*Bot).privateMove)},
+		{ViewSolo, []string{"white", "color", "pass"}, privately((*Bot).playClick)},
 		{ViewSolo, []string{"hint"}, privately((*Bot).privateHint)},
 		{ViewSolo, []string{"review"}, privately((*Bot).reviewPrivate)},
 		{ViewSolo, []string{"again"}, privately(func(b *Bot, r *request, _ Action) { b.startPrivate(r, privateSolo, true) })},
-		{ViewDaily, []string{"white", "color", "pass"}, privately((*Bot).privateMove)},
+		{ViewDaily, []string{"white", "color", "pass"}, privately((*Bot).playClick)},
 		{ViewDaily, []string{"hint"}, privately((*Bot).privateHint)},
 		{ViewDaily, []string{"review"}, privately((*Bot).reviewPrivate)},
 	}

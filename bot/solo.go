@@ -168,7 +168,7 @@ func (b *Bot) cmdDaily(r *request) {
 			}
 			return nil, errRefused // shown as it is
 		}
-		par, _, err := ai.Par(seed)
+		par, err := b.dailyPar(n, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -229,20 +229,24 @@ func privateGuild(guildID string) string {
 	return guildID
 }
 
+// dailyPar is the par of daily challenge n (ai.Par on its seed), played
+// once per day and process rather than for every player who starts it.
+func (b *Bot) dailyPar(n int, seed [32]byte) (int, error) {
+	if v, ok := b.pars.Load(n); ok {
+		return v.(int), nil
+	}
+	par, _, err := ai.Par(seed)
+	if err != nil {
+		return 0, err
+	}
+	b.pars.Store(n, par)
+	return par, nil
+}
+
 // nextDaily is when the next daily challenge starts: the next UTC midnight.
 func nextDaily(now time.Time) time.Time {
 	u := now.UTC()
 	return time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
-}
-
-// privateMove handles a move clicked in a private game's view (the key of
-// the clicker's own game is set: routes.go). The table is the clicker's
-// own: another user's view cannot reach it.
-func (b *Bot) privateMove(r *request, a Action) {
-	if b.privateStale(r, a) {
-		return
-	}
-	b.playClick(r, a)
 }
 
 // privateHint answers the 💡 Hint of a private game's view in place.
@@ -251,28 +255,6 @@ func (b *Bot) privateHint(r *request, a Action) {
 	if ok {
 		b.answerPrivateAs(r, t, "💡 "+hintText(r.lang, adv), moveAction(t, a.View, adv.Move), true)
 	}
-}
-
-// privateStale answers a move clicked on an outdated private view (a
-// second click before the first one's answer arrived, or a view of a
-// replaced game) and reports whether it did: an outdated view of the
-// running game is replaced by the current one, so the player never has to
-// look for the newest message; any other gets a private word.
-func (b *Bot) privateStale(r *request, a Action) bool {
-	unlock := b.locks.Lock(r.tableKey())
-	t, err := b.loadTable(r.tableKey())
-	unlock()
-	switch {
-	case err != nil:
-		return false // playClick answers the error
-	case t == nil || t.ID != a.Table:
-		r.ephemeral(r.lang.T("solo.gone"))
-		return true
-	case a.Stamp != t.Stamp():
-		b.answerPrivate(r, t, r.lang.T("solo.stale"), "")
-		return true
-	}
-	return false
 }
 
 // answerPrivate answers a click in a private game's view with the game as
