@@ -16,6 +16,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -179,15 +180,16 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 	e.coalesce = 0                      // the bot's own default
 	e.start()
 	srv, ch := e.srv, e.srv.DefaultChannel()
-	p := &players{srv: srv, ch: ch, view: newChannelView(srv, ch), rnd: rand.New(rand.NewPCG(seed, 1))}
-	for _, n := range sandboxNames[:c.players] {
-		p.users = append(p.users, srv.AddUser(n, "en-US"))
+	var users []*discordtest.User
+	for _, n := range players.Names[:c.players] {
+		users = append(users, srv.AddUser(n, "en-US"))
 	}
+	p := players.New(srv, ch, users, rand.New(rand.NewPCG(seed, 1)))
 	// People take seconds to click: the simulated ones wait until the bot
 	// has shown the last move (fallen quiet) before they look again, so
 	// every state is shown as it would be at a human pace.
 	if pace > 0 {
-		p.pace = func() { awaitQuiet(srv, pace) }
+		p.Pace = func() { awaitQuiet(srv, pace) }
 	}
 	awaitQuiet(srv, 300*time.Millisecond) // the bot's start-up requests are not the game's
 	w := srv.Watch(ch)
@@ -195,7 +197,7 @@ func measureGame(t *testing.T, c figCase, seed uint64, pace time.Duration) *game
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	res, err := p.playGame(ctx, c.variant)
+	res, err := p.PlayGame(ctx, c.variant)
 	if err != nil {
 		m, _ := srv.Newest(ch)
 		var reqs strings.Builder

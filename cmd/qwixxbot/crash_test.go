@@ -20,6 +20,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/game"
 	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -311,7 +312,7 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 // update of that very message (callback type 7), which it answers only
 // for an accepted move (refusals are private).
 func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
-	return m != nil && (isAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
+	return m != nil && (players.IsAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
 }
 
 // chanView follows the newest table (or results) message of a channel
@@ -328,7 +329,7 @@ func newChanView(srv *discordtest.Server, ch string) *chanView {
 }
 
 func isTableOrResults(m *discordtest.Message) bool {
-	return idWith(m, "sheet") != "" || idWith(m, "again") != ""
+	return players.IDWith(m, "sheet") != "" || players.IDWith(m, "again") != ""
 }
 
 func (v *chanView) apply(ev discordtest.MessageEvent) {
@@ -487,7 +488,7 @@ func (d *crashDriver) run() {
 			d.view.waitChange(ep, seq, 10*time.Second)
 			continue
 		}
-		if idWith(tbl, "again") != "" {
+		if players.IDWith(tbl, "again") != "" {
 			d.mu.Lock()
 			d.results, d.over = tbl, time.Since(d.c.start)
 			d.mu.Unlock()
@@ -606,12 +607,12 @@ func (d *crashDriver) decide(u *discordtest.User, tbl *discordtest.Message, turn
 			direct = ids[d.rnd.IntN(len(ids))]
 		}
 	case d.finishing() || d.rnd.IntN(6) == 0:
-		direct = idWith(tbl, "pass")
+		direct = players.IDWith(tbl, "pass")
 	}
 	if direct != "" {
 		return d.move(u, tbl, direct, "", turn, where)
 	}
-	sheet, out, _ := d.c.send(d.name+" sheet "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, idWith(tbl, "sheet")) })
+	sheet, out, _ := d.c.send(d.name+" sheet "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, players.IDWith(tbl, "sheet")) })
 	switch {
 	case out == outGone:
 		return stepGone, false
@@ -778,16 +779,16 @@ func (d *crashDriver) move(u *discordtest.User, m *discordtest.Message, id, key 
 // cards, name the colour of jokers alone, choose the numbers to cross,
 // confirm. Finishing, one card crossing nothing (a misthrow).
 func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn int, where string) (s step, nothing bool) {
-	v, out, _ := d.c.send(d.name+" hand "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, idWith(tbl, "hand")) })
+	v, out, _ := d.c.send(d.name+" hand "+u.Name, func() (*discordtest.Interaction, error) { return u.Click(tbl, players.IDWith(tbl, "hand")) })
 	switch {
 	case out == outGone:
 		return stepGone, false
 	case out != outAnswered:
 		return stepRetry, false
-	case idWith(v, "pick") == "":
+	case players.IDWith(v, "pick") == "":
 		return stepRetry, strings.Contains(v.Content, "Your cards")
 	}
-	pick, _ := v.Component(idWith(v, "pick"))
+	pick, _ := v.Component(players.IDWith(v, "pick"))
 	var hand []game.Card
 	for _, o := range pick.Options {
 		if c, err := game.ParseCard(o.Value); err == nil {
@@ -817,18 +818,18 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 	}
 	do := func(what string, do func(m *discordtest.Message) (*discordtest.Interaction, error)) bool {
 		m, out, _ := d.c.send(d.name+" "+what+" "+u.Name, func() (*discordtest.Interaction, error) { return do(v) })
-		if out != outAnswered || idWith(m, "play") == "" {
+		if out != outAnswered || players.IDWith(m, "play") == "" {
 			return false
 		}
 		v = m
 		return true
 	}
 	if !do("pick", func(m *discordtest.Message) (*discordtest.Interaction, error) {
-		return u.Select(m, idWith(m, "pick"), codes(cand.cards)...)
+		return u.Select(m, players.IDWith(m, "pick"), codes(cand.cards)...)
 	}) {
 		return stepRetry, false
 	}
-	if as := idWith(v, "as"); as != "" {
+	if as := players.IDWith(v, "as"); as != "" {
 		if !do("as", func(m *discordtest.Message) (*discordtest.Interaction, error) { return u.Select(m, as, color.String()) }) {
 			return stepRetry, false
 		}
@@ -842,7 +843,7 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 		}
 	}
 	enabled := func() bool {
-		b, ok := v.Component(idWith(v, "play"))
+		b, ok := v.Component(players.IDWith(v, "play"))
 		return ok && !b.Disabled
 	}
 	if len(cross) > 0 {
@@ -851,7 +852,7 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 			vals[i] = strconv.Itoa(n)
 		}
 		if !do("cross", func(m *discordtest.Message) (*discordtest.Interaction, error) {
-			return u.Select(m, idWith(m, "cross"), vals...)
+			return u.Select(m, players.IDWith(m, "cross"), vals...)
 		}) {
 			return stepRetry, false
 		}
@@ -859,7 +860,9 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 	// Crossing nothing is chosen as such: the builder proposes crosses.
 	if len(cross) == 0 || !enabled() {
 		cross = nil
-		if !do("cross none", func(m *discordtest.Message) (*discordtest.Interaction, error) { return u.Select(m, idWith(m, "cross")) }) {
+		if !do("cross none", func(m *discordtest.Message) (*discordtest.Interaction, error) {
+			return u.Select(m, players.IDWith(m, "cross"))
+		}) {
 			return stepRetry, false
 		}
 	}
@@ -867,7 +870,7 @@ func (d *crashDriver) play(u *discordtest.User, tbl *discordtest.Message, turn i
 		d.c.fail("%s: %s cannot play %v crossing nothing: %q", d.name, u.Name, cand.cards, v.Content)
 		return stepRetry, false
 	}
-	return d.move(u, v, idWith(v, "play"), playKey(u.Name, color, codes(cand.cards), cross), turn, where)
+	return d.move(u, v, players.IDWith(v, "play"), playKey(u.Name, color, codes(cand.cards), cross), turn, where)
 }
 
 // moveKey writes the move a button makes, in recordKey's form: the verb
@@ -1182,10 +1185,10 @@ func (c *crashRun) openTable(d *crashDriver) {
 	it, err := host.Command(d.ch, "qwixx", "new", map[string]any{"variant": d.variant})
 	lobby := must("/qwixx new", it, err)
 	for _, u := range d.users[1:] {
-		it, err := u.Click(lobby, idWith(lobby, "join"))
+		it, err := u.Click(lobby, players.IDWith(lobby, "join"))
 		lobby = must("join", it, err)
 	}
-	it, err = host.Click(lobby, idWith(lobby, "start"))
+	it, err = host.Click(lobby, players.IDWith(lobby, "start"))
 	must("start", it, err)
 }
 
@@ -1400,7 +1403,7 @@ func (c *crashRun) probeStale(d *crashDriver, r uint64) {
 			f.staleAnswered++
 		}
 	})
-	if out == outAnswered && (isAck(m.Content) || !m.Ephemeral()) {
+	if out == outAnswered && (players.IsAck(m.Content) || !m.Ephemeral()) {
 		c.count(func(f *crashFigures) { f.staleAccepted++ })
 		c.fail("%s: %s's click on %s of the turn-%d message %s was answered %q (ephemeral %v): outdated buttons must change nothing",
 			d.name, u.Name, id, o.turn, o.id, m.Content, m.Ephemeral())
@@ -1443,7 +1446,7 @@ func (c *crashRun) checkCurrent(snap map[string]*bot.Table) {
 	// the hand view with the play builder in a card action 3.
 	for _, d := range c.drivers {
 		tb, m := snap[d.ch], d.check.cur
-		if tb == nil || tb.Running() == nil || tb.Running().Over() || m == nil || idWith(m, "sheet") == "" {
+		if tb == nil || tb.Running() == nil || tb.Running().Over() || m == nil || players.IDWith(m, "sheet") == "" {
 			continue
 		}
 		g := tb.Running()
@@ -1451,15 +1454,15 @@ func (c *crashRun) checkCurrent(snap map[string]*bot.Table) {
 		turn, phase := tableState(m.Content)
 		where := fmt.Sprintf("turn %d %s (message %s v%d, after the last restart)", turn, phase, m.ID, m.Version)
 		if phase == game.PhasePlay {
-			v, out, _ := c.send(d.name+" hand after the last restart", func() (*discordtest.Interaction, error) { return u.Click(m, idWith(m, "hand")) })
-			if out != outAnswered || idWith(v, "pick") == "" {
+			v, out, _ := c.send(d.name+" hand after the last restart", func() (*discordtest.Interaction, error) { return u.Click(m, players.IDWith(m, "hand")) })
+			if out != outAnswered || players.IDWith(v, "pick") == "" {
 				c.fail("STALL: %s: after the last restart %s's hand view offers no play (outcome %d)", d.name, u.Name, out)
 			}
 			continue
 		}
-		id := idWith(m, "pass")
+		id := players.IDWith(m, "pass")
 		if phase == game.PhaseTake {
-			id = idWith(m, "take")
+			id = players.IDWith(m, "take")
 		}
 		if s, _ := d.move(u, m, id, "", turn, where); s != stepMoved {
 			d.mu.Lock()
@@ -1481,7 +1484,7 @@ func shows(d *crashDriver, m *discordtest.Message, tb *bot.Table) string {
 		return "no table message"
 	}
 	if g.Over() {
-		if idWith(m, "again") == "" {
+		if players.IDWith(m, "again") == "" {
 			return fmt.Sprintf("the stored game is over, the channel shows %q", m.Content)
 		}
 		for p, name := range g.Players() {
@@ -1492,7 +1495,7 @@ func shows(d *crashDriver, m *discordtest.Message, tb *bot.Table) string {
 		return ""
 	}
 	turn, phase := tableState(m.Content)
-	if idWith(m, "sheet") == "" || turn != g.Turn() || phase != g.Phase() {
+	if players.IDWith(m, "sheet") == "" || turn != g.Turn() || phase != g.Phase() {
 		return fmt.Sprintf("the stored game is at turn %d %s, the newest table message shows turn %d %s: %q", g.Turn(), g.Phase(), turn, phase, m.Content)
 	}
 	var want []string

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
 
 // newestTable waits for the newest public message of ch with a "My sheet"
@@ -20,7 +21,7 @@ func newestTable(t *testing.T, srv *discordtest.Server, ch string, d time.Durati
 	err := srv.Wait(ctx, func() bool {
 		var found bool
 		m, found = srv.Newest(ch)
-		return found && idWith(m, "sheet") != "" && ok(m.Content)
+		return found && players.IDWith(m, "sheet") != "" && ok(m.Content)
 	})
 	if err != nil {
 		content := ""
@@ -50,7 +51,7 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	ch := srv.DefaultChannel()
 	ans := func(it *discordtest.Interaction, err error) *discordtest.Message {
 		t.Helper()
-		m, err := awaitAnswer(context.Background(), it, err)
+		m, err := players.AwaitAnswer(context.Background(), it, err)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,22 +61,22 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	// or by updating the table message: see acked).
 	move := func(u *discordtest.User, m *discordtest.Message, verb string) {
 		t.Helper()
-		it, err := u.Click(m, idWith(m, verb))
+		it, err := u.Click(m, players.IDWith(m, verb))
 		a := ans(it, err)
 		if !acked(it, a) {
 			t.Fatalf("%s's %s was not confirmed: %q", u.Name, verb, a.Content)
 		}
 	}
 	lobby := ans(anna.Command(ch, "qwixx", "new", nil))
-	lobby = ans(ben.Click(lobby, idWith(lobby, "join")))
-	lobby = ans(cleo.Click(lobby, idWith(lobby, "join")))
-	ans(anna.Click(lobby, idWith(lobby, "start")))
+	lobby = ans(ben.Click(lobby, players.IDWith(lobby, "join")))
+	lobby = ans(cleo.Click(lobby, players.IDWith(lobby, "join")))
+	ans(anna.Click(lobby, players.IDWith(lobby, "start")))
 	tbl := newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 1") })
 
 	// Window 1: Anna's pass on the table message is saved; its answer,
 	// which would update that message, is held and lost with the bot.
 	srv.InjectDelay(1, "POST /interactions", time.Minute, discordtest.DelayBefore)
-	if _, err := anna.Click(tbl, idWith(tbl, "pass")); err != nil {
+	if _, err := anna.Click(tbl, players.IDWith(tbl, "pass")); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -100,7 +101,7 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 
 	// Window 1b: Ben passes in his private sheet; the edit of the table
 	// message that shows it is held, and the bot dies.
-	sheet := ans(ben.Click(tbl, idWith(tbl, "sheet")))
+	sheet := ans(ben.Click(tbl, players.IDWith(tbl, "sheet")))
 	srv.InjectDelay(1, "PATCH /channels", time.Minute, discordtest.DelayBefore)
 	move(ben, sheet, "pass")
 	if err := srv.WaitHeld(ctx, 1); err != nil {
@@ -122,7 +123,7 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	// Discord took the next turn's message but before the bot heard its
 	// ID. After the restart the bot finds that message rather than
 	// posting the turn twice.
-	ans(cleo.Click(tbl, idWith(tbl, "pass")))
+	ans(cleo.Click(tbl, players.IDWith(tbl, "pass")))
 	tbl = newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 2") })
 	active := anna
 	for _, u := range []*discordtest.User{ben, cleo} {
@@ -131,7 +132,7 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 		}
 	}
 	srv.InjectDelay(1, "POST /channels", time.Minute, discordtest.DelayAfter)
-	ans(active.Click(tbl, idWith(tbl, "pass")))
+	ans(active.Click(tbl, players.IDWith(tbl, "pass")))
 	if err := srv.WaitHeld(ctx, 1); err != nil {
 		t.Fatalf("the new turn's message never came: %v", err)
 	}

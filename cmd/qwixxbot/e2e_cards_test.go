@@ -20,6 +20,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
 )
@@ -111,7 +112,7 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 		table, results = nil, nil
 		var ms []*discordtest.Message // what Eve sees of the channel
 		if d.e.public != nil {
-			ms = d.e.public.messages()
+			ms = d.e.public.Messages()
 		} else { // an e2e not made by newE2E: read the whole channel
 			ms = d.eve.Messages(d.e.srv.DefaultChannel())
 		}
@@ -120,11 +121,11 @@ func (d *cardDriver) current() (table, results *discordtest.Message) {
 			if m.AuthorID != d.e.srv.BotUserID() {
 				continue
 			}
-			if idWith(m, "again") != "" {
+			if players.IDWith(m, "again") != "" {
 				results = m
 				return true
 			}
-			if idWith(m, "sheet") != "" {
+			if players.IDWith(m, "sheet") != "" {
 				table = m
 				return shownState(m) != d.last
 			}
@@ -191,11 +192,11 @@ func (d *cardDriver) act(table *discordtest.Message) {
 	case strings.Contains(c, "the number for everyone is"):
 		// Decided on the table message, where everybody decides it.
 		n := numberFor(c)
-		choice := idWith(table, "pass")
+		choice := players.IDWith(table, "pass")
 		// Cross where the number costs little: low numbers in the rising
 		// rows, high ones in the falling rows.
 		for _, row := range []string{"red", "yellow", "green", "blue"} {
-			id := idWith(table, "number:"+row)
+			id := players.IDWith(table, "number:"+row)
 			good := (row == "red" || row == "yellow") == (n <= 5+d.rnd.IntN(2)) && (n <= 6 || n >= 8)
 			if id != "" && good {
 				choice = id
@@ -205,7 +206,7 @@ func (d *cardDriver) act(table *discordtest.Message) {
 		it, err := u.Click(table, choice)
 		if m := d.answer(it, err); !acked(it, m) {
 			// Not a choice for u (that row is closed on u's sheet).
-			d.answer(u.Click(table, idWith(table, "pass")))
+			d.answer(u.Click(table, players.IDWith(table, "pass")))
 		}
 	case strings.Contains(c, "plays 1 to 3 cards"):
 		d.playCards(u, d.view(u, table, "pick"))
@@ -239,14 +240,14 @@ func (d *cardDriver) view(u *discordtest.User, table *discordtest.Message, verb 
 	d.t.Helper()
 	v := d.views[u.ID]
 	if v == nil {
-		v = d.answer(u.Click(table, idWith(table, "hand")))
+		v = d.answer(u.Click(table, players.IDWith(table, "hand")))
 		if v.VisibleTo != u.ID || !v.Ephemeral() {
 			d.t.Fatalf("%s's hand view is not private to them", u.Name)
 		}
 	} else {
 		err := d.e.until(5*time.Second, func() bool {
 			m, ok := d.e.srv.Message(v.ID)
-			if ok && idWith(m, verb) != "" {
+			if ok && players.IDWith(m, verb) != "" {
 				v = m
 				return true
 			}
@@ -255,10 +256,10 @@ func (d *cardDriver) view(u *discordtest.User, table *discordtest.Message, verb 
 		if err != nil {
 			d.manual++
 			v, _ = d.e.srv.Message(v.ID)
-			v = d.answer(u.Click(v, idWith(v, "hand")))
+			v = d.answer(u.Click(v, players.IDWith(v, "hand")))
 		}
 	}
-	if idWith(v, verb) == "" {
+	if players.IDWith(v, verb) == "" {
 		d.t.Fatalf("%s's hand view offers no %s: %q %v\ntable: %q %v", u.Name, verb, v.Content, v.CustomIDs(), table.Content, table.CustomIDs())
 	}
 	d.views[u.ID] = v
@@ -269,7 +270,7 @@ func (d *cardDriver) view(u *discordtest.User, table *discordtest.Message, verb 
 // colour (jokers help), crossing as many of its numbers as the rules allow.
 func (d *cardDriver) playCards(u *discordtest.User, v *discordtest.Message) {
 	d.t.Helper()
-	pick, _ := v.Component(idWith(v, "pick"))
+	pick, _ := v.Component(players.IDWith(v, "pick"))
 	var hand []game.Card
 	for _, o := range pick.Options {
 		c, err := game.ParseCard(o.Value)
@@ -279,11 +280,11 @@ func (d *cardDriver) playCards(u *discordtest.User, v *discordtest.Message) {
 		hand = append(hand, c)
 	}
 	for _, sel := range playCandidates(hand) {
-		m := d.answer(u.Select(v, idWith(v, "pick"), codes(sel.cards)...))
+		m := d.answer(u.Select(v, players.IDWith(v, "pick"), codes(sel.cards)...))
 		if d.midPlay != nil {
 			d.midPlay(d.plays, u)
 		}
-		if as := idWith(m, "as"); as != "" {
+		if as := players.IDWith(m, "as"); as != "" {
 			m = d.answer(u.Select(m, as, sel.as))
 		}
 		nums := []string{}
@@ -293,13 +294,13 @@ func (d *cardDriver) playCards(u *discordtest.User, v *discordtest.Message) {
 			}
 		}
 		for _, cross := range subsets(nums) {
-			m = d.answer(u.Select(m, idWith(m, "cross"), cross...))
-			if b, ok := m.Component(idWith(m, "play")); ok && !b.Disabled {
+			m = d.answer(u.Select(m, players.IDWith(m, "cross"), cross...))
+			if b, ok := m.Component(players.IDWith(m, "play")); ok && !b.Disabled {
 				for _, c := range sel.cards {
 					d.played[c] = true
 				}
 				d.plays++
-				d.views[u.ID] = d.answer(u.Click(m, idWith(m, "play")))
+				d.views[u.ID] = d.answer(u.Click(m, players.IDWith(m, "play")))
 				return
 			}
 		}
@@ -654,9 +655,9 @@ func (e *e2e) startCards(variant string, host *discordtest.User, others ...*disc
 	e.t.Helper()
 	lobby := e.answer(host.Command(e.srv.DefaultChannel(), "qwixx", "new", map[string]any{"variant": variant}))
 	for _, u := range others {
-		lobby = e.answer(u.Click(lobby, idWith(lobby, "join")))
+		lobby = e.answer(u.Click(lobby, players.IDWith(lobby, "join")))
 	}
-	e.answer(host.Click(lobby, idWith(lobby, "start")))
+	e.answer(host.Click(lobby, players.IDWith(lobby, "start")))
 }
 
 // TestE2ECardGameThreePlayers plays a whole 3-player card game (RULES
@@ -844,7 +845,7 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 	e.startCards("cards", anna, ben)
 
 	tbl := e.table(anna, "takes cards from the display")
-	view := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
+	view := e.answer(anna.Click(tbl, players.IDWith(tbl, "hand")))
 	if handCount(view) != 4 {
 		t.Fatalf("Anna's first hand: %q", view.Content)
 	}
@@ -855,24 +856,24 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 
 	e.clock.Advance(5 * time.Minute)
 	tbl = e.table(anna, "the number for everyone")
-	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
-	e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
+	e.answer(ben.Click(tbl, players.IDWith(tbl, "pass")))
 	e.table(anna, "plays 1 to 3 cards")
 	e.bot.Idle() // the hand views have been looked at
 	view, _ = e.srv.Message(view.ID)
-	if idWith(view, "pick") != "" {
+	if players.IDWith(view, "pick") != "" {
 		t.Fatal("the hand view was edited with a 15-minute-old token")
 	}
 	e.checkTokens()
 
 	// A click on the old view brings a fresh token: the play builder.
-	view = e.answer(anna.Click(view, idWith(view, "hand")))
-	pick, ok := view.Component(idWith(view, "pick"))
+	view = e.answer(anna.Click(view, players.IDWith(view, "hand")))
+	pick, ok := view.Component(players.IDWith(view, "pick"))
 	if !ok {
 		t.Fatalf("no play builder after refreshing: %q", view.Content)
 	}
-	view = e.answer(anna.Select(view, idWith(view, "pick"), pick.Options[0].Value))
-	view = e.answer(anna.Click(view, idWith(view, "play")))
+	view = e.answer(anna.Select(view, players.IDWith(view, "pick"), pick.Options[0].Value))
+	view = e.answer(anna.Click(view, players.IDWith(view, "play")))
 	if !strings.Contains(view.Content, "✅ You chose") || handCount(view) != 4 {
 		t.Fatalf("after the play the view shows %q", view.Content)
 	}
@@ -903,8 +904,8 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 	if bv.VisibleTo != ben.ID || handCount(bv) != 4 {
 		t.Fatalf("/qwixx hand: %q", bv.Content)
 	}
-	view = e.answer(anna.Click(view, idWith(view, "hand")))
-	if handCount(view) != 4 || idWith(view, "take") == "" {
+	view = e.answer(anna.Click(view, players.IDWith(view, "hand")))
+	if handCount(view) != 4 || players.IDWith(view, "take") == "" {
 		t.Fatalf("Anna's old view after 3 hours: %q", view.Content)
 	}
 	e.checkTokens()
@@ -931,17 +932,17 @@ func TestE2EC6InvalidMultiCardPlayRefusedWithReason(t *testing.T) {
 	ch := e.srv.DefaultChannel()
 	e.startCards("cards", anna, ben)
 	tbl := e.table(anna, "takes cards from the display")
-	e.answer(anna.Click(tbl, idWith(tbl, "take:12")))
+	e.answer(anna.Click(tbl, players.IDWith(tbl, "take:12")))
 	tbl = e.table(anna, "the number for everyone")
-	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
-	e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
+	e.answer(ben.Click(tbl, players.IDWith(tbl, "pass")))
 	tbl = e.table(anna, "plays 1 to 3 cards")
 
-	v := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
-	v = e.answer(anna.Select(v, idWith(v, "pick"), "Y2", "Y4", "Y6"))
-	v = e.answer(anna.Select(v, idWith(v, "cross"), "2", "4", "6"))
+	v := e.answer(anna.Click(tbl, players.IDWith(tbl, "hand")))
+	v = e.answer(anna.Select(v, players.IDWith(v, "pick"), "Y2", "Y4", "Y6"))
+	v = e.answer(anna.Select(v, players.IDWith(v, "cross"), "2", "4", "6"))
 	const gap = "you may leave out at most one number (this would leave out 3 and 5)"
-	play, _ := v.Component(idWith(v, "play"))
+	play, _ := v.Component(players.IDWith(v, "play"))
 	if !strings.Contains(v.Content, gap) || !play.Disabled {
 		t.Fatalf("yellow 2-4-6 crossing all: %q, play disabled %v", v.Content, play.Disabled)
 	}
@@ -953,15 +954,15 @@ func TestE2EC6InvalidMultiCardPlayRefusedWithReason(t *testing.T) {
 		t.Fatal("the refused play was shown")
 	}
 
-	v = e.answer(anna.Select(v, idWith(v, "pick"), "Y2", "R4"))
-	play, _ = v.Component(idWith(v, "play"))
+	v = e.answer(anna.Select(v, players.IDWith(v, "pick"), "Y2", "R4"))
+	play, _ = v.Component(players.IDWith(v, "play"))
 	if !strings.Contains(v.Content, "Cards played together must be of one colour.") || !play.Disabled {
 		t.Fatalf("yellow 2 with red 4: %q", v.Content)
 	}
 
-	v = e.answer(anna.Select(v, idWith(v, "pick"), "Y2", "Y4", "Y6"))
-	v = e.answer(anna.Select(v, idWith(v, "cross"), "2", "4"))
-	if play, _ = v.Component(idWith(v, "play")); play.Disabled || !strings.Contains(v.Content, "Play Yellow 2, Yellow 4, Yellow 6 and cross 2, 4?") {
+	v = e.answer(anna.Select(v, players.IDWith(v, "pick"), "Y2", "Y4", "Y6"))
+	v = e.answer(anna.Select(v, players.IDWith(v, "cross"), "2", "4"))
+	if play, _ = v.Component(players.IDWith(v, "play")); play.Disabled || !strings.Contains(v.Content, "Play Yellow 2, Yellow 4, Yellow 6 and cross 2, 4?") {
 		t.Fatalf("yellow 2-4-6 crossing 2 and 4: %q", v.Content)
 	}
 	v = e.answer(anna.Click(v, play.CustomID))

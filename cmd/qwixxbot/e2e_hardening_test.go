@@ -11,6 +11,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
 
 // Issue: one HTTP 500 while registering the commands at start-up made the
@@ -25,7 +26,7 @@ func TestE2ECommandRegistrationRetriedAfterServerErrors(t *testing.T) {
 	}
 	anna := e.srv.AddUser("Anna", "en-US")
 	lobby := e.answer(anna.Command(e.srv.DefaultChannel(), "qwixx", "new", nil))
-	if idWith(lobby, "join") == "" {
+	if players.IDWith(lobby, "join") == "" {
 		t.Fatalf("no lobby after the retried registration: %+v", lobby)
 	}
 }
@@ -50,8 +51,8 @@ func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
 	if lobby.Ephemeral() || !strings.Contains(lobby.Content, "already has an open table") || !strings.Contains(lobby.Embeds[0].Title, "card") {
 		t.Fatalf("second /qwixx new: %q %+v", lobby.Content, lobby.Embeds)
 	}
-	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
-	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	lobby = e.answer(ben.Click(lobby, players.IDWith(lobby, "join")))
+	e.answer(anna.Click(lobby, players.IDWith(lobby, "start")))
 	e.table(anna, "Action 1")
 }
 
@@ -73,15 +74,15 @@ func TestE2EInteractionAnswersSurviveServerErrors(t *testing.T) {
 	e.startTable(anna, ben)
 	for range 3 {
 		tbl := e.table(anna, "Action 1")
-		e.answer(anna.Click(tbl, idWith(tbl, "pass")))
-		e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+		e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
+		e.answer(ben.Click(tbl, players.IDWith(tbl, "pass")))
 		next := e.table(anna, "Action 2")
 		active := ben
 		if strings.Contains(next.Content, "<@"+anna.ID+">") {
 			active = anna
 		}
 		e.srv.InjectServerErrors(1, "/callback", 503)
-		e.answer(active.Click(next, idWith(next, "pass")))
+		e.answer(active.Click(next, players.IDWith(next, "pass")))
 	}
 	st := e.srv.InteractionStats()
 	if st.Failed != 0 || st.Pending != 0 || st.Answered != st.Sent || st.Late != 0 {
@@ -111,18 +112,18 @@ func TestE2EForgedPickerOnPublicTableRefused(t *testing.T) {
 		active = ben
 	}
 	// To the active player's action 3, where the card picker exists.
-	e.answer(active.Click(tbl, idWith(tbl, "take")))
+	e.answer(active.Click(tbl, players.IDWith(tbl, "take")))
 	num := e.table(anna, "Action 2")
-	e.answer(anna.Click(num, idWith(num, "pass")))
-	e.answer(ben.Click(num, idWith(num, "pass")))
+	e.answer(anna.Click(num, players.IDWith(num, "pass")))
+	e.answer(ben.Click(num, players.IDWith(num, "pass")))
 	tbl = e.table(anna, "Action 3")
-	hv := e.answer(active.Click(tbl, idWith(tbl, "hand")))
-	pick := idWith(hv, "pick")
+	hv := e.answer(active.Click(tbl, players.IDWith(tbl, "hand")))
+	pick := players.IDWith(hv, "pick")
 	hand := cardsNamed(hv.Content)
 	if !hv.Ephemeral() || pick == "" || len(hand) == 0 {
 		t.Fatalf("no play builder in the hand view: %q %v", hv.Content, hv.CustomIDs())
 	}
-	refresh := idWith(hv, "hand")
+	refresh := players.IDWith(hv, "hand")
 	// The picker's own custom_id, sent with the public table message.
 	it, err := active.ForgeComponent(ch, tbl.ID, pick, 3, []string{hand[0].String()})
 	if err != nil {
@@ -163,7 +164,7 @@ func TestE2EFlippedBitInStoredGame(t *testing.T) {
 		u  *discordtest.User
 		it func() (*discordtest.Interaction, error)
 	}{
-		{anna, func() (*discordtest.Interaction, error) { return anna.Click(tbl, idWith(tbl, "pass")) }},
+		{anna, func() (*discordtest.Interaction, error) { return anna.Click(tbl, players.IDWith(tbl, "pass")) }},
 		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "sheet", nil) }},
 		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "end", nil) }},
 		{ben, func() (*discordtest.Interaction, error) { return ben.Command(ch, "qwixx", "new", nil) }},
@@ -181,7 +182,7 @@ func TestE2EFlippedBitInStoredGame(t *testing.T) {
 		t.Fatalf("the host's /qwixx end: %q", m.Content)
 	}
 	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
-	if idWith(lobby, "join") == "" {
+	if players.IDWith(lobby, "join") == "" {
 		t.Fatal("no new table after clearing")
 	}
 	e.stop()
@@ -249,7 +250,7 @@ func TestE2EPlayAgainLeavesDepartedPlayersOut(t *testing.T) {
 	var results *discordtest.Message
 	if err := e.until(20*time.Second, func() bool {
 		for _, m := range ben.Messages(ch) {
-			if idWith(m, "again") != "" {
+			if players.IDWith(m, "again") != "" {
 				results = m
 			}
 		}
@@ -257,7 +258,7 @@ func TestE2EPlayAgainLeavesDepartedPlayersOut(t *testing.T) {
 	}); err != nil {
 		t.Fatal("no results after both left")
 	}
-	lobby := e.answer(ben.Click(results, idWith(results, "again")))
+	lobby := e.answer(ben.Click(results, players.IDWith(results, "again")))
 	text := lobby.Content
 	for _, em := range lobby.Embeds {
 		text += em.Title + em.Description
@@ -265,17 +266,17 @@ func TestE2EPlayAgainLeavesDepartedPlayersOut(t *testing.T) {
 			text += f.Name + f.Value
 		}
 	}
-	if lobby.Ephemeral() || !strings.Contains(lobby.Content, "<@"+ben.ID+"> wants to play again") || strings.Contains(text, anna.ID) || idWith(lobby, "join") == "" {
+	if lobby.Ephemeral() || !strings.Contains(lobby.Content, "<@"+ben.ID+"> wants to play again") || strings.Contains(text, anna.ID) || players.IDWith(lobby, "join") == "" {
 		t.Fatalf("the lobby of Play again: %q", text)
 	}
 	if err := e.until(10*time.Second, func() bool {
 		m, _ := e.srv.Message(results.ID)
-		return idWith(m, "again") == ""
+		return players.IDWith(m, "again") == ""
 	}); err != nil {
 		t.Fatal("the results keep their Play again button")
 	}
 	// Anna may come back by joining, like anyone.
-	lobby = e.answer(anna.Click(lobby, idWith(lobby, "join")))
-	e.answer(ben.Click(lobby, idWith(lobby, "start")))
+	lobby = e.answer(anna.Click(lobby, players.IDWith(lobby, "join")))
+	e.answer(ben.Click(lobby, players.IDWith(lobby, "start")))
 	e.table(anna, "Action 1")
 }

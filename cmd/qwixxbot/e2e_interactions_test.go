@@ -6,6 +6,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
 
 // TestE2EInteractionTokensLeaveNoRateLimitBuckets answers 200 interactions
@@ -28,26 +29,26 @@ func TestE2EInteractionTokensLeaveNoRateLimitBuckets(t *testing.T) {
 		return e.answer(it, err)
 	}
 	lobby := ans(anna.Command(ch, "qwixx", "new", nil))
-	lobby = ans(ben.Click(lobby, idWith(lobby, "join")))
-	ans(anna.Click(lobby, idWith(lobby, "start")))
+	lobby = ans(ben.Click(lobby, players.IDWith(lobby, "join")))
+	ans(anna.Click(lobby, players.IDWith(lobby, "start")))
 	const n, turns = 200, 4 // each turn: a penalty for its active player, 4 end the game
 	for turn := 0; len(tokens) < n; turn++ {
 		tbl := e.table(anna, "Action 1")
-		ans(anna.Click(tbl, idWith(tbl, "sheet")))
-		sheet := ans(ben.Click(tbl, idWith(tbl, "sheet")))
+		ans(anna.Click(tbl, players.IDWith(tbl, "sheet")))
+		sheet := ans(ben.Click(tbl, players.IDWith(tbl, "sheet")))
 		if turn >= turns {
 			continue
 		}
 		// Anna's pass updates the live message; Ben's, in his sheet, is
 		// shown on it by an edit through Anna's token.
-		ans(anna.Click(tbl, idWith(tbl, "pass")))
-		ans(ben.Click(sheet, idWith(sheet, "pass")))
+		ans(anna.Click(tbl, players.IDWith(tbl, "pass")))
+		ans(ben.Click(sheet, players.IDWith(sheet, "pass")))
 		next := e.table(anna, "Action 2")
 		active := ben
 		if strings.Contains(next.Content, "<@"+anna.ID+">") {
 			active = anna
 		}
-		ans(active.Click(next, idWith(next, "pass")))
+		ans(active.Click(next, players.IDWith(next, "pass")))
 	}
 	e.table(anna, "**Turn 5**")
 	e.bot.Idle()

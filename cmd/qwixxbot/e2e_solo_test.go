@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -69,7 +70,7 @@ func TestE2ESoloDailyAndReview(t *testing.T) {
 	if !strings.Contains(end.Content, "is over") {
 		t.Fatalf("the solo game's end: %q", end.Content)
 	}
-	rv := e.answer(anna.Click(end, idWith(end, "review")))
+	rv := e.answer(anna.Click(end, players.IDWith(end, "review")))
 	if !rv.Ephemeral() || !strings.Contains(rv.Content, "Review of your game") || !strings.Contains(rv.Content, "Accuracy") {
 		t.Fatalf("the review: %q", rv.Content)
 	}
@@ -202,7 +203,7 @@ func TestE2EUserInstallPrivateGamesAnywhere(t *testing.T) {
 	if !strings.Contains(end.Content, "is over") {
 		t.Fatalf("the end: %q", end.Content)
 	}
-	rv := e.answer(anna.Click(end, idWith(end, "review")))
+	rv := e.answer(anna.Click(end, players.IDWith(end, "review")))
 	if !strings.Contains(rv.Content, "Review of your game") {
 		t.Fatalf("the review in a group DM: %q", rv.Content)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -42,7 +43,7 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	e, anna, ben := heldCardGame(t)
 
 	tbl := e.table(anna, "takes cards from the display")
-	itView, err := anna.Click(tbl, idWith(tbl, "hand"))
+	itView, err := anna.Click(tbl, players.IDWith(tbl, "hand"))
 	view := e.answer(itView, err)
 	if handCount(view) != 4 {
 		t.Fatalf("Anna's first hand: %q", view.Content)
@@ -60,27 +61,27 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	// The table moves on at once: the number for everyone.
 	tbl = e.table(anna, "the number for everyone")
 	for _, u := range []*discordtest.User{anna, ben} {
-		it, err := u.Click(tbl, idWith(tbl, "pass"))
+		it, err := u.Click(tbl, players.IDWith(tbl, "pass"))
 		e.answer(it, err)
 		lat = append(lat, latency(t, it))
 	}
 	// Anna's own view answers her while its edit is held: a fresh view
 	// with the play builder, and her play in it ends the turn.
 	e.table(anna, "plays 1 to 3 cards")
-	it, err := anna.Click(view, idWith(view, "hand"))
+	it, err := anna.Click(view, players.IDWith(view, "hand"))
 	fresh := e.answer(it, err)
 	lat = append(lat, latency(t, it))
-	if idWith(fresh, "pick") == "" || handCount(fresh) != 5 {
+	if players.IDWith(fresh, "pick") == "" || handCount(fresh) != 5 {
 		t.Fatalf("Anna's view while its edit is held: %q", fresh.Content)
 	}
-	pick, ok := fresh.Component(idWith(fresh, "pick"))
+	pick, ok := fresh.Component(players.IDWith(fresh, "pick"))
 	if !ok {
 		t.Fatal("no card to pick")
 	}
-	it, err = anna.Select(fresh, idWith(fresh, "pick"), pick.Options[0].Value)
+	it, err = anna.Select(fresh, players.IDWith(fresh, "pick"), pick.Options[0].Value)
 	fresh = e.answer(it, err)
 	lat = append(lat, latency(t, it))
-	it, err = anna.Click(fresh, idWith(fresh, "play")) // C6: at least one card
+	it, err = anna.Click(fresh, players.IDWith(fresh, "play")) // C6: at least one card
 	ended := e.answer(it, err)
 	lat = append(lat, latency(t, it))
 	endedAt := time.Now()
@@ -102,7 +103,7 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	// Once the edit got through, Anna's view shows the game as it is
 	// (turn 2: Ben takes), through her newest click's token.
 	e.waitFor(fresh.ID, "the hand view shows turn 2", func(m *discordtest.Message) bool {
-		return handCount(m) == 4 && idWith(m, "pick") == "" && idWith(m, "take") == ""
+		return handCount(m) == 4 && players.IDWith(m, "pick") == "" && players.IDWith(m, "take") == ""
 	})
 	t.Logf("clicks answered in %v; the next turn's message %v after the turn's last move; %s", lat, nextAfter, next.Content[:min(40, len(next.Content))])
 }
@@ -114,12 +115,12 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
 	e, anna, ben := heldCardGame(t)
 	tbl := e.table(anna, "takes cards from the display")
-	view := e.answer(anna.Click(tbl, idWith(tbl, "hand")))
-	bview := e.answer(ben.Click(tbl, idWith(tbl, "hand")))
+	view := e.answer(anna.Click(tbl, players.IDWith(tbl, "hand")))
+	bview := e.answer(ben.Click(tbl, players.IDWith(tbl, "hand")))
 	e.answer(anna.Click(tbl, idsWith(tbl, "take")[0]))
 	tbl = e.table(anna, "the number for everyone")
-	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
-	last, err := ben.Click(tbl, idWith(tbl, "pass"))
+	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
+	last, err := ben.Click(tbl, players.IDWith(tbl, "pass"))
 	e.answer(last, err)
 	const hold = 8 * time.Second
 	e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+last.Token(), hold, discordtest.DelayBefore)
@@ -128,16 +129,16 @@ func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
 	shown := func(id string, ok func(*discordtest.Message) bool) func() bool {
 		return func() bool { m, _ := e.srv.Message(id); return m != nil && ok(m) }
 	}
-	if err := e.until(5*time.Second, shown(view.ID, func(m *discordtest.Message) bool { return idWith(m, "pick") != "" })); err != nil {
+	if err := e.until(5*time.Second, shown(view.ID, func(m *discordtest.Message) bool { return players.IDWith(m, "pick") != "" })); err != nil {
 		t.Fatal("Anna's view shows no play builder")
 	}
 	view, _ = e.srv.Message(view.ID)
-	pick, _ := view.Component(idWith(view, "pick"))
+	pick, _ := view.Component(players.IDWith(view, "pick"))
 	var lat []time.Duration
-	it, err := anna.Select(view, idWith(view, "pick"), pick.Options[0].Value)
+	it, err := anna.Select(view, players.IDWith(view, "pick"), pick.Options[0].Value)
 	view = e.answer(it, err)
 	lat = append(lat, latency(t, it))
-	it, err = anna.Click(view, idWith(view, "play"))
+	it, err = anna.Click(view, players.IDWith(view, "play"))
 	e.answer(it, err)
 	lat = append(lat, latency(t, it))
 	start := time.Now()
@@ -146,11 +147,11 @@ func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
 	}
 	// Ben's view follows the game while the table's edit is held: his
 	// take buttons of turn 2.
-	if err := e.until(2*time.Second, shown(bview.ID, func(m *discordtest.Message) bool { return idWith(m, "take") != "" })); err != nil {
+	if err := e.until(2*time.Second, shown(bview.ID, func(m *discordtest.Message) bool { return players.IDWith(m, "take") != "" })); err != nil {
 		t.Fatal("Ben's hand view did not show his take within 2 s while the table's edit was held")
 	}
 	bview, _ = e.srv.Message(bview.ID)
-	it, err = ben.Click(bview, idWith(bview, "hand"))
+	it, err = ben.Click(bview, players.IDWith(bview, "hand"))
 	e.answer(it, err)
 	lat = append(lat, latency(t, it))
 	if time.Since(start) >= hold || len(e.srv.HeldRequests()) != 1 {

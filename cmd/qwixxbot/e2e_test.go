@@ -16,6 +16,8 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/serve"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -45,7 +47,7 @@ type e2e struct {
 	// short, so the tests' drivers need not wait; 0 is the bot's default.
 	coalesce time.Duration
 	// public follows the default channel's public messages.
-	public *channelView
+	public *players.ChannelView
 }
 
 // wallClock is the real time.
@@ -65,7 +67,7 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 		t.Fatal(err)
 	}
 	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
-		public: newChannelView(srv, srv.DefaultChannel())}
+		public: players.NewChannelView(srv, srv.DefaultChannel())}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
@@ -81,16 +83,16 @@ func (e *e2e) start() {
 	cfg := config.Default()
 	cfg.Discord.Token = config.NewSecret(e.srv.Token())
 	cfg.Store.Path = e.db
-	so := serveOptions{transport: e.srv.Transport(), tick: 20 * time.Millisecond, coalesce: e.coalesce,
-		session: func(s *discordgo.Session) { e.session = s }}
+	so := serve.Options{Transport: e.srv.Transport(), Tick: 20 * time.Millisecond, Coalesce: e.coalesce,
+		Session: func(s *discordgo.Session) { e.session = s }}
 	if e.botClock {
-		so.now = e.clock.Now
+		so.Now = e.clock.Now
 	}
 	if e.config != nil {
 		e.config(&cfg)
 	}
 	if e.script != nil {
-		so.newGame = func(v game.Variant, players []string) (*game.Game, error) {
+		so.NewGame = func(v game.Variant, players []string) (*game.Game, error) {
 			rec := *e.script
 			rec.Format, rec.Version, rec.Variant, rec.Players, rec.First = game.RecordFormat, game.RecordVersion, v.String(), players, players[0]
 			return game.Replay(&rec)
@@ -100,8 +102,8 @@ func (e *e2e) start() {
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		so.ready = func(b *bot.Bot) { e.bot = b; close(ready) }
-		done <- serve(ctx, cfg, zerolog.New(e.logs).Level(zerolog.InfoLevel), so)
+		so.Ready = func(b *bot.Bot) { e.bot = b; close(ready) }
+		done <- serve.Run(ctx, cfg, zerolog.New(e.logs).Level(zerolog.InfoLevel), so)
 	}()
 	select {
 	case <-ready:
@@ -128,7 +130,7 @@ func (e *e2e) restart() {
 
 func (e *e2e) answer(it *discordtest.Interaction, err error) *discordtest.Message {
 	e.t.Helper()
-	m, err := awaitAnswer(context.Background(), it, err)
+	m, err := players.AwaitAnswer(context.Background(), it, err)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func (e *e2e) logLine(want string) *discordtest.Message {
 	e.t.Helper()
 	var found *discordtest.Message
 	err := e.until(10*time.Second, func() bool {
-		for _, m := range e.public.messages() {
+		for _, m := range e.public.Messages() {
 			if m.AuthorID == e.srv.BotUserID() && len(m.CustomIDs()) == 0 && len(m.Attachments) == 0 && strings.Contains(m.Content, want) {
 				found = m
 				return true
@@ -159,7 +161,7 @@ func (e *e2e) logLine(want string) *discordtest.Message {
 	})
 	if err != nil {
 		var sb strings.Builder
-		ms := e.public.messages()
+		ms := e.public.Messages()
 		for _, m := range ms[max(0, len(ms)-4):] {
 			fmt.Fprintf(&sb, "%s v%d %q %v\n", m.ID, m.Version, m.Content, m.CustomIDs())
 		}
@@ -176,12 +178,12 @@ func (e *e2e) table(u *discordtest.User, want string) *discordtest.Message {
 	err := e.until(10*time.Second, func() bool {
 		var ms []*discordtest.Message
 		if e.public != nil {
-			ms = e.public.messages()
+			ms = e.public.Messages()
 		} else { // an e2e not made by newE2E: read the whole channel
 			ms = u.Messages(e.srv.DefaultChannel())
 		}
 		for i := len(ms) - 1; i >= 0; i-- {
-			if !ms[i].Ephemeral() && idWith(ms[i], "sheet") != "" {
+			if !ms[i].Ephemeral() && players.IDWith(ms[i], "sheet") != "" {
 				found = ms[i]
 				return strings.Contains(found.Content, want)
 			}
@@ -200,9 +202,9 @@ func (e *e2e) startTable(host *discordtest.User, others ...*discordtest.User) {
 	ch := e.srv.DefaultChannel()
 	lobby := e.answer(host.Command(ch, "qwixx", "new", nil))
 	for _, u := range others {
-		lobby = e.answer(u.Click(lobby, idWith(lobby, "join")))
+		lobby = e.answer(u.Click(lobby, players.IDWith(lobby, "join")))
 	}
-	e.answer(host.Click(lobby, idWith(lobby, "start")))
+	e.answer(host.Click(lobby, players.IDWith(lobby, "start")))
 }
 
 // whiteTurns plays scripted dice turns: in each, a crosses the white sum in
@@ -213,8 +215,8 @@ func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) 
 	var next *discordtest.Message
 	for i, sum := range sums {
 		tbl := e.table(a, fmt.Sprintf("white dice, **%d**", sum))
-		e.answer(a.Click(tbl, idWith(tbl, "white:"+rowA)))
-		e.answer(b.Click(tbl, idWith(tbl, "white:"+rowB)))
+		e.answer(a.Click(tbl, players.IDWith(tbl, "white:"+rowA)))
+		e.answer(b.Click(tbl, players.IDWith(tbl, "white:"+rowB)))
 		if i == len(sums)-1 {
 			return tbl
 		}
@@ -223,7 +225,7 @@ func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) 
 		if strings.Contains(next.Content, "<@"+a.ID+">") {
 			active = a
 		}
-		e.answer(active.Click(next, idWith(next, "pass")))
+		e.answer(active.Click(next, players.IDWith(next, "pass")))
 	}
 	return next
 }
@@ -235,23 +237,23 @@ func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 	ch := e.srv.DefaultChannel()
 	lobby := e.answer(anna.Command(ch, "qwixx", "new", map[string]any{"variant": "dice"}))
 	e.clock.Advance(16 * time.Minute) // the lobby's token has expired
-	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
+	lobby = e.answer(ben.Click(lobby, players.IDWith(lobby, "join")))
 	if !strings.Contains(lobby.Embeds[0].Fields[0].Name, "(2/5)") {
 		t.Fatalf("join after 16 minutes: %q", lobby.Embeds[0].Fields[0].Name)
 	}
 	e.restart() // mid-lobby
-	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	e.answer(anna.Click(lobby, players.IDWith(lobby, "start")))
 	tbl := e.table(anna, "Action 1")
-	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
 	e.restart() // mid-game, in action 1 with Anna decided
 	e.clock.Advance(40 * time.Minute)
-	it, err := ben.Click(tbl, idWith(tbl, "pass"))
+	it, err := ben.Click(tbl, players.IDWith(tbl, "pass"))
 	r := e.answer(it, err)
 	if !acked(it, r) {
 		t.Fatalf("Ben's pass after the restart was not confirmed: %q", r.Content)
 	}
 	// His private answers are in his language.
-	r = e.answer(ben.Click(r, idWith(r, "sheet")))
+	r = e.answer(ben.Click(r, players.IDWith(r, "sheet")))
 	if !r.Ephemeral() || !strings.Contains(r.Content, "Dein Zettel") {
 		t.Fatalf("Ben's sheet after the restart, in his language: %q", r.Content)
 	}
@@ -277,11 +279,11 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 	mallory := e.srv.AddUser("Mallory", "fr")
 	lobby := e.answer(users[0].Command(ch, "qwixx", "new", nil))
 	for _, u := range users[1:] {
-		lobby = e.answer(u.Click(lobby, idWith(lobby, "join")))
+		lobby = e.answer(u.Click(lobby, players.IDWith(lobby, "join")))
 	}
-	e.answer(users[0].Click(lobby, idWith(lobby, "start")))
+	e.answer(users[0].Click(lobby, players.IDWith(lobby, "start")))
 	tbl := e.table(users[0], "Action 1")
-	pass := idWith(tbl, "pass")
+	pass := players.IDWith(tbl, "pass")
 
 	// Forged and foreign clicks get a polite private answer, never a failure.
 	for _, tc := range []struct {
@@ -323,7 +325,7 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 	wg.Wait()
 	passed := 0
 	for _, it := range its {
-		m, err := awaitAnswer(context.Background(), it, nil)
+		m, err := players.AwaitAnswer(context.Background(), it, nil)
 		if err != nil {
 			t.Fatalf("a simultaneous click was not answered: %v", err)
 		}
@@ -347,7 +349,7 @@ func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 	if active == nil {
 		t.Fatalf("no active player in %q", next.Content)
 	}
-	if m := e.answer(other.Click(next, idWith(next, "pass"))); !strings.Contains(m.Content, "not your turn") {
+	if m := e.answer(other.Click(next, players.IDWith(next, "pass"))); !strings.Contains(m.Content, "not your turn") {
 		t.Fatalf("out of turn: %q", m.Content)
 	}
 	// The turn's message now carries action 2's buttons only; a click on
@@ -410,10 +412,10 @@ func TestE2ETurnTimerRemindsThenPasses(t *testing.T) {
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
 	ch := e.srv.DefaultChannel()
 	lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
-	lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
-	e.answer(anna.Click(lobby, idWith(lobby, "start")))
+	lobby = e.answer(ben.Click(lobby, players.IDWith(lobby, "join")))
+	e.answer(anna.Click(lobby, players.IDWith(lobby, "start")))
 	tbl := e.table(anna, "Action 1")
-	e.answer(anna.Click(tbl, idWith(tbl, "pass")))
+	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
 	e.restart()
 	e.clock.Advance(2*time.Minute - 10*time.Second) // default timeout 2m, reminder 20s before
 	var reminder *discordtest.Message
@@ -456,26 +458,26 @@ func TestE2EGermanAndFrenchTables(t *testing.T) {
 			anna, ben := e.srv.AddUser("Anna", tc.locale), e.srv.AddUser("Ben", "en-US")
 			ch := e.srv.DefaultChannel()
 			lobby := e.answer(anna.Command(ch, "qwixx", "new", nil))
-			lobby = e.answer(ben.Click(lobby, idWith(lobby, "join")))
-			e.answer(anna.Click(lobby, idWith(lobby, "start")))
+			lobby = e.answer(ben.Click(lobby, players.IDWith(lobby, "join")))
+			e.answer(anna.Click(lobby, players.IDWith(lobby, "start")))
 			tbl := e.table(anna, tc.action1)
-			if c, _ := tbl.Component(idWith(tbl, "pass")); c.Label != tc.pass {
+			if c, _ := tbl.Component(players.IDWith(tbl, "pass")); c.Label != tc.pass {
 				t.Fatalf("pass button %q, want %q", c.Label, tc.pass)
 			}
 			// Ben reads English in private, whatever the guild speaks.
-			if m := e.answer(ben.Click(tbl, idWith(tbl, "sheet"))); !strings.Contains(m.Content, "Your sheet") {
+			if m := e.answer(ben.Click(tbl, players.IDWith(tbl, "sheet"))); !strings.Contains(m.Content, "Your sheet") {
 				t.Fatalf("Ben's private sheet: %q", m.Content)
 			}
 			// Both pass; the active player passes action 2 too: a misthrow,
 			// announced in the guild's language.
-			e.answer(anna.Click(tbl, idWith(tbl, "pass")))
-			e.answer(ben.Click(tbl, idWith(tbl, "pass")))
+			e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
+			e.answer(ben.Click(tbl, players.IDWith(tbl, "pass")))
 			next := e.table(anna, tc.action2)
 			active := ben // action 2 mentions only the active player
 			if strings.Contains(next.Content, "<@"+anna.ID+">") {
 				active = anna
 			}
-			e.answer(active.Click(next, idWith(next, "pass")))
+			e.answer(active.Click(next, players.IDWith(next, "pass")))
 			e.logLine(tc.misthrow)
 		})
 	}
@@ -502,7 +504,7 @@ func TestE2ED9TwoLocksInActionOneEndTheGame(t *testing.T) {
 	var results *discordtest.Message
 	if err := e.until(10*time.Second, func() bool {
 		for _, m := range max.Messages(ch) {
-			if strings.Contains(m.Content, "Game over") && idWith(m, "again") != "" {
+			if strings.Contains(m.Content, "Game over") && players.IDWith(m, "again") != "" {
 				results = m
 				return true
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/serve"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
@@ -33,7 +34,7 @@ func runForget(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "qwixxbot forget: %v\n", err)
 		return 2
 	}
-	st, err := store.Open(cfg.Store.Path, store.WithRetention(retention(cfg.Store)))
+	st, err := store.Open(cfg.Store.Path, store.WithRetention(serve.Retention(cfg.Store)))
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot forget: %v\n", err)
 		return 1

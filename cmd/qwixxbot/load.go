@@ -1,82 +1,39 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"math/rand/v2"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"runtime/pprof"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/load"
 )
 
-// The load harness: `qwixxbot load` runs the bot binary as its own process
-// against the built-in fake Discord (bot/discordtest, in this process, in
-// its Lean mode) with N live games in N channels, each with simulated
-// players who see only what Discord shows them and act by clicking. It
-// measures what an operator sizing a deployment needs: answered clicks per
-// second, the answer latency (from the gateway event to the bot's answer,
-// as Discord measures its 3-second deadline), answers that came too late,
-// REST requests and bytes per click (and those counted against the global
-// rate limit per second), and the bot process's CPU, RSS and heap.
-
-// loadOptions are the flags of `qwixxbot load`.
-type loadOptions struct {
-	games    int
-	players  int
-	variants []string
-	paceMin  time.Duration // think time before each look; 0 = flat out
-	paceMax  time.Duration
-	warmup   time.Duration
-	duration time.Duration
-	sample   time.Duration
-	botPath  string
-	dir      string
-	limits   bool
-	seed     uint64
-	format   string
-	profile  string
-	// selfProfile profiles the harness itself; heapProfile is the bot's
-	// heap at the end.
-	selfProfile, heapProfile string
-}
-
+// runLoad is `qwixxbot load`: it reads the flags, runs the load harness
+// (internal/load) and prints its report.
 func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := loadOptions{}
-	fs.IntVar(&o.games, "games", 200, "live games (one channel each)")
-	fs.IntVar(&o.players, "players", 3, "players per game (2–5)")
+	o := load.Options{}
+	fs.IntVar(&o.Games, "games", 200, "live games (one channel each)")
+	fs.IntVar(&o.Players, "players", 3, "players per game (2–5)")
 	variants := fs.String("variants", "dice,cards", "variants, taken in turn by the games")
 	pace := fs.String("pace", "1s-3s", "think time before each look at the table, MIN-MAX; 0 = flat out")
-	fs.DurationVar(&o.warmup, "warmup", 10*time.Second, "time to let the games start before measuring")
-	fs.DurationVar(&o.duration, "duration", time.Minute, "measuring time")
-	fs.DurationVar(&o.sample, "sample", 0, "print a line of figures this often while measuring (0: only at the end)")
-	fs.StringVar(&o.botPath, "bot", "", "the bot binary to measure (default: this program)")
-	fs.StringVar(&o.dir, "dir", "", "where the database and the bot's log go (default: a temporary directory, removed)")
-	fs.BoolVar(&o.limits, "discord-limits", false, "enforce Discord's rate limits (50 requests/s per token, 5 posts and edits per 5 s per channel) and let the bot pace itself for them; without it neither limits, and the run measures the machine")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the players' choices")
-	fs.StringVar(&o.format, "format", "text", "text or json")
-	fs.StringVar(&o.profile, "cpuprofile", "", "write the bot's CPU profile over the measuring time to this file")
-	fs.StringVar(&o.heapProfile, "heapprofile", "", "write the bot's heap profile at the end to this file")
-	fs.StringVar(&o.selfProfile, "harness-cpuprofile", "", "write this process's CPU profile (fake Discord and players) over the measuring time to this file")
+	fs.DurationVar(&o.Warmup, "warmup", 10*time.Second, "time to let the games start before measuring")
+	fs.DurationVar(&o.Duration, "duration", time.Minute, "measuring time")
+	fs.DurationVar(&o.Sample, "sample", 0, "print a line of figures this often while measuring (0: only at the end)")
+	fs.StringVar(&o.BotPath, "bot", "", "the bot binary to measure (default: this program)")
+	fs.StringVar(&o.Dir, "dir", "", "where the database and the bot's log go (default: a temporary directory, removed)")
+	fs.BoolVar(&o.Limits, "discord-limits", false, "enforce Discord's rate limits (50 requests/s per token, 5 posts and edits per 5 s per channel) and let the bot pace itself for them; without it neither limits, and the run measures the machine")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the players' choices")
+	fs.StringVar(&o.Format, "format", "text", "text or json")
+	fs.StringVar(&o.Profile, "cpuprofile", "", "write the bot's CPU profile over the measuring time to this file")
+	fs.StringVar(&o.HeapProfile, "heapprofile", "", "write the bot's heap profile at the end to this file")
+	fs.StringVar(&o.SelfProfile, "harness-cpuprofile", "", "write this process's CPU profile (fake Discord and players) over the measuring time to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -87,7 +44,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q", fs.Arg(0))
 	}
-	if o.games < 1 || o.players < 2 || o.players > 5 || o.duration <= 0 || o.warmup < 0 {
+	if o.Games < 1 || o.Players < 2 || o.Players > 5 || o.Duration <= 0 || o.Warmup < 0 {
 		return bad("want --games ≥ 1, --players 2–5, a positive --duration")
 	}
 	for _, v := range strings.Split(*variants, ",") {
@@ -95,7 +52,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if v != "dice" && v != "cards" && v != "jokers" {
 			return bad("--variants: %q is not dice, cards or jokers", v)
 		}
-		o.variants = append(o.variants, v)
+		o.Variants = append(o.Variants, v)
 	}
 	if *pace != "0" {
 		lo, hi, ok := strings.Cut(*pace, "-")
@@ -103,644 +60,33 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			hi = lo
 		}
 		var err1, err2 error
-		o.paceMin, err1 = time.ParseDuration(lo)
-		o.paceMax, err2 = time.ParseDuration(hi)
-		if err1 != nil || err2 != nil || o.paceMin < 0 || o.paceMax < o.paceMin {
+		o.PaceMin, err1 = time.ParseDuration(lo)
+		o.PaceMax, err2 = time.ParseDuration(hi)
+		if err1 != nil || err2 != nil || o.PaceMin < 0 || o.PaceMax < o.PaceMin {
 			return bad("--pace %q: want MIN-MAX such as 1s-3s, or 0", *pace)
 		}
 	}
-	if o.format != "text" && o.format != "json" {
+	if o.Format != "text" && o.Format != "json" {
 		return bad("--format: want text or json")
 	}
-	if o.botPath == "" {
+	if o.BotPath == "" {
 		exe, err := os.Executable()
 		if err != nil {
 			return bad("finding this program: %v", err)
 		}
-		o.botPath = exe
+		o.BotPath = exe
 	}
-	rep, err := loadRun(ctx, o, stderr)
+	rep, err := load.Run(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot load: %v\n", err)
 		return 1
 	}
-	if o.format == "json" {
+	if o.Format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(rep)
 	} else {
-		rep.write(stdout)
+		rep.Write(stdout)
 	}
 	return 0
-}
-
-// loadReport is what a load run measured.
-type loadReport struct {
-	Games    int     `json:"games"`
-	Players  int     `json:"players"`
-	Variants string  `json:"variants"`
-	Pace     string  `json:"pace"`
-	Seconds  float64 `json:"seconds"`
-	// Clicks are the interactions the players started and the bot
-	// answered within Discord's 3 seconds in the measuring time; Failed
-	// those it did not ("This interaction failed").
-	Clicks       int     `json:"clicks"`
-	ClicksPerSec float64 `json:"clicks_per_s"`
-	Failed       int     `json:"failed"`
-	// Answer latency in milliseconds: gateway event to answer.
-	P50, P95, P99, Max float64
-	// Moves made, games finished and games that went wrong (a stall or an
-	// error: restarted) in the measuring time.
-	Moves     int `json:"moves"`
-	Finished  int `json:"games_finished"`
-	Restarted int `json:"games_restarted"`
-	// Problems are the games' errors by kind (a stall, an unanswered
-	// click), with how often each occurred.
-	Problems map[string]int `json:"problems,omitempty"`
-	// REST requests per click (all of them, and those counted against the
-	// global rate limit), counted requests per second (the figure that
-	// meets Discord's 50 per second) and KiB uploaded per click.
-	RequestsPerClick   float64 `json:"requests_per_click"`
-	CountedPerClick    float64 `json:"counted_per_click"`
-	CountedPerSec      float64 `json:"counted_per_s"`
-	KiBPerClick        float64 `json:"kib_per_click"`
-	Limited            int64   `json:"limited_429"`
-	FailedRequests     int64   `json:"failed_requests"`
-	StoreCommitsPerClk float64 `json:"store_commits_per_click,omitempty"`
-	DrawnPerClick      float64 `json:"pictures_drawn_per_click,omitempty"`
-	// The bot process: CPU (percent of one core), resident memory and Go
-	// heap (after a collection) at the end, in MiB, and its goroutines.
-	BotCPU     float64 `json:"bot_cpu_percent"`
-	BotRSS     float64 `json:"bot_rss_mib"`
-	BotMaxRSS  float64 `json:"bot_max_rss_mib"`
-	BotHeap    float64 `json:"bot_heap_mib"`
-	Goroutines int     `json:"bot_goroutines"`
-	// This process (fake Discord and players).
-	HarnessCPU float64 `json:"harness_cpu_percent"`
-	// BotErrors counts error lines in the bot's log.
-	BotErrors int `json:"bot_log_errors"`
-	// Routes are the requests by route over the measuring time.
-	Routes  []discordtest.RouteStats `json:"routes"`
-	Samples []loadSample             `json:"samples,omitempty"`
-}
-
-// loadSample is one line of figures during the run.
-type loadSample struct {
-	At         float64 `json:"at_s"`
-	ClicksPerS float64 `json:"clicks_per_s"`
-	P99        float64 `json:"p99_ms"`
-	Max        float64 `json:"max_ms"`
-	Heap       float64 `json:"heap_mib"`
-	RSS        float64 `json:"rss_mib"`
-	CPU        float64 `json:"bot_cpu_percent"`
-	Goroutines int     `json:"goroutines"`
-}
-
-func (r *loadReport) write(w io.Writer) {
-	fmt.Fprintf(w, "%d games (%s, %d players), pace %s, %.0f s measured\n", r.Games, r.Variants, r.Players, r.Pace, r.Seconds)
-	fmt.Fprintf(w, "clicks answered  %d (%.1f/s), failed (no answer in 3 s) %d\n", r.Clicks, r.ClicksPerSec, r.Failed)
-	fmt.Fprintf(w, "answer latency   p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms\n", r.P50, r.P95, r.P99, r.Max)
-	fmt.Fprintf(w, "moves %d, games finished %d, restarted after a problem %d\n", r.Moves, r.Finished, r.Restarted)
-	for _, k := range slices.Sorted(maps.Keys(r.Problems)) {
-		fmt.Fprintf(w, "  %5d × %s\n", r.Problems[k], k)
-	}
-	fmt.Fprintf(w, "REST per click   %.2f requests (%.2f counted by the global limit: %.1f/s), %.1f KiB up; 429s %d, failed %d\n",
-		r.RequestsPerClick, r.CountedPerClick, r.CountedPerSec, r.KiBPerClick, r.Limited, r.FailedRequests)
-	if r.StoreCommitsPerClk > 0 || r.DrawnPerClick > 0 {
-		fmt.Fprintf(w, "per click        %.2f store commits (fsyncs), %.2f pictures drawn\n", r.StoreCommitsPerClk, r.DrawnPerClick)
-	}
-	fmt.Fprintf(w, "bot process      CPU %.0f %% of a core, RSS %.0f MiB (max %.0f), heap %.1f MiB, %d goroutines, %d error lines logged\n",
-		r.BotCPU, r.BotRSS, r.BotMaxRSS, r.BotHeap, r.Goroutines, r.BotErrors)
-	fmt.Fprintf(w, "harness          CPU %.0f %% of a core (fake Discord and players)\n", r.HarnessCPU)
-	if len(r.Samples) > 0 {
-		fmt.Fprintf(w, "\n%8s %9s %8s %8s %9s %8s %6s %6s\n", "at s", "clicks/s", "p99 ms", "max ms", "heap MiB", "RSS MiB", "CPU %", "gor.")
-		for _, s := range r.Samples {
-			fmt.Fprintf(w, "%8.0f %9.1f %8.1f %8.1f %9.1f %8.1f %6.0f %6d\n", s.At, s.ClicksPerS, s.P99, s.Max, s.Heap, s.RSS, s.CPU, s.Goroutines)
-		}
-	}
-	fmt.Fprintf(w, "\n%-72s %9s %9s %7s\n", "route", "requests", "KiB up", "failed")
-	for _, rt := range r.Routes {
-		fmt.Fprintf(w, "%-72s %9d %9.0f %7d\n", rt.Route, rt.Requests, float64(rt.Bytes)/1024, rt.Failed)
-	}
-}
-
-// loadChannel follows one channel's table message for its players,
-// through the fake's message hook.
-type loadChannel struct {
-	mu      sync.Mutex
-	order   []string // candidate messages (a table or results), oldest first
-	msgs    map[string]*discordtest.Message
-	changed chan struct{}
-}
-
-func (c *loadChannel) on(ev discordtest.MessageEvent) {
-	m := ev.Message
-	if m.Ephemeral() {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	candidate := ev.Kind != discordtest.Deleted && (idWith(m, "sheet") != "" || idWith(m, "again") != "")
-	_, known := c.msgs[m.ID]
-	switch {
-	case candidate && known:
-		c.msgs[m.ID] = m
-	case candidate:
-		c.msgs[m.ID] = m
-		c.order = append(c.order, m.ID)
-	case known:
-		delete(c.msgs, m.ID)
-		c.order = slices.DeleteFunc(c.order, func(id string) bool { return id == m.ID })
-	default:
-		return
-	}
-	close(c.changed)
-	c.changed = make(chan struct{})
-}
-
-// current is the newest table message, or the results.
-func (c *loadChannel) current() (table, results *discordtest.Message) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.order) == 0 {
-		return nil, nil
-	}
-	m := c.msgs[c.order[len(c.order)-1]]
-	if idWith(m, "again") != "" {
-		return nil, m
-	}
-	return m, nil
-}
-
-// wait waits until the channel's current message changes (or a second).
-func (c *loadChannel) wait(ctx context.Context, seen *discordtest.Message) {
-	c.mu.Lock()
-	ch := c.changed
-	var cur *discordtest.Message
-	if len(c.order) > 0 {
-		cur = c.msgs[c.order[len(c.order)-1]]
-	}
-	c.mu.Unlock()
-	if cur != seen {
-		return
-	}
-	select {
-	case <-ch:
-	case <-ctx.Done():
-	case <-time.After(time.Second):
-	}
-}
-
-// loadStats gathers the players' figures.
-type loadStats struct {
-	measuring atomic.Bool
-	mu        sync.Mutex
-	lat       []time.Duration // answered in the measuring time
-	failed    int
-	moves     atomic.Int64
-	finished  atomic.Int64
-	restarted atomic.Int64
-	problems  map[string]int // guarded by mu
-}
-
-var digits = regexp.MustCompile(`[0-9]+`)
-
-// problem counts a game's error by its kind: the message with numbers
-// (player names, IDs) blurred, cut to a line.
-func (s *loadStats) problem(err error) {
-	kind := []rune(digits.ReplaceAllString(err.Error(), "#"))
-	if len(kind) > 160 {
-		kind = append(kind[:159], '…')
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.problems == nil {
-		s.problems = map[string]int{}
-	}
-	s.problems[string(kind)]++
-}
-
-func (s *loadStats) answered(it *discordtest.Interaction) {
-	if !s.measuring.Load() {
-		return
-	}
-	d, ok := it.Latency()
-	s.mu.Lock()
-	if ok && !it.Failed() {
-		s.lat = append(s.lat, d)
-	} else {
-		s.failed++
-	}
-	s.mu.Unlock()
-}
-
-// take returns the latencies since the last take and the failures.
-func (s *loadStats) take() ([]time.Duration, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	l, f := s.lat, s.failed
-	s.lat, s.failed = nil, 0
-	return l, f
-}
-
-func percentile(sorted []time.Duration, p float64) float64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(float64(len(sorted)-1)*p + 0.5)
-	return float64(sorted[i]) / float64(time.Millisecond)
-}
-
-func loadRun(ctx context.Context, o loadOptions, stderr io.Writer) (*loadReport, error) {
-	dir := o.dir
-	if dir == "" {
-		d, err := os.MkdirTemp("", "qwixxbot-load-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	chans := map[string]*loadChannel{}
-	var chansMu sync.RWMutex
-	srv, err := discordtest.NewServer(discordtest.Options{
-		Token: "load-token", DisableSchema: true, Lean: true,
-		RateLimits: discordtest.RateLimitOptions{Enabled: o.limits},
-		OnMessage: func(ev discordtest.MessageEvent) {
-			chansMu.RLock()
-			c := chans[ev.Message.ChannelID]
-			chansMu.RUnlock()
-			if c != nil {
-				c.on(ev)
-			}
-		},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("start the fake Discord: %w", err)
-	}
-	defer srv.Close()
-	guild := srv.DefaultGuild()
-	ids := make([]string, o.games)
-	for i := range ids {
-		if i > 0 && i%400 == 0 {
-			guild = srv.AddGuild(fmt.Sprintf("Load %d", i/400), "en-US")
-		}
-		ids[i] = srv.AddChannel(guild, fmt.Sprintf("qwixx-%d", i))
-		chansMu.Lock()
-		chans[ids[i]] = &loadChannel{msgs: map[string]*discordtest.Message{}, changed: make(chan struct{})}
-		chansMu.Unlock()
-	}
-
-	// The bot, as its own process.
-	debugAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	logPath := filepath.Join(dir, "bot.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
-	bctx, stopBot := context.WithCancel(ctx)
-	defer stopBot()
-	cmd := exec.CommandContext(bctx, o.botPath)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 15 * time.Second
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "QWIXXBOT_") && !strings.HasPrefix(kv, "QWIXXTEST_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "QWIXXBOT_TOKEN="+srv.Token(), "QWIXXBOT_DISCORD_BASE_URL="+srv.URL,
-		"QWIXXBOT_STORE_PATH="+filepath.Join(dir, "load.db"), "QWIXXBOT_LOG_LEVEL=warn",
-		"QWIXXBOT_LOG_FORMAT=json", "QWIXXBOT_LOG_DEBUG_ADDR="+debugAddr)
-	if !o.limits {
-		// The fake enforces no rate limit: the bot need not pace itself
-		// either, and the run measures the machine, not the token.
-		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_RATE_LIMIT=1000000")
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the bot %s: %w", o.botPath, err)
-	}
-	botDone := make(chan error, 1)
-	go func() { botDone <- cmd.Wait() }()
-	defer func() {
-		stopBot()
-		<-botDone
-	}()
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	err = srv.Wait(wctx, func() bool { return len(srv.Commands("")) > 0 || len(srv.Commands(srv.DefaultGuild())) > 0 })
-	cancel()
-	if err != nil {
-		return nil, fmt.Errorf("the bot did not connect and register its commands (log: %s): %w", logPath, err)
-	}
-	fmt.Fprintf(stderr, "load: bot pid %d ready; %d games starting\n", cmd.Process.Pid, o.games)
-
-	// The players.
-	stats := &loadStats{}
-	pctx, stopPlayers := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for i, ch := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			loadGame(pctx, srv, chans[ch], ch, i, o, stats)
-		}()
-	}
-	defer func() {
-		stopPlayers()
-		wg.Wait()
-	}()
-
-	select {
-	case <-time.After(o.warmup):
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	rep := &loadReport{Games: o.games, Players: o.players, Variants: strings.Join(o.variants, ","), Pace: "flat out"}
-	if o.paceMax > 0 {
-		rep.Pace = fmt.Sprintf("%v–%v", o.paceMin, o.paceMax)
-	}
-	pid := cmd.Process.Pid
-	routes0 := srv.RouteStats()
-	commits0, drawn0 := botCounters(debugAddr)
-	cpu0, self0, t0 := procCPU(pid), procCPU(os.Getpid()), time.Now()
-	stats.moves.Store(0)
-	stats.finished.Store(0)
-	stats.restarted.Store(0)
-	stats.mu.Lock()
-	stats.problems = nil
-	stats.mu.Unlock()
-	stats.measuring.Store(true)
-	if o.selfProfile != "" {
-		if f, err := os.Create(o.selfProfile); err == nil {
-			if pprof.StartCPUProfile(f) == nil {
-				defer func() { pprof.StopCPUProfile(); f.Close() }()
-			}
-		}
-	}
-	if o.profile != "" {
-		go func() {
-			resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", debugAddr, int(o.duration.Seconds())))
-			if err == nil {
-				defer resp.Body.Close()
-				if f, err := os.Create(o.profile); err == nil {
-					io.Copy(f, resp.Body)
-					f.Close()
-				}
-			}
-		}()
-	}
-	var all []time.Duration
-	failed := 0
-	step := o.sample
-	if step <= 0 || step > o.duration {
-		step = o.duration
-	}
-	end := t0.Add(o.duration)
-	lastT, lastCPU := t0, cpu0
-	for time.Now().Before(end) {
-		wait := min(step, time.Until(end))
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case err := <-botDone:
-			botDone <- err
-			return nil, fmt.Errorf("the bot stopped: %v (log: %s)", err, logPath)
-		}
-		lat, f := stats.take()
-		failed += f
-		all = append(all, lat...)
-		if o.sample > 0 {
-			now, cpu := time.Now(), procCPU(pid)
-			slices.Sort(lat)
-			heap, gor := botHeap(debugAddr)
-			rss, _ := procRSS(pid)
-			rep.Samples = append(rep.Samples, loadSample{At: now.Sub(t0).Seconds(), ClicksPerS: float64(len(lat)) / now.Sub(lastT).Seconds(),
-				P99: percentile(lat, 0.99), Max: percentile(lat, 1), Heap: heap, RSS: rss,
-				CPU: 100 * (cpu - lastCPU) / now.Sub(lastT).Seconds(), Goroutines: gor})
-			lastT, lastCPU = now, cpu
-		}
-	}
-	stats.measuring.Store(false)
-	// The requests of the same window as the clicks: the players go on
-	// while the bot's figures are read below.
-	routes1 := srv.RouteStats()
-	secs := time.Since(t0).Seconds()
-	cpu1, self1 := procCPU(pid), procCPU(os.Getpid())
-	lat, f := stats.take()
-	all, failed = append(all, lat...), failed+f
-	slices.Sort(all)
-	rep.Seconds = secs
-	rep.Clicks, rep.Failed = len(all), failed
-	rep.ClicksPerSec = float64(len(all)) / secs
-	rep.P50, rep.P95, rep.P99, rep.Max = percentile(all, 0.5), percentile(all, 0.95), percentile(all, 0.99), percentile(all, 1)
-	rep.Moves, rep.Finished, rep.Restarted = int(stats.moves.Load()), int(stats.finished.Load()), int(stats.restarted.Load())
-	stats.mu.Lock()
-	rep.Problems = maps.Clone(stats.problems)
-	stats.mu.Unlock()
-	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-cpu0)/secs, 100*(self1-self0)/secs
-	rep.BotRSS, rep.BotMaxRSS = procRSS(pid)
-	rep.BotHeap, rep.Goroutines = botHeap(debugAddr)
-	if o.heapProfile != "" {
-		if err := os.WriteFile(o.heapProfile, []byte(httpGet("http://"+debugAddr+"/debug/pprof/heap?gc=1")), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	if c1, d1 := botCounters(debugAddr); len(all) > 0 {
-		if c1 >= 0 && commits0 >= 0 {
-			rep.StoreCommitsPerClk = float64(c1-commits0) / float64(len(all))
-		}
-		if d1 >= 0 && drawn0 >= 0 {
-			rep.DrawnPerClick = float64(d1-drawn0) / float64(len(all))
-		}
-	}
-	before := map[string]discordtest.RouteStats{}
-	for _, r := range routes0 {
-		before[r.Route] = r
-	}
-	var reqs, counted, bytes int64
-	for _, r := range routes1 {
-		b := before[r.Route]
-		r.Requests, r.Bytes, r.Failed, r.Limited = r.Requests-b.Requests, r.Bytes-b.Bytes, r.Failed-b.Failed, r.Limited-b.Limited
-		if r.Requests == 0 {
-			continue
-		}
-		rep.Routes = append(rep.Routes, r)
-		reqs += r.Requests
-		bytes += r.Bytes
-		if !r.Exempt {
-			counted += r.Requests
-		}
-		rep.Limited += r.Limited
-		rep.FailedRequests += r.Failed
-	}
-	n := float64(max(len(all), 1))
-	rep.RequestsPerClick, rep.CountedPerClick = float64(reqs)/n, float64(counted)/n
-	rep.KiBPerClick = float64(bytes) / 1024 / n
-	rep.CountedPerSec = float64(counted) / secs
-	rep.BotErrors = countErrorLines(logPath)
-	return rep, nil
-}
-
-// loadGame plays games in one channel until ctx ends: a new table as soon
-// as one is over; after a problem (a stall, an error) the host ends the
-// table and opens a new one.
-func loadGame(ctx context.Context, srv *discordtest.Server, c *loadChannel, ch string, i int, o loadOptions, stats *loadStats) {
-	rnd := rand.New(rand.NewPCG(o.seed, uint64(i)))
-	p := &players{srv: srv, ch: ch, rnd: rnd, look: c.current, wait: c.wait, answered: stats.answered,
-		moved: func() {
-			if stats.measuring.Load() {
-				stats.moves.Add(1)
-			}
-		}}
-	for k := range o.players {
-		p.users = append(p.users, srv.AddUser(fmt.Sprintf("%s %d", sandboxNames[k], i), "en-US"))
-	}
-	if o.paceMax > 0 {
-		p.pace = func() {
-			d := o.paceMin + time.Duration(rnd.Int64N(int64(o.paceMax-o.paceMin)+1))
-			select {
-			case <-time.After(d):
-			case <-ctx.Done():
-			}
-		}
-		p.pace() // the games do not all start at once
-	}
-	for n := 0; ctx.Err() == nil; n++ {
-		variant := o.variants[(i+n)%len(o.variants)]
-		p.acted = nil
-		_, err := p.playGame(ctx, variant)
-		if ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			stats.finished.Add(1)
-			continue
-		}
-		stats.restarted.Add(1)
-		stats.problem(err)
-		_, _ = p.answer(ctx)(p.users[0].Command(ch, "qwixx", "end", nil))
-	}
-}
-
-// freeAddr finds a free loopback port.
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-// procCPU is a process's CPU time in seconds (user and system), from
-// /proc (Linux); 0 elsewhere.
-func procCPU(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// The fields after the command name in parentheses.
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
-	return (ut + st) / 100 // USER_HZ is 100 on Linux
-}
-
-// procRSS is a process's resident and peak resident memory in MiB.
-func procRSS(pid int) (rss, peak float64) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, _ := strings.Cut(sc.Text(), ":")
-		kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-		switch k {
-		case "VmRSS":
-			rss = kb / 1024
-		case "VmHWM":
-			peak = kb / 1024
-		}
-	}
-	return rss, peak
-}
-
-// botHeap reads the bot's live heap after a collection (MiB) and its
-// goroutines, through its debug server.
-func botHeap(addr string) (heap float64, goroutines int) {
-	body := httpGet("http://" + addr + "/debug/pprof/heap?gc=1&debug=1")
-	for _, line := range strings.Split(body, "\n") {
-		if v, ok := strings.CutPrefix(line, "# HeapAlloc = "); ok {
-			n, _ := strconv.ParseFloat(v, 64)
-			heap = n / (1 << 20)
-		}
-	}
-	first, _, _ := strings.Cut(httpGet("http://"+addr+"/debug/pprof/goroutine?debug=1"), "\n")
-	if v, ok := strings.CutPrefix(first, "goroutine profile: total "); ok {
-		goroutines, _ = strconv.Atoi(v)
-	}
-	return heap, goroutines
-}
-
-// botCounters reads the bot's store commits and pictures drawn from
-// /debug/vars, or -1s.
-func botCounters(addr string) (commits, drawn int64) {
-	var vars struct {
-		Store *struct {
-			Commits int64 `json:"commits"`
-		} `json:"store"`
-		Pictures *struct {
-			Drawn int64 `json:"drawn"`
-		} `json:"pictures"`
-	}
-	commits, drawn = -1, -1
-	if err := json.Unmarshal([]byte(httpGet("http://"+addr+"/debug/vars")), &vars); err != nil {
-		return
-	}
-	if vars.Store != nil {
-		commits = vars.Store.Commits
-	}
-	if vars.Pictures != nil {
-		drawn = vars.Pictures.Drawn
-	}
-	return
-}
-
-func httpGet(url string) string {
-	c := http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Get(url)
-	if err != nil {
-		return ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
-}
-
-// countErrorLines counts the bot's log lines at level error or above.
-func countErrorLines(path string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if bytes.Contains(line, []byte(`"level":"error"`)) || bytes.Contains(line, []byte(`"level":"fatal"`)) || bytes.Contains(line, []byte("DATA RACE")) {
-			n++
-		}
-	}
-	return n
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/load"
 )
 
 // The load harness runs the real bot binary against the fake Discord and
@@ -25,7 +27,7 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	var rep loadReport
+	var rep load.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}

@@ -23,6 +23,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/serve"
 )
 
 func main() {
@@ -85,16 +87,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	so := serveOptions{}
+	so := serve.Options{}
 	now, err := testClock(os.LookupEnv)
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot: %v\n", err)
 		return 2
 	}
 	if now != nil {
-		so.now, so.tick = now, 20*time.Millisecond
+		so.Now, so.Tick = now, 20*time.Millisecond
 	}
-	if err := serve(ctx, cfg, log, so); err != nil && !errors.Is(err, context.Canceled) {
+	if err := serve.Run(ctx, cfg, log, so); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "qwixxbot: %v\n", err)
 		return 1
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/sandbox"
 )
 
 // TestSandboxWholeGames plays whole games of every variant through the real
@@ -38,7 +39,7 @@ func TestSandboxWholeGames(t *testing.T) {
 			cfg.Sandbox.Seed = &seed
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			res, err := sandbox(ctx, cfg, zerolog.Nop())
+			res, err := sandbox.Auto(ctx, cfg, zerolog.Nop())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,23 +1,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net/http"
 	"os"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
-	"github.com/qwixxbot/qwixxbot/bot"
-	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
-	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // newLogger makes the one logger passed down everywhere.
@@ -26,192 +17,6 @@ func newLogger(c config.Log, w io.Writer) zerolog.Logger {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
 	}
 	return zerolog.New(w).Level(c.ZerologLevel()).With().Timestamp().Logger()
-}
-
-// serveOptions are what serve needs besides the configuration.
-type serveOptions struct {
-	// pictureBudget, if set, replaces the picture cache's budget (the
-	// sandbox shows one table).
-	pictureBudget int
-	// ready, if set, is called once the bot is connected and registered.
-	ready func(b *bot.Bot)
-	// transport, if set, carries all HTTP (the sandbox's in-process fake).
-	transport http.RoundTripper
-	// tick is how often timers are checked.
-	tick time.Duration
-	// now is the bot's clock (tests pass the fake Discord's); time.Now if nil.
-	now func() time.Time
-	// newGame, if set, starts games (tests script the dice with a record).
-	newGame func(v game.Variant, players []string) (*game.Game, error)
-	// coalesce is bot.Options.CoalesceEdits (tests shorten it).
-	coalesce time.Duration
-	// session, if set, is shown the discordgo session before it connects
-	// (tests read its rate limiter).
-	session func(s *discordgo.Session)
-}
-
-// serve runs the bot until ctx ends: it opens the store, connects to
-// Discord (or the server at discord.base_url), registers the commands,
-// restores every stored table and its timers, and answers interactions.
-// On the way out it stops taking interactions, finishes those in flight
-// and closes the database.
-func serve(ctx context.Context, cfg config.Config, log zerolog.Logger, so serveOptions) error {
-	if !cfg.Discord.Token.IsSet() {
-		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
-	}
-	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(retention(cfg.Store)))
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := st.Close(); err != nil {
-			log.Error().Err(err).Msg("close store")
-		}
-	}()
-
-	if cfg.Log.DebugAddr != "" {
-		if err := serveDebug(ctx, cfg.Log.DebugAddr, log); err != nil {
-			return err
-		}
-	}
-
-	s, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
-	if err != nil {
-		return fmt.Errorf("discord session: %w", err)
-	}
-	if s.Client, err = discordhttp.NewHTTPClient(so.transport, cfg.Discord.BaseURL); err != nil {
-		return err
-	}
-	// One token's processes share its global limit: each takes its share.
-	s.Client.Transport = discordhttp.NewGlobalLimit(s.Client.Transport, discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
-	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
-	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
-	s.ShouldReconnectOnError = true
-
-	if so.session != nil {
-		so.session(s)
-	}
-
-	budget := pictureBudget
-	if so.pictureBudget > 0 {
-		budget = so.pictureBudget
-	}
-	pictures := bot.NewPictureCache(newRenderer(), budget)
-	publishVars(pictures, st)
-	b := bot.New(discordhttp.NewInteractionSession(s, log), st, pictures, bot.Options{
-		AppID:          cfg.Discord.ApplicationID,
-		GuildID:        cfg.Discord.GuildID,
-		TurnTimeout:    cfg.Game.TurnTimeout,
-		ReminderBefore: cfg.Game.ReminderBefore,
-		MaxPlayers:     cfg.Game.MaxPlayers,
-		Language:       cfg.Game.Language,
-		Now:            so.now,
-		NewGame:        so.newGame,
-		LiveAnswers:    true,
-		CoalesceEdits:  so.coalesce,
-	}, log)
-	if err := b.Start(); err != nil {
-		return err
-	}
-	ready := make(chan *discordgo.Ready, 1)
-	// Not AddHandlerOnce: discordgo clears once-handlers by writing their
-	// map under a read lock, a data race with its REST goroutines, which
-	// dispatch rate-limit events at the same time. Later READYs (after a
-	// reconnect) are dropped here.
-	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
-		select {
-		case ready <- r:
-		default:
-		}
-	})
-	s.AddHandler(b.OnInteraction)
-	// Leaving a guild starts its data's grace period; an unavailable guild
-	// is an outage, not a leave. Being in a guild (every GUILD_CREATE,
-	// also those at connect) ends it.
-	s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildDelete) {
-		if g.Guild != nil {
-			b.GuildDeleted(g.ID, g.Unavailable)
-		}
-	})
-	s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) {
-		if g.Guild != nil && !g.Unavailable {
-			b.GuildCreated(g.ID)
-		}
-	})
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("connect to discord: %w", err)
-	}
-	defer func() {
-		// discordgo's heartbeat may fail while Close waits for the gateway
-		// to close the connection, and then reconnect the closed session
-		// (which would go on receiving interactions for a stopped bot).
-		s.Lock()
-		s.ShouldReconnectOnError = false
-		s.Unlock()
-		s.Close()
-	}()
-
-	var r *discordgo.Ready
-	select {
-	case r = <-ready:
-	case <-time.After(30 * time.Second):
-		return errors.New("connect to discord: no READY within 30s")
-	case <-ctx.Done():
-		return nil
-	}
-	appID := cfg.Discord.ApplicationID
-	if appID == "" && r.Application != nil {
-		appID = r.Application.ID
-	}
-	if appID == "" && r.User != nil {
-		appID = r.User.ID
-	}
-	tick := so.tick
-	if tick <= 0 {
-		tick = time.Second
-	}
-	go b.Run(ctx, tick)
-	// Interactions and timers are served meanwhile: a failed registration
-	// keeps the commands Discord already has.
-	if err := registerCommands(ctx, b, appID, log); err != nil {
-		return nil // ctx ended
-	}
-	log.Info().Str("app", appID).Int("shard", cfg.Discord.ShardID).Int("shards", cfg.Discord.ShardCount).
-		Str("invite", bot.InviteURL(appID)).Msg("qwixxbot ready")
-	if so.ready != nil {
-		so.ready(b)
-	}
-
-	<-ctx.Done()
-	log.Info().Msg("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := b.Shutdown(sctx); err != nil {
-		log.Warn().Err(err).Msg("interactions still in flight")
-	}
-	b.Idle()
-	return nil
-}
-
-// registerCommands registers the slash commands, retrying with exponential
-// backoff (1 s doubling to 1 min, with jitter) until it succeeds or ctx
-// ends: a Discord hiccup at start-up must not stop the bot.
-func registerCommands(ctx context.Context, b *bot.Bot, appID string, log zerolog.Logger) error {
-	delay := time.Second
-	for attempt := 1; ; attempt++ {
-		err := b.RegisterCommands(appID)
-		if err == nil {
-			return nil
-		}
-		wait := delay/2 + rand.N(delay/2+1)
-		log.Warn().Err(err).Int("attempt", attempt).Dur("retry_in", wait).Msg("registering commands failed")
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
-		delay = min(2*delay, time.Minute)
-	}
 }
 
 // loadConfig reads the configuration file (if any) and the environment,
@@ -225,22 +30,4 @@ func loadConfig(path string, stderr io.Writer) (config.Config, error) {
 		fmt.Fprintf(stderr, "qwixxbot: warning: environment variable %s matches no configuration key\n", v)
 	}
 	return cfg, nil
-}
-
-// retention is the store's retention from the [store] section: an age of
-// 0 keeps for ever, a grace of 0 deletes at the next sweep.
-func retention(c config.Store) store.Retention {
-	forever := func(d time.Duration) time.Duration {
-		if d == 0 {
-			return -1
-		}
-		return d
-	}
-	return store.Retention{
-		ResultMaxAge:    forever(c.ResultMaxAge),
-		ResultsPerGuild: c.ResultsPerGuild,
-		RecordMaxAge:    forever(c.RecordMaxAge),
-		RecordsPerGuild: c.RecordsPerGuild,
-		GuildGrace:      forever(c.GuildGrace),
-	}
 }

@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -296,7 +297,7 @@ func (w *webWorld) benEphemeral(t *testing.T) *discordtest.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	m, err := answer(ctx)(w.ben.Command(w.fw.srv.DefaultChannel(), "qwixx", "help", nil))
+	m, err := players.Answer(ctx)(w.ben.Command(w.fw.srv.DefaultChannel(), "qwixx", "help", nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package sandbox
 
 import (
 	"context"
@@ -27,10 +27,10 @@ import (
 //go:embed web
 var webFiles embed.FS
 
-// runWebSandbox starts the fake Discord and the bot as the sandbox does,
+// ServePage starts the fake Discord and the bot as the sandbox does,
 // and serves a page at cfg.Sandbox.Addr where a person plays in the fake's
 // channel as one of its users, until ctx ends.
-func runWebSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
+func ServePage(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Sandbox.Addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return fmt.Errorf("sandbox page: %s is already in use (another sandbox, or another program): choose another address, e.g. QWIXXBOT_SANDBOX_ADDR=127.0.0.1:8081 go run ./cmd/qwixxbot", cfg.Sandbox.Addr)
@@ -44,7 +44,7 @@ func runWebSandbox(ctx context.Context, cfg config.Config, log zerolog.Logger, s
 		return err
 	}
 	defer fw.close()
-	wt := newWebTable(fw.srv, sandboxNames[:cfg.Sandbox.Players])
+	wt := newWebTable(fw.srv, Names[:cfg.Sandbox.Players])
 	hs := wt.server(configuredHost(cfg.Sandbox.Addr))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(netutil.LimitListener(ln, wt.limits.maxConns)) }()

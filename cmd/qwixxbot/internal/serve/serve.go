@@ -1,0 +1,226 @@
+// Package serve runs the bot: it opens the store, connects to Discord (or
+// the fake at discord.base_url), registers the commands, restores the
+// stored tables and answers interactions until its context ends.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// Options are what Run needs besides the configuration.
+type Options struct {
+	// PictureBudget, if set, replaces the picture cache's budget (the
+	// sandbox shows one table).
+	PictureBudget int
+	// Ready, if set, is called once the bot is connected and registered.
+	Ready func(b *bot.Bot)
+	// Transport, if set, carries all HTTP (the sandbox's in-process fake).
+	Transport http.RoundTripper
+	// Tick is how often timers are checked.
+	Tick time.Duration
+	// Now is the bot's clock (tests pass the fake Discord's); time.Now if nil.
+	Now func() time.Time
+	// NewGame, if set, starts games (tests script the dice with a record).
+	NewGame func(v game.Variant, players []string) (*game.Game, error)
+	// Coalesce is bot.Options.CoalesceEdits (tests shorten it).
+	Coalesce time.Duration
+	// Session, if set, is shown the discordgo session before it connects
+	// (tests read its rate limiter).
+	Session func(s *discordgo.Session)
+}
+
+// Run runs the bot until ctx ends: it opens the store, connects to
+// Discord (or the server at discord.base_url), registers the commands,
+// restores every stored table and its timers, and answers interactions.
+// On the way out it stops taking interactions, finishes those in flight
+// and closes the database.
+func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options) error {
+	if !cfg.Discord.Token.IsSet() {
+		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
+	}
+	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error().Err(err).Msg("close store")
+		}
+	}()
+
+	if cfg.Log.DebugAddr != "" {
+		if err := serveDebug(ctx, cfg.Log.DebugAddr, log); err != nil {
+			return err
+		}
+	}
+
+	s, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
+	if err != nil {
+		return fmt.Errorf("discord session: %w", err)
+	}
+	if s.Client, err = discordhttp.NewHTTPClient(so.Transport, cfg.Discord.BaseURL); err != nil {
+		return err
+	}
+	// One token's processes share its global limit: each takes its share.
+	s.Client.Transport = discordhttp.NewGlobalLimit(s.Client.Transport, discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
+	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
+	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
+	s.ShouldReconnectOnError = true
+
+	if so.Session != nil {
+		so.Session(s)
+	}
+
+	budget := pictureBudget
+	if so.PictureBudget > 0 {
+		budget = so.PictureBudget
+	}
+	pictures := bot.NewPictureCache(bot.Images{}, budget)
+	publishVars(pictures, st)
+	b := bot.New(discordhttp.NewInteractionSession(s, log), st, pictures, bot.Options{
+		AppID:          cfg.Discord.ApplicationID,
+		GuildID:        cfg.Discord.GuildID,
+		TurnTimeout:    cfg.Game.TurnTimeout,
+		ReminderBefore: cfg.Game.ReminderBefore,
+		MaxPlayers:     cfg.Game.MaxPlayers,
+		Language:       cfg.Game.Language,
+		Now:            so.Now,
+		NewGame:        so.NewGame,
+		LiveAnswers:    true,
+		CoalesceEdits:  so.Coalesce,
+	}, log)
+	if err := b.Start(); err != nil {
+		return err
+	}
+	ready := make(chan *discordgo.Ready, 1)
+	// Not AddHandlerOnce: discordgo clears once-handlers by writing their
+	// map under a read lock, a data race with its REST goroutines, which
+	// dispatch rate-limit events at the same time. Later READYs (after a
+	// reconnect) are dropped here.
+	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
+		select {
+		case ready <- r:
+		default:
+		}
+	})
+	s.AddHandler(b.OnInteraction)
+	// Leaving a guild starts its data's grace period; an unavailable guild
+	// is an outage, not a leave. Being in a guild (every GUILD_CREATE,
+	// also those at connect) ends it.
+	s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildDelete) {
+		if g.Guild != nil {
+			b.GuildDeleted(g.ID, g.Unavailable)
+		}
+	})
+	s.AddHandler(func(_ *discordgo.Session, g *discordgo.GuildCreate) {
+		if g.Guild != nil && !g.Unavailable {
+			b.GuildCreated(g.ID)
+		}
+	})
+	if err := s.Open(); err != nil {
+		return fmt.Errorf("connect to discord: %w", err)
+	}
+	defer func() {
+		// discordgo's heartbeat may fail while Close waits for the gateway
+		// to close the connection, and then reconnect the closed session
+		// (which would go on receiving interactions for a stopped bot).
+		s.Lock()
+		s.ShouldReconnectOnError = false
+		s.Unlock()
+		s.Close()
+	}()
+
+	var r *discordgo.Ready
+	select {
+	case r = <-ready:
+	case <-time.After(30 * time.Second):
+		return errors.New("connect to discord: no READY within 30s")
+	case <-ctx.Done():
+		return nil
+	}
+	appID := cfg.Discord.ApplicationID
+	if appID == "" && r.Application != nil {
+		appID = r.Application.ID
+	}
+	if appID == "" && r.User != nil {
+		appID = r.User.ID
+	}
+	tick := so.Tick
+	if tick <= 0 {
+		tick = time.Second
+	}
+	go b.Run(ctx, tick)
+	// Interactions and timers are served meanwhile: a failed registration
+	// keeps the commands Discord already has.
+	if err := registerCommands(ctx, b, appID, log); err != nil {
+		return nil // ctx ended
+	}
+	log.Info().Str("app", appID).Int("shard", cfg.Discord.ShardID).Int("shards", cfg.Discord.ShardCount).
+		Str("invite", bot.InviteURL(appID)).Msg("qwixxbot ready")
+	if so.Ready != nil {
+		so.Ready(b)
+	}
+
+	<-ctx.Done()
+	log.Info().Msg("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := b.Shutdown(sctx); err != nil {
+		log.Warn().Err(err).Msg("interactions still in flight")
+	}
+	b.Idle()
+	return nil
+}
+
+// registerCommands registers the slash commands, retrying with exponential
+// backoff (1 s doubling to 1 min, with jitter) until it succeeds or ctx
+// ends: a Discord hiccup at start-up must not stop the bot.
+func registerCommands(ctx context.Context, b *bot.Bot, appID string, log zerolog.Logger) error {
+	delay := time.Second
+	for attempt := 1; ; attempt++ {
+		err := b.RegisterCommands(appID)
+		if err == nil {
+			return nil
+		}
+		wait := delay/2 + rand.N(delay/2+1)
+		log.Warn().Err(err).Int("attempt", attempt).Dur("retry_in", wait).Msg("registering commands failed")
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		delay = min(2*delay, time.Minute)
+	}
+}
+
+// Retention is the store's retention from the [store] section: an age of
+// 0 keeps for ever, a grace of 0 deletes at the next sweep.
+func Retention(c config.Store) store.Retention {
+	forever := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	return store.Retention{
+		ResultMaxAge:    forever(c.ResultMaxAge),
+		ResultsPerGuild: c.ResultsPerGuild,
+		RecordMaxAge:    forever(c.RecordMaxAge),
+		RecordsPerGuild: c.RecordsPerGuild,
+		GuildGrace:      forever(c.GuildGrace),
+	}
+}
