@@ -20,7 +20,6 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // Discord is the part of *discordgo.Session the bot uses.
@@ -34,18 +33,9 @@ type Discord interface {
 	ChannelMessageDelete(channelID, messageID string, opts ...discordgo.RequestOption) error
 }
 
-// Store keeps one blob per channel (the encoded Table). Update must run fn
-// and write its result in one durable transaction.
-type Store interface {
-	Get(channelID string) ([]byte, bool, error)
-	Update(channelID string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
-	ForEach(fn func(channelID string, blob []byte, err error) error) error
-	// Quarantine moves the channel's stored table aside, bytes kept as they
-	// are, and deletes it (an unreadable table, cleared by its host).
-	Quarantine(channelID, reason string) (moved bool, err error)
-	GuildSettings(guildID string) ([]byte, bool, error)
-	PutGuildSettings(guildID string, blob []byte) error
-}
+// interactionLife is how long an interaction's token lasts: its store
+// calls may run that long.
+const interactionLife = 15 * time.Minute
 
 // Options configure the bot.
 type Options struct {
@@ -53,6 +43,13 @@ type Options struct {
 	// GuildID registers the commands to one guild (development) instead of
 	// globally.
 	GuildID string
+	// History keeps the finished games (results, records, stats,
+	// leaderboards, reviews of table games); nil keeps none, and the
+	// commands that read it say so.
+	History session.History
+	// Secrets keeps the daily challenge's secret (when DailySecret is not
+	// set); nil with no DailySecret: no daily challenge.
+	Secrets session.Secrets
 	// TurnTimeout is how long players have for an action (RULES P1);
 	// ReminderBefore how long before its end the undecided are mentioned.
 	TurnTimeout    time.Duration
@@ -88,7 +85,7 @@ type Options struct {
 // RegisterCommands and pass OnInteraction to discordgo's AddHandler.
 type Bot struct {
 	dc  Discord
-	st  Store
+	st  session.Tables
 	rd  Renderer
 	opt Options
 	log zerolog.Logger
@@ -99,9 +96,10 @@ type Bot struct {
 	hands    handWatch
 	inflight sync.WaitGroup
 	closing  atomic.Bool
-	// stopping is closed by Shutdown: waits (a reconciler's backoff) end.
-	stopping chan struct{}
-	stopOnce sync.Once
+	// life ends with Shutdown: the surfaces' workers, their waits (a
+	// reconciler's backoff) and the timers' store calls end with it.
+	life context.Context
+	stop context.CancelFunc
 	// unreadableSeen holds the channels whose unreadable table was logged.
 	unreadableSeen sync.Map
 	// unsettled holds the channels whose reconcile gave up (sweep).
@@ -129,8 +127,9 @@ type Bot struct {
 	pars sync.Map
 }
 
-// New makes a bot.
-func New(dc Discord, st Store, rd Renderer, opt Options, log zerolog.Logger) *Bot {
+// New makes a bot that keeps its tables and settings in st (and its
+// finished games in opt.History, if set).
+func New(dc Discord, st session.Tables, rd Renderer, opt Options, log zerolog.Logger) *Bot {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -146,7 +145,9 @@ func New(dc Discord, st Store, rd Renderer, opt Options, log zerolog.Logger) *Bo
 	if opt.MaxPlayers < game.MinPlayers || opt.MaxPlayers > game.MaxPlayers {
 		opt.MaxPlayers = game.MaxPlayers
 	}
-	return &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log, stopping: make(chan struct{})}
+	b := &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log}
+	b.life, b.stop = context.WithCancel(context.Background())
+	return b
 }
 
 // Permissions the bot needs in a channel, and the invite URL's permission
@@ -172,7 +173,7 @@ func InviteURL(appID string) string {
 // until ctx ends.
 func (b *Bot) Shutdown(ctx context.Context) error {
 	b.closing.Store(true)
-	b.stopOnce.Do(func() { close(b.stopping) })
+	b.stop()
 	done := make(chan struct{})
 	go func() { b.inflight.Wait(); close(done) }()
 	select {
@@ -192,6 +193,7 @@ func (b *Bot) OnInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 // each channel's changes are serialised here.
 func (b *Bot) Handle(i *discordgo.Interaction) {
 	r := b.newRequest(i)
+	defer r.cancel()
 	if b.closing.Load() {
 		// Shutting down: nothing is changed any more, but the user hears
 		// why rather than "interaction failed".
@@ -319,8 +321,12 @@ type request struct {
 	answered bool
 	// key is the stored table the request acts on: the channel's (the
 	// interaction's channel ID) unless it is set to a private game's key.
-	key     string
-	at      time.Time // when the interaction arrived (its token's age)
+	key string
+	at  time.Time // when the interaction arrived (its token's age)
+	// ctx is the interaction's life (its token's 15 minutes): store calls
+	// run under it. Shutdown does not end it: a click in flight finishes.
+	ctx     context.Context
+	cancel  context.CancelFunc
 	arrived time.Time // the same in real time: the answer's deadline runs from it
 }
 
@@ -353,6 +359,7 @@ func (b *Bot) newRequest(i *discordgo.Interaction) *request {
 			r.userName = u.Username
 		}
 	}
+	r.ctx, r.cancel = context.WithDeadline(context.Background(), r.arrived.Add(interactionLife))
 	r.log = b.log.With().Str("interaction", i.ID).Str("channel", i.ChannelID).Str("user", r.userID).Logger()
 	return r
 }
@@ -422,9 +429,9 @@ var errRefused = errors.New("bot: refused")
 // has no table; it returns the table to keep (nil deletes it) or an error,
 // in which case nothing is written. The channel stays locked until the
 // returned unlock is called, so the caller can answer in order.
-func (b *Bot) withTable(channelID string, fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table) (*Table, error)) (unlock func(), err error) {
 	unlock = b.locks.Lock(channelID)
-	t, err := b.loadTable(channelID)
+	t, err := b.loadTable(ctx, channelID)
 	if err != nil {
 		return unlock, err
 	}
@@ -432,7 +439,7 @@ func (b *Bot) withTable(channelID string, fn func(t *Table) (*Table, error)) (un
 	if err != nil {
 		return unlock, err
 	}
-	if err := b.saveTable(channelID, nt); err != nil {
+	if err := b.saveTable(ctx, channelID, nt); err != nil {
 		return unlock, err
 	}
 	return unlock, nil
@@ -443,7 +450,7 @@ func (b *Bot) withTable(channelID string, fn func(t *Table) (*Table, error)) (un
 // unique across Discord): such an interaction is forged, refused, and fn
 // is not called.
 func (r *request) withTable(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
-	return r.b.withTable(r.tableKey(), func(t *Table) (*Table, error) {
+	return r.b.withTable(r.ctx, r.tableKey(), func(t *Table) (*Table, error) {
 		if !r.sameGuild(t) {
 			return nil, errRefused
 		}
@@ -473,13 +480,13 @@ func (r *request) sameGuild(t *Table) bool {
 
 // saveTable writes the table (nil deletes the channel's table) in one
 // durable transaction, and keeps the timer index in step.
-func (b *Bot) saveTable(channelID string, t *Table) error {
-	_, err := b.saveTableBlob(channelID, t)
+func (b *Bot) saveTable(ctx context.Context, channelID string, t *Table) error {
+	_, err := b.saveTableBlob(ctx, channelID, t)
 	return err
 }
 
 // saveTableBlob is saveTable that also returns the bytes stored.
-func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
+func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]byte, error) {
 	var stored []byte
 	fn := func(_ []byte, exists bool) ([]byte, bool, error) {
 		if t == nil {
@@ -490,11 +497,11 @@ func (b *Bot) saveTableBlob(channelID string, t *Table) ([]byte, error) {
 		return blob, false, err
 	}
 	var err error
-	if h, ok := b.history(); ok && t != nil && len(t.Finished) > 0 {
+	if h := b.opt.History; h != nil && t != nil && len(t.Finished) > 0 {
 		// The game over and its result: on disk together or not at all.
-		err = h.UpdateSaving(channelID, t.Finished, fn)
+		err = h.UpdateSaving(ctx, channelID, t.Finished, fn)
 	} else {
-		err = b.st.Update(channelID, fn)
+		err = b.st.Update(ctx, channelID, fn)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot: save table: %w", err)
@@ -518,17 +525,17 @@ type keptTable struct {
 // loadTableKept is loadTable that hands out the kept table instead of
 // decoding the stored bytes when they are the ones it was saved as. The
 // kept table is handed out once.
-func (b *Bot) loadTableKept(channelID string, keep *keptTable) (*Table, error) {
+func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTable) (*Table, error) {
 	if keep == nil || keep.t == nil {
-		return b.loadTable(channelID)
+		return b.loadTable(ctx, channelID)
 	}
 	kt, kb := keep.t, keep.blob
 	keep.t, keep.blob = nil, nil
-	data, ok, err := b.st.Get(channelID)
+	data, ok, err := b.st.Get(ctx, channelID)
 	if err == nil && ok && bytes.Equal(data, kb) {
 		return kt, nil
 	}
-	return b.decodeStored(channelID, data, ok, err)
+	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
 // keyedMutex serialises work per key (channel).
@@ -570,16 +577,16 @@ func (k *keyedMutex) Lock(key string) func() {
 func variantName(l Lang, v game.Variant) string { return l.T("variant." + v.String()) }
 
 // loadTable reads the channel's table, or nil when it has none.
-func (b *Bot) loadTable(channelID string) (*Table, error) {
-	data, ok, err := b.st.Get(channelID)
-	return b.decodeStored(channelID, data, ok, err)
+func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
+	data, ok, err := b.st.Get(ctx, channelID)
+	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
 // decodeStored decodes what the store's Get returned for the channel.
-func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*Table, error) {
+func (b *Bot) decodeStored(ctx context.Context, channelID string, data []byte, ok bool, err error) (*Table, error) {
 	if err != nil {
 		if isCorrupt(err) {
-			raw, _ := store.DamagedBytes(err)
+			raw, _ := session.DamagedBytes(err)
 			return nil, b.unreadable(channelID, raw, err)
 		}
 		return nil, fmt.Errorf("bot: load table: %w", err)
@@ -596,15 +603,15 @@ func (b *Bot) decodeStored(channelID string, data []byte, ok bool, err error) (*
 		// hand-edited database): it is no table of this channel's, which
 		// it must not block. Its bytes go to the quarantine for the
 		// operator, and the channel is free.
-		return nil, b.misfiled(channelID, t.ChannelID)
+		return nil, b.misfiled(ctx, channelID, t.ChannelID)
 	}
 	return t, nil
 }
 
 // misfiled moves a table stored under another channel's key into the
 // quarantine and reports it; the channel then has no table.
-func (b *Bot) misfiled(channelID, storedFor string) error {
-	moved, err := b.st.Quarantine(channelID, fmt.Sprintf("stored under channel %s, made for channel %s", channelID, storedFor))
+func (b *Bot) misfiled(ctx context.Context, channelID, storedFor string) error {
+	moved, err := b.st.Quarantine(ctx, channelID, fmt.Sprintf("stored under channel %s, made for channel %s", channelID, storedFor))
 	if err != nil {
 		return fmt.Errorf("bot: quarantine misfiled table: %w", err)
 	}

@@ -204,7 +204,7 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
 		select {
 		case <-time.After(delay):
-		case <-b.stopping:
+		case <-b.life.Done():
 			// Shutting down: the next process (or the sweep) goes on.
 			b.unsettled.Store(channelID, true)
 			return
@@ -241,7 +241,7 @@ func (b *Bot) sweep() {
 func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable) (done bool, err error) {
 	_, forced := b.force.LoadAndDelete(channelID)
 	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTableKept(channelID, keep)
+	t, err := b.loadTableKept(b.life, channelID, keep)
 	if err == nil && t != nil {
 		changed := settle(t)
 		if forced {
@@ -254,7 +254,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			changed = true
 		}
 		if changed {
-			err = b.saveTable(channelID, t)
+			err = b.saveTable(b.life, channelID, t)
 		}
 	}
 	unlock()
@@ -293,14 +293,14 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		// stay, to carry its log line. Rare (once per 45 minutes of a
 		// turn), so holding clicks back for one request is fine.
 		unlock := b.locks.Lock(channelID)
-		cur, lerr := b.loadTable(channelID)
+		cur, lerr := b.loadTable(b.life, channelID)
 		if lerr != nil || cur == nil || cur.ID != t.ID || cur.Stage != StagePlaying || cur.TurnKey() != t.Shown.Turn || cur.Shown.Msg != t.Shown.Msg {
 			unlock()
 			return false, lerr // changed meanwhile: look again
 		}
 		if err = b.deleteMessage(channelID, cur.Shown.Msg); err == nil {
 			cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
-			err = b.saveTable(channelID, cur)
+			err = b.saveTable(b.life, channelID, cur)
 		}
 		unlock()
 		return false, err
@@ -326,10 +326,10 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		// Record the intent first: a crash after Discord took the post but
 		// before its ID is stored must not post it twice (opLookup).
 		unlock := b.locks.Lock(channelID)
-		cur, lerr := b.loadTable(channelID)
+		cur, lerr := b.loadTable(b.life, channelID)
 		if lerr == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
 			cur.Shown.Posting = key
-			lerr = b.saveTable(channelID, cur)
+			lerr = b.saveTable(b.life, channelID, cur)
 		}
 		unlock()
 		if lerr != nil {
@@ -454,7 +454,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	}
 	unlock = b.locks.Lock(channelID)
 	defer unlock()
-	cur, err := b.loadTable(channelID)
+	cur, err := b.loadTable(b.life, channelID)
 	if err != nil || cur == nil || cur.ID != t.ID {
 		return false, err // the table changed hands: start over
 	}
@@ -475,7 +475,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 	}
 	cur.Shown.Past = kept
-	blob, err := b.saveTableBlob(channelID, cur)
+	blob, err := b.saveTableBlob(b.life, channelID, cur)
 	if err == nil {
 		keep.t, keep.blob = cur, blob
 	}

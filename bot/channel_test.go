@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -103,7 +104,7 @@ func TestTurnEndedWithoutItsMessageKeepsItsLogLine(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
 	live := h.dc.lastTable(testChannel)
-	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
+	h.st.Update(context.Background(), testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
 		tb, err := session.Decode(blob)
 		if err != nil {
 			return nil, false, err
@@ -151,7 +152,7 @@ func TestTextOnlyEditKeepsThePicture(t *testing.T) {
 	h.dc.mu.Lock()
 	uploads, atts := h.dc.uploads, len(h.dc.byID[tbl.ID].Attachments)
 	h.dc.mu.Unlock()
-	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
+	h.st.Update(context.Background(), testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
 		tb, err := session.Decode(blob)
 		if err != nil {
 			return nil, false, err
@@ -279,7 +280,7 @@ func TestReconcileConvergesFromPendingWork(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
 	old := h.dc.lastTable(testChannel)
-	h.st.Update(testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
+	h.st.Update(context.Background(), testChannel, func(blob []byte, _ bool) ([]byte, bool, error) {
 		tb, err := session.Decode(blob)
 		if err != nil {
 			return nil, false, err

@@ -164,7 +164,7 @@ func (b *Bot) refreshHandOf(channelID, user string) {
 		return
 	}
 	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTable(channelID)
+	t, err := b.loadTable(b.life, channelID)
 	unlock()
 	if err != nil {
 		return // logged by the reconciler's load

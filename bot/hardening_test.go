@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -22,7 +23,7 @@ func isEphemeral(r *discordgo.InteractionResponse) bool {
 
 // storedBlob is the table exactly as stored.
 func (h *harness) storedBlob() []byte {
-	b, _, _ := h.st.Get(testChannel)
+	b, _, _ := h.st.Get(context.Background(), testChannel)
 	return b
 }
 
@@ -308,7 +309,7 @@ func TestUnreadableTableClearedByHostWithNew(t *testing.T) {
 	}
 	tb["game"] = map[string]any{"v": 1, "garbage": true}
 	bad, _ := json.Marshal(tb)
-	h.st.Update(testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
+	h.st.Update(context.Background(), testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
 	if r := h.command("ben", "new"); !strings.Contains(r.Data.Content, "could not be read") {
 		t.Fatalf("non-host /qwixx new: %q", r.Data.Content)
 	}
@@ -344,7 +345,7 @@ func TestGameContradictingItsLogIsNotPlayed(t *testing.T) {
 	sheet["rows"].([]any)[0] = 1 // red 2 crossed, which no move did
 	tb["game"] = snap
 	bad, _ := json.Marshal(tb)
-	h.st.Update(testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
+	h.st.Update(context.Background(), testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
 	h.bot = h.newBot() // a restart: nothing of the game in memory
 	if err := h.bot.Start(); err != nil {
 		t.Fatal(err)
@@ -381,7 +382,7 @@ func TestTableUnderAnotherChannelsKeyPutAside(t *testing.T) {
 			h.startTwo("dice")
 			blob := h.storedBlob()
 			const other = "chan-elsewhere"
-			h.st.Update(other, func([]byte, bool) ([]byte, bool, error) { return blob, false, nil })
+			h.st.Update(context.Background(), other, func([]byte, bool) ([]byte, bool, error) { return blob, false, nil })
 			if restart {
 				h.bot = h.newBot()
 				if err := h.bot.Start(); err != nil {

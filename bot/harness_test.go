@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"fmt"
 	"image"
@@ -19,13 +20,13 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // memStore is an in-memory Store. A channel in corrupt reads as damaged
-// bytes (store.ErrCorrupt), as a failed checksum does.
+// bytes (session.ErrCorrupt), as a failed checksum does.
 type memStore struct {
 	mu          sync.Mutex
 	m           map[string][]byte
@@ -34,24 +35,24 @@ type memStore struct {
 	secrets     map[string][]byte
 }
 
-func (s *memStore) Get(ch string) ([]byte, bool, error) {
+func (s *memStore) Get(_ context.Context, ch string) ([]byte, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.corrupt[ch] {
-		return nil, true, fmt.Errorf("memstore: game %s: %w", ch, store.ErrCorrupt)
+		return nil, true, fmt.Errorf("memstore: game %s: %w", ch, session.ErrCorrupt)
 	}
 	b, ok := s.m[ch]
 	return slices.Clone(b), ok, nil
 }
 
-func (s *memStore) Update(ch string, fn func([]byte, bool) ([]byte, bool, error)) error {
+func (s *memStore) Update(_ context.Context, ch string, fn func([]byte, bool) ([]byte, bool, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
 		s.m = map[string][]byte{}
 	}
 	if s.corrupt[ch] {
-		return fmt.Errorf("memstore: game %s: %w", ch, store.ErrCorrupt)
+		return fmt.Errorf("memstore: game %s: %w", ch, session.ErrCorrupt)
 	}
 	old, ok := s.m[ch]
 	nb, del, err := fn(slices.Clone(old), ok)
@@ -66,13 +67,13 @@ func (s *memStore) Update(ch string, fn func([]byte, bool) ([]byte, bool, error)
 	return nil
 }
 
-func (s *memStore) ForEach(fn func(string, []byte, error) error) error {
+func (s *memStore) ForEach(_ context.Context, fn func(string, []byte, error) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, v := range s.m {
 		var err error
 		if s.corrupt[k] {
-			v, err = nil, store.ErrCorrupt
+			v, err = nil, session.ErrCorrupt
 		}
 		if err := fn(k, v, err); err != nil {
 			return err
@@ -81,7 +82,7 @@ func (s *memStore) ForEach(fn func(string, []byte, error) error) error {
 	return nil
 }
 
-func (s *memStore) Quarantine(ch, _ string) (bool, error) {
+func (s *memStore) Quarantine(_ context.Context, ch, _ string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, ok := s.m[ch]
@@ -98,7 +99,7 @@ func (s *memStore) Quarantine(ch, _ string) (bool, error) {
 }
 
 // Secret keeps a secret per name, made once, as the store does.
-func (s *memStore) Secret(name string) ([]byte, error) {
+func (s *memStore) Secret(_ context.Context, name string) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.secrets == nil {
@@ -114,9 +115,11 @@ func (s *memStore) Secret(name string) ([]byte, error) {
 	return s.secrets[name], nil
 }
 
-func (s *memStore) GuildSettings(g string) ([]byte, bool, error) { return s.Get("guild:" + g) }
-func (s *memStore) PutGuildSettings(g string, b []byte) error {
-	return s.Update("guild:"+g, func([]byte, bool) ([]byte, bool, error) { return b, false, nil })
+func (s *memStore) GuildSettings(ctx context.Context, g string) ([]byte, bool, error) {
+	return s.Get(ctx, "guild:"+g)
+}
+func (s *memStore) PutGuildSettings(ctx context.Context, g string, b []byte) error {
+	return s.Update(ctx, "guild:"+g, func([]byte, bool) ([]byte, bool, error) { return b, false, nil })
 }
 
 // tinyRenderer draws a 4x4 PNG whose pixel encodes what was asked, so tests
@@ -370,16 +373,20 @@ func (f *fakeDiscord) lastTable(ch string) *discordgo.Message {
 
 // harness runs a bot against the doubles, with a fake clock.
 type harness struct {
-	t     *testing.T
-	bot   *Bot
-	dc    *fakeDiscord
-	st    *memStore
-	rd    *tinyRenderer
-	clock *discordtest.FakeClock // read by the bot's goroutines too
-	seq   int
-	perm  int64
-	logs  discordtest.Buffer // the bot's log
-	games int                // games started (their seeds)
+	t   *testing.T
+	bot *Bot
+	dc  *fakeDiscord
+	st  *memStore
+	// tables and hist are what the bot keeps its tables and its history
+	// in (h.st and none, unless a test uses others: use).
+	tables session.Tables
+	hist   session.History
+	rd     *tinyRenderer
+	clock  *discordtest.FakeClock // read by the bot's goroutines too
+	seq    int
+	perm   int64
+	logs   discordtest.Buffer // the bot's log
+	games  int                // games started (their seeds)
 }
 
 const testChannel = "c1"
@@ -388,6 +395,13 @@ func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, clock: discordtest.NewFakeClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), perm: RequiredPermissions}
 	h.bot = h.newBot()
 	return h
+}
+
+// use makes the bot keep its tables in tables and its finished games in
+// hist (nil: none), from now on and after restarts (newBot).
+func (h *harness) use(tables session.Tables, hist session.History) {
+	h.tables, h.hist = tables, hist
+	h.bot.st, h.bot.opt.History = tables, hist
 }
 
 func (h *harness) newBot() *Bot {
@@ -399,7 +413,11 @@ func (h *harness) newBot() *Bot {
 		seed[0], seed[1] = byte(h.games), byte(h.games>>8)
 		return game.New(game.Config{Variant: v, Players: players, Seed: seed})
 	}
-	return New(h.dc, h.st, h.rd, Options{AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: h.clock.Now, NewGame: newGame}, zerolog.New(&h.logs))
+	tables := h.tables
+	if tables == nil {
+		tables = h.st
+	}
+	return New(h.dc, tables, h.rd, Options{History: h.hist, Secrets: h.st, AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: h.clock.Now, NewGame: newGame}, zerolog.New(&h.logs))
 }
 
 func (h *harness) interaction(user string, typ discordgo.InteractionType, data discordgo.InteractionData, msg *discordgo.Message) *discordgo.Interaction {
@@ -491,7 +509,7 @@ func (h *harness) startTwo(variant string) {
 }
 
 func (h *harness) table() *Table {
-	t, err := h.bot.loadTable(testChannel)
+	t, err := h.bot.loadTable(context.Background(), testChannel)
 	if err != nil {
 		h.t.Fatal(err)
 	}

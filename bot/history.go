@@ -11,36 +11,18 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
-// History keeps the finished games of every guild: their results (for
-// /qwixx stats and leaderboard) and game records (/qwixx record), with
-// the retention and the forgetting of store.Store. A Store that is also a
-// History gets every game played to its end saved with the table that
-// shows it over (UpdateSaving), and the commands of this file; without one
-// they answer that nothing is kept.
-type History interface {
-	// UpdateSaving is Store.Update that also saves the games, in the same
-	// transaction, when fn writes.
-	UpdateSaving(channelID string, games []store.Finished, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
-	Results(guildID string, limit int) ([]stats.Result, error)
-	Record(guildID, gameID string) (store.GameRecord, bool, error)
-	Records(guildID string, limit int) ([]store.RecordInfo, error)
-	DeleteUser(guildID, userID string) (store.Forgotten, error)
-	GuildLeft(guildID string, at time.Time) error
-	GuildBack(guildID string) (bool, error)
-	Sweep(now time.Time) (store.SweepReport, error)
-	// Retention is how long results and records are kept.
-	Retention() store.Retention
-}
-
-// history returns the store's History, if it keeps one.
-func (b *Bot) history() (History, bool) {
-	h, ok := b.st.(History)
-	return h, ok
+// history returns the bot's History (Options.History), if it keeps one:
+// every game played to its end is then saved with the table that shows it
+// over (UpdateSaving); without one the history's commands answer that
+// nothing is kept.
+func (b *Bot) history() (session.History, bool) {
+	return b.opt.History, b.opt.History != nil
 }
 
 // Limits of what the history answers show.
@@ -83,7 +65,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 		r.ephemeral(r.lang.T("hist.none"))
 		return
 	}
-	gr, found, err := h.Record(r.i.GuildID, id)
+	gr, found, err := h.Record(r.ctx, r.i.GuildID, id)
 	if isCorrupt(err) {
 		r.log.Error().Err(err).Str("game", id).Msg("kept record damaged")
 		r.ephemeral(r.lang.T("record.damaged"))
@@ -143,11 +125,11 @@ func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.Applicat
 	if !ok || r.i.GuildID == "" {
 		return out
 	}
-	infos, err := h.Records(r.i.GuildID, 0)
+	infos, err := h.Records(r.ctx, r.i.GuildID, 0)
 	if err != nil {
 		r.log.Warn().Err(err).Msg("records for autocomplete")
 	}
-	results, err := h.Results(r.i.GuildID, len(infos)+50)
+	results, err := h.Results(r.ctx, r.i.GuildID, len(infos)+50)
 	if err != nil {
 		r.log.Warn().Err(err).Msg("results for autocomplete")
 	}
@@ -278,9 +260,9 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 // request instead: no result readable at all, or an error.
 func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok bool) {
 	h, _ := b.history()
-	results, err := h.Results(privateGuild(r.i.GuildID), 0)
+	results, err := h.Results(r.ctx, privateGuild(r.i.GuildID), 0)
 	if err != nil {
-		damaged = store.Skipped(err)
+		damaged = session.Skipped(err)
 		r.log.Error().Err(err).Int("damaged", damaged).Msg("some results unreadable")
 		if len(results) == 0 {
 			if damaged > 0 || isCorrupt(err) {
@@ -503,7 +485,7 @@ func (b *Bot) peopleClick(r *request, a Action) {
 		update(r.lang.T("hist.none"))
 		return
 	}
-	f, err := h.DeleteUser("", r.userID)
+	f, err := h.DeleteUser(r.ctx, "", r.userID)
 	if err != nil {
 		r.fail(err)
 		return
@@ -512,7 +494,7 @@ func (b *Bot) peopleClick(r *request, a Action) {
 	// user's ID and name. (The daily challenge of the day may then be
 	// played again: nothing is kept to tell that it was played.)
 	for _, kind := range []string{privateSolo, privateDaily} {
-		unlock, err := b.withTable(privateKey(kind, r.userID), func(*Table) (*Table, error) { return nil, nil })
+		unlock, err := b.withTable(r.ctx, privateKey(kind, r.userID), func(*Table) (*Table, error) { return nil, nil })
 		unlock()
 		if err != nil {
 			r.fail(err)
@@ -532,7 +514,7 @@ func (b *Bot) GuildDeleted(guildID string, unavailable bool) {
 	if !ok || unavailable || guildID == "" {
 		return
 	}
-	if err := h.GuildLeft(guildID, b.opt.Now().UTC()); err != nil {
+	if err := h.GuildLeft(b.life, guildID, b.opt.Now().UTC()); err != nil {
 		b.log.Error().Err(err).Str("guild", guildID).Msg("mark a left guild")
 		return
 	}
@@ -546,13 +528,15 @@ func (b *Bot) GuildCreated(guildID string) {
 	if !ok || guildID == "" {
 		return
 	}
-	back, err := h.GuildBack(guildID)
+	back, err := h.GuildBack(b.life, guildID)
 	if err != nil {
 		b.log.Error().Err(err).Str("guild", guildID).Msg("clear a left guild")
 		return
 	}
 	if back {
 		b.log.Info().Str("guild", guildID).Msg("back in a guild: its data stays")
+	} else {
+		b.log.Debug().Str("guild", guildID).Msg("in a guild")
 	}
 }
 
@@ -568,7 +552,7 @@ func (b *Bot) sweepHistory(now time.Time) {
 		return
 	}
 	b.lastHistorySweep.Store(now.UnixNano())
-	rep, err := h.Sweep(now)
+	rep, err := h.Sweep(b.life, now)
 	if err != nil {
 		b.log.Error().Err(err).Msg("sweep the history")
 		return

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"go.etcd.io/bbolt"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -22,16 +24,17 @@ import (
 // UpdateSaving writes the table, then the games (the real store does both
 // in one transaction; store's tests check that).
 type histStore struct {
-	*memStore
-	hist *store.Store
-	fail bool // UpdateSaving fails, writing nothing
+	*session.OnDisk
+	tables *memStore
+	hist   *store.Store
+	fail   bool // UpdateSaving fails, writing nothing
 }
 
-func (s *histStore) UpdateSaving(ch string, games []store.Finished, fn func([]byte, bool) ([]byte, bool, error)) error {
+func (s *histStore) UpdateSaving(ctx context.Context, ch string, games []session.Finished, fn func([]byte, bool) ([]byte, bool, error)) error {
 	if s.fail {
 		return fmt.Errorf("histstore: update %s: disk full", ch)
 	}
-	if err := s.memStore.Update(ch, fn); err != nil {
+	if err := s.tables.Update(ctx, ch, fn); err != nil {
 		return err
 	}
 	for _, g := range games {
@@ -41,16 +44,6 @@ func (s *histStore) UpdateSaving(ch string, games []store.Finished, fn func([]by
 	}
 	return nil
 }
-func (s *histStore) Results(g string, n int) ([]stats.Result, error) { return s.hist.Results(g, n) }
-func (s *histStore) Record(g, id string) (store.GameRecord, bool, error) {
-	return s.hist.Record(g, id)
-}
-func (s *histStore) Records(g string, n int) ([]store.RecordInfo, error) { return s.hist.Records(g, n) }
-func (s *histStore) DeleteUser(g, u string) (store.Forgotten, error)     { return s.hist.DeleteUser(g, u) }
-func (s *histStore) GuildLeft(g string, at time.Time) error              { return s.hist.GuildLeft(g, at) }
-func (s *histStore) GuildBack(g string) (bool, error)                    { return s.hist.GuildBack(g) }
-func (s *histStore) Sweep(now time.Time) (store.SweepReport, error)      { return s.hist.Sweep(now) }
-func (s *histStore) Retention() store.Retention                          { return s.hist.Retention() }
 
 // newHistoryHarness is a harness whose bot keeps a history in a store in
 // a temporary directory.
@@ -61,7 +54,7 @@ func newHistoryHarness(t *testing.T) (*harness, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h.bot.st = &histStore{memStore: h.st, hist: st}
+	h.use(h.st, &histStore{OnDisk: session.NewOnDisk(st), tables: h.st, hist: st})
 	return h, st
 }
 
@@ -197,9 +190,7 @@ func TestHistoryOfAFinishedGame(t *testing.T) {
 		t.Fatal("no Show in channel button")
 	}
 	// The buttons outlive a restart: they carry all they need.
-	hist := h.bot.st
 	h.bot = h.newBot()
-	h.bot.st = hist
 	if err := h.bot.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -383,14 +374,14 @@ func TestGamesSavedOnceWithTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h.bot.st = st
+	disk := session.NewOnDisk(st)
+	h.use(disk, disk)
 	resp := h.command("anna", "new", strOpt("variant", "dice"), &discordgo.ApplicationCommandInteractionDataOption{Name: "games", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(2)})
 	resp = h.click("ben", buttons(resp.Data.Components, "Join")[0], nil)
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	h.playToEnd()
 	first := h.table().ID
 	h.bot = h.newBot() // a restart
-	h.bot.st = st
 	if err := h.bot.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +406,7 @@ func TestGamesSavedOnceWithTheTable(t *testing.T) {
 // move made again ends the game and saves it once.
 func TestFailedFinishSavesNothing(t *testing.T) {
 	h, st := newHistoryHarness(t)
-	hs := h.bot.st.(*histStore)
+	hs := h.hist.(*histStore)
 	h.startTwo("dice")
 	// Everybody passes until the next pass ends the game (a fourth
 	// misthrow), then that write fails.
@@ -600,8 +591,8 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &histStore{memStore: h.st, hist: st}
-	h.bot.st = hs
+	hs := &histStore{OnDisk: session.NewOnDisk(st), tables: h.st, hist: st}
+	h.use(h.st, hs)
 	var ids []string
 	for range 2 {
 		h.startTwo("dice")
@@ -615,7 +606,7 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	hs.hist = st
+	hs.hist, hs.OnDisk = st, session.NewOnDisk(st)
 
 	resp := h.command("anna", "record", strOpt("game", ids[1]))
 	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "could not be read: its stored data is damaged") || strings.Contains(resp.Data.Content, "try again") {

@@ -206,7 +206,7 @@ func (b *Bot) apply(t *Table, m game.Move) error {
 
 // timing is the clock and the timer settings of t's server.
 func (b *Bot) timing(t *Table) session.Timing {
-	return session.Timing{Now: b.opt.Now(), Timeout: func() time.Duration { return b.turnTimeout(t.GuildID) }, ReminderLead: b.opt.ReminderBefore}
+	return session.Timing{Now: b.opt.Now(), Timeout: func() time.Duration { return b.turnTimeout(b.life, t.GuildID) }, ReminderLead: b.opt.ReminderBefore}
 }
 
 // logProblems logs (and forgets) what went wrong in t without stopping a

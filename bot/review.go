@@ -31,7 +31,7 @@ const reviewLines = 12
 func (b *Bot) reviewClick(r *request, a Action) {
 	n, _ := strconv.Atoi(a.Arg)
 	unlock := b.locks.Lock(r.tableKey())
-	t, err := b.loadTable(r.tableKey())
+	t, err := b.loadTable(r.ctx, r.tableKey())
 	unlock()
 	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.Game != nil && t.Game.Over() && t.GuildID == r.i.GuildID {
 		seat := t.SeatOf(r.userID)
@@ -47,7 +47,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 		r.ephemeral(r.lang.T("review.gone"))
 		return
 	}
-	gr, found, err := h.Record(r.i.GuildID, a.Table+"-"+a.Arg)
+	gr, found, err := h.Record(r.ctx, r.i.GuildID, a.Table+"-"+a.Arg)
 	if err != nil && !found {
 		r.fail(err)
 		return

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -21,9 +22,9 @@ type guildSettings struct {
 
 // settingsFor reads a guild's settings; a missing or unreadable blob means
 // the defaults.
-func (b *Bot) settingsFor(guildID string) guildSettings {
+func (b *Bot) settingsFor(ctx context.Context, guildID string) guildSettings {
 	var gs guildSettings
-	data, ok, err := b.st.GuildSettings(guildID)
+	data, ok, err := b.st.GuildSettings(ctx, guildID)
 	if err != nil || !ok || json.Unmarshal(data, &gs) != nil {
 		return guildSettings{}
 	}
@@ -31,8 +32,8 @@ func (b *Bot) settingsFor(guildID string) guildSettings {
 }
 
 // turnTimeout is the guild's turn timer, or the configured default.
-func (b *Bot) turnTimeout(guildID string) time.Duration {
-	if d := b.settingsFor(guildID).TurnTimeout; d >= MinTurnTimeout && d <= MaxTurnTimeout {
+func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
+	if d := b.settingsFor(ctx, guildID).TurnTimeout; d >= MinTurnTimeout && d <= MaxTurnTimeout {
 		return d
 	}
 	return b.opt.TurnTimeout
@@ -51,14 +52,14 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 			r.ephemeral(r.lang.T("settings.range", formatDuration(r.lang, MinTurnTimeout), formatDuration(r.lang, MaxTurnTimeout)))
 			return
 		}
-		gs := b.settingsFor(r.i.GuildID)
+		gs := b.settingsFor(r.ctx, r.i.GuildID)
 		gs.TurnTimeout = d
 		data, _ := json.Marshal(gs)
-		if err := b.st.PutGuildSettings(r.i.GuildID, data); err != nil {
+		if err := b.st.PutGuildSettings(r.ctx, r.i.GuildID, data); err != nil {
 			r.fail(fmt.Errorf("bot: save settings: %w", err))
 			return
 		}
 		r.log.Info().Str("guild", r.i.GuildID).Dur("turn_timeout", d).Msg("settings changed")
 	}
-	r.ephemeral(r.lang.T("settings.show", formatDuration(r.lang, b.turnTimeout(r.i.GuildID))))
+	r.ephemeral(r.lang.T("settings.show", formatDuration(r.lang, b.turnTimeout(r.ctx, r.i.GuildID))))
 }

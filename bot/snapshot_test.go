@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
@@ -13,11 +14,11 @@ import (
 func TestReadTablesDoNotShareGames(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
-	a, err := h.bot.loadTable(testChannel)
+	a, err := h.bot.loadTable(context.Background(), testChannel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := h.bot.loadTable(testChannel)
+	b, _ := h.bot.loadTable(context.Background(), testChannel)
 	if a.Game == b.Game {
 		t.Fatal("two reads share one game")
 	}
@@ -25,15 +26,15 @@ func TestReadTablesDoNotShareGames(t *testing.T) {
 	if err := a.Game.Apply(a.Game.LegalMoves(a.Game.Waiting()[0])[0]); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := h.bot.loadTable(testChannel)
+	c, _ := h.bot.loadTable(context.Background(), testChannel)
 	if got, _ := c.Game.MarshalBinary(); !bytes.Equal(got, want) {
 		t.Fatal("a change to one table read showed in the next")
 	}
 	// Saved, the change is what the next read gets.
-	if err := h.bot.saveTable(testChannel, a); err != nil {
+	if err := h.bot.saveTable(context.Background(), testChannel, a); err != nil {
 		t.Fatal(err)
 	}
-	d, _ := h.bot.loadTable(testChannel)
+	d, _ := h.bot.loadTable(context.Background(), testChannel)
 	fresh, err := session.Decode(mustStored(t, h))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestReadTablesDoNotShareGames(t *testing.T) {
 
 func mustStored(t *testing.T, h *harness) []byte {
 	t.Helper()
-	blob, ok, err := h.st.Get(testChannel)
+	blob, ok, err := h.st.Get(context.Background(), testChannel)
 	if err != nil || !ok {
 		t.Fatalf("stored table: %v %v", ok, err)
 	}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -41,24 +42,17 @@ func privateViewOf(kind string) View {
 	return ViewSolo
 }
 
-// Secrets is what a store offers that keeps named secrets (store.Store):
-// Secret returns the secret of name, made from crypto/rand and kept on
-// its first use.
-type Secrets interface {
-	Secret(name string) ([]byte, error)
-}
-
 // dailySecret is the key of the daily challenge's seeds (ai.DailySeed):
 // Options.DailySecret, or the store's kept secret.
-func (b *Bot) dailySecret() ([]byte, error) {
+func (b *Bot) dailySecret(ctx context.Context) ([]byte, error) {
 	if len(b.opt.DailySecret) > 0 {
 		return b.opt.DailySecret, nil
 	}
-	s, ok := b.st.(Secrets)
-	if !ok {
+	s := b.opt.Secrets
+	if s == nil {
 		return nil, fmt.Errorf("bot: the store keeps no secrets for the daily challenge")
 	}
-	secret, err := s.Secret("daily")
+	secret, err := s.Secret(ctx, "daily")
 	if err != nil {
 		return nil, fmt.Errorf("bot: daily secret: %w", err)
 	}
@@ -144,7 +138,7 @@ func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error
 // cmdDaily starts (or shows again) the user's daily challenge: the day's
 // dice, the same for everybody (ai.DailySeed), played once a day.
 func (b *Bot) cmdDaily(r *request) {
-	secret, err := b.dailySecret()
+	secret, err := b.dailySecret(r.ctx)
 	if err != nil {
 		r.fail(err)
 		return
@@ -197,9 +191,9 @@ func (b *Bot) privateReadable(r *request) (note string, ok bool) {
 	key := r.tableKey()
 	unlock := b.locks.Lock(key)
 	defer unlock()
-	_, err := b.loadTable(key)
+	_, err := b.loadTable(r.ctx, key)
 	if _, bad := asUnreadable(err); bad {
-		moved, qerr := b.st.Quarantine(key, err.Error())
+		moved, qerr := b.st.Quarantine(r.ctx, key, err.Error())
 		if qerr != nil {
 			r.fail(fmt.Errorf("bot: quarantine private game: %w", qerr))
 			return "", false
@@ -372,7 +366,7 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	if !ok || t.GuildID == privateResults {
 		return 0, 0, nil // no server: no server's ranking
 	}
-	results, err := h.Results(t.GuildID, 0)
+	results, err := h.Results(r.ctx, t.GuildID, 0)
 	if err != nil && len(results) == 0 {
 		r.log.Warn().Err(err).Msg("daily ranking: results unreadable")
 		return 0, 0, nil

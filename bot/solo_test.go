@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -83,13 +84,11 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 		resp = h.click("anna", moveButtons(t, resp.Data.Components)[0], ephemeralMsg)
 	}
 	key := privateKey(privateSolo, "anna")
-	before, err := h.bot.loadTable(key)
+	before, err := h.bot.loadTable(context.Background(), key)
 	if err != nil || before == nil || before.Private != privateSolo || before.Game.NumPlayers() != 1 {
 		t.Fatalf("private table under %s: %+v, %v", key, before, err)
 	}
-	kept := h.bot.st
 	h.bot = h.newBot()
-	h.bot.st = kept
 	if err := h.bot.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -98,11 +97,11 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	if !strings.Contains(again.Data.Content, "goes on") {
 		t.Fatalf("/qwixx solo during a game: %q", again.Data.Content)
 	}
-	if tb, _ := h.bot.loadTable(key); tb.ID != before.ID || tb.Game.Turn() != before.Game.Turn() {
+	if tb, _ := h.bot.loadTable(context.Background(), key); tb.ID != before.ID || tb.Game.Turn() != before.Game.Turn() {
 		t.Fatal("/qwixx solo replaced the running game")
 	}
 	end := h.playPrivate("anna", resp, cycle)
-	tb, _ := h.bot.loadTable(key)
+	tb, _ := h.bot.loadTable(context.Background(), key)
 	if tb.Stage != StageOver || !tb.Game.Over() {
 		t.Fatal("the private game is not over")
 	}
@@ -116,7 +115,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 		t.Fatalf("a private game posted %d channel messages", posted)
 	}
 	// The result is kept as a solo game: in the solo summary only.
-	results, err := h.bot.st.(History).Results("g1", 0)
+	results, err := h.hist.Results(context.Background(), "g1", 0)
 	if err != nil || len(results) != 1 || !results[0].Solo() || results[0].Seats[0].Score != tb.Game.Scores()[0] {
 		t.Fatalf("kept results %+v, %v", results, err)
 	}
@@ -155,7 +154,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	}
 	// New solo game: a new table with a new game.
 	nw := h.click("anna", buttons(end.Data.Components, "New solo game")[0], ephemeralMsg)
-	if nt, _ := h.bot.loadTable(key); nt.ID == tb.ID || nt.Stage != StagePlaying || nw.Type != discordgo.InteractionResponseUpdateMessage {
+	if nt, _ := h.bot.loadTable(context.Background(), key); nt.ID == tb.ID || nt.Stage != StagePlaying || nw.Type != discordgo.InteractionResponseUpdateMessage {
 		t.Fatal("New solo game did not start a new game")
 	}
 }
@@ -172,8 +171,8 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	h, _ := newHistoryHarness(t)
 	anna := h.dailyIn("g1", "anna")
 	ben := h.dailyIn("g2", "ben")
-	ta, _ := h.bot.loadTable(privateKey(privateDaily, "anna"))
-	tb, _ := h.bot.loadTable(privateKey(privateDaily, "ben"))
+	ta, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "anna"))
+	tb, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "ben"))
 	if ta == nil || tb == nil || ta.Daily != ai.DailyNumber(h.clock.Now()) || tb.Daily != ta.Daily {
 		t.Fatalf("daily tables %+v %+v", ta, tb)
 	}
@@ -185,8 +184,8 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	// differs but the dice are the seed's).
 	endA := h.playPrivate("anna", anna, cycle)
 	endB := h.playPrivate("ben", ben, func(step int, ids []string) string { return ids[0] })
-	ga, _ := h.bot.loadTable(privateKey(privateDaily, "anna"))
-	gb, _ := h.bot.loadTable(privateKey(privateDaily, "ben"))
+	ga, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "anna"))
+	gb, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "ben"))
 	ra, rb := ga.Game.Record(), gb.Game.Record()
 	same := 0
 	for i := 0; i < min(len(ra.Rolls), len(rb.Rolls)); i++ {
@@ -202,7 +201,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 		t.Fatalf("only %d turns compared", same)
 	}
 	// The par is the hard solo player's score on exactly these dice.
-	secret, err := h.bot.dailySecret()
+	secret, err := h.bot.dailySecret(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +237,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	if !isEphemeral(again) || !strings.Contains(again.Data.Content, "You have played today's daily challenge") || len(moveButtons(t, again.Data.Components)) != 0 {
 		t.Fatalf("second daily: %q", again.Data.Content)
 	}
-	if nt, _ := h.bot.loadTable(privateKey(privateDaily, "anna")); nt.ID != ga.ID {
+	if nt, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "anna")); nt.ID != ga.ID {
 		t.Fatal("a second daily replaced the first")
 	}
 	// Also from another server.
@@ -247,8 +246,8 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	}
 	// A second player of the same server is ranked with the first.
 	h.playPrivate("cleo", h.dailyIn("g1", "cleo"), func(step int, ids []string) string { return ids[len(ids)-1] })
-	tc, _ := h.bot.loadTable(privateKey(privateDaily, "cleo"))
-	rank, of, _ := h.bot.dailyRanking(&request{b: h.bot, lang: LangFor("en"), userID: "cleo", log: h.bot.log}, tc)
+	tc, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "cleo"))
+	rank, of, _ := h.bot.dailyRanking(&request{ctx: context.Background(), b: h.bot, lang: LangFor("en"), userID: "cleo", log: h.bot.log}, tc)
 	want := 1
 	if ga.Game.Scores()[0] > tc.Game.Scores()[0] {
 		want = 2
@@ -259,7 +258,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	// Tomorrow: other dice, and the streak goes on.
 	h.clock.Advance(24 * time.Hour)
 	next := h.dailyIn("g1", "anna")
-	n2, _ := h.bot.loadTable(privateKey(privateDaily, "anna"))
+	n2, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "anna"))
 	if n2.Daily != ga.Daily+1 || n2.ID == ga.ID {
 		t.Fatalf("the next day's daily: %+v", n2)
 	}
@@ -273,7 +272,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	// A day missed breaks it.
 	h.clock.Advance(48 * time.Hour)
 	h.playPrivate("anna", h.dailyIn("g1", "anna"), cycle)
-	if n4, _ := h.bot.loadTable(privateKey(privateDaily, "anna")); n4.Streak != 1 {
+	if n4, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "anna")); n4.Streak != 1 {
 		t.Fatalf("streak after a missed day: %d", n4.Streak)
 	}
 }
@@ -285,23 +284,23 @@ func TestDailySeedKeyedBySecretNeverShown(t *testing.T) {
 	h1, h2 := newHarness(t), newHarness(t)
 	r1 := h1.command("anna", "daily")
 	h2.command("anna", "daily")
-	t1, _ := h1.bot.loadTable(privateKey(privateDaily, "anna"))
-	t2, _ := h2.bot.loadTable(privateKey(privateDaily, "anna"))
+	t1, _ := h1.bot.loadTable(context.Background(), privateKey(privateDaily, "anna"))
+	t2, _ := h2.bot.loadTable(context.Background(), privateKey(privateDaily, "anna"))
 	if t1.Daily != t2.Daily {
 		t.Fatal("the two bots disagree on the day")
 	}
 	if t1.Game.Record().Rolls[0] == t2.Game.Record().Rolls[0] && t1.Par == t2.Par {
 		t.Fatal("two secrets dealt the same daily")
 	}
-	secret, err := h1.bot.dailySecret()
+	secret, err := h1.bot.dailySecret(context.Background())
 	if err != nil || len(secret) != 32 {
 		t.Fatalf("secret of %d bytes, %v", len(secret), err)
 	}
-	again, _ := h1.bot.dailySecret()
+	again, _ := h1.bot.dailySecret(context.Background())
 	if !bytes.Equal(secret, again) {
 		t.Fatal("the secret changed between two uses")
 	}
-	blob, _, _ := h1.st.Get(privateKey(privateDaily, "anna"))
+	blob, _, _ := h1.st.Get(context.Background(), privateKey(privateDaily, "anna"))
 	for _, hay := range []string{r1.Data.Content, h1.logs.String(), string(blob)} {
 		for _, enc := range []string{hex.EncodeToString(secret), base64.StdEncoding.EncodeToString(secret), string(secret)} {
 			if strings.Contains(hay, enc) {
@@ -317,17 +316,17 @@ func TestDailySeedKeyedBySecretNeverShown(t *testing.T) {
 func TestPrivateGameOnlyItsPlayerMoves(t *testing.T) {
 	h := newHarness(t)
 	anna := h.command("anna", "solo")
-	before, _ := h.bot.loadTable(privateKey(privateSolo, "anna"))
+	before, _ := h.bot.loadTable(context.Background(), privateKey(privateSolo, "anna"))
 	id := moveButtons(t, anna.Data.Components)[0]
 	r := h.click("ben", id, ephemeralMsg)
 	if !isEphemeral(r) || !strings.Contains(r.Data.Content, "replaced") {
 		t.Fatalf("ben's click on anna's button: %+v", r.Data)
 	}
-	after, _ := h.bot.loadTable(privateKey(privateSolo, "anna"))
+	after, _ := h.bot.loadTable(context.Background(), privateKey(privateSolo, "anna"))
 	if after.Seq != before.Seq {
 		t.Fatal("another user's click moved anna's game")
 	}
-	if tb, _ := h.bot.loadTable(privateKey(privateSolo, "ben")); tb != nil {
+	if tb, _ := h.bot.loadTable(context.Background(), privateKey(privateSolo, "ben")); tb != nil {
 		t.Fatal("ben's click made a game")
 	}
 	// A private view's button on a public message is forged.
@@ -434,7 +433,7 @@ func TestForgetMeDeletesPrivateGames(t *testing.T) {
 	ask := h.command("ben", "forget-me")
 	h.click("ben", buttons(ask.Data.Components, "Forget me")[0], ephemeralMsg)
 	for _, kind := range []string{privateSolo, privateDaily} {
-		if tb, _ := h.bot.loadTable(privateKey(kind, "ben")); tb != nil {
+		if tb, _ := h.bot.loadTable(context.Background(), privateKey(kind, "ben")); tb != nil {
 			t.Fatalf("ben's %s game is kept after forget-me", kind)
 		}
 	}
@@ -459,7 +458,7 @@ func TestUnreadablePrivateGamePutAside(t *testing.T) {
 	if kept != 1 {
 		t.Fatalf("%d damaged games kept in the quarantine, want 1", kept)
 	}
-	if tb, err := h.bot.loadTable(key); err != nil || tb == nil || tb.Stage != StagePlaying {
+	if tb, err := h.bot.loadTable(context.Background(), key); err != nil || tb == nil || tb.Stage != StagePlaying {
 		t.Fatalf("the new game: %v, %v", tb, err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // timerIndex mirrors every stored table's deadline in memory, so that Tick
@@ -69,9 +68,9 @@ func remindTime(deadline, remindAt time.Time, before time.Duration) time.Time {
 func (b *Bot) Start() error {
 	var repost []string
 	misfiled := map[string]string{}
-	err := b.st.ForEach(func(channelID string, blob []byte, err error) error {
+	err := b.st.ForEach(b.life, func(channelID string, blob []byte, err error) error {
 		if err != nil {
-			raw, _ := store.DamagedBytes(err)
+			raw, _ := session.DamagedBytes(err)
 			b.unreadable(channelID, raw, err)
 			return nil
 		}
@@ -101,7 +100,7 @@ func (b *Bot) Start() error {
 		return fmt.Errorf("bot: load tables: %w", err)
 	}
 	for ch, storedFor := range misfiled {
-		if err := b.misfiled(ch, storedFor); err != nil {
+		if err := b.misfiled(b.life, ch, storedFor); err != nil {
 			return err
 		}
 	}
@@ -149,7 +148,7 @@ func (b *Bot) Tick() {
 // mentioning the players who still have to decide, and deletes it when
 // the action ends.
 func (b *Bot) remind(channelID string, now time.Time) {
-	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
+	unlock, err := b.withTable(b.life, channelID, func(t *Table) (*Table, error) {
 		if t == nil || t.Game == nil || t.Stage != StagePlaying || t.Reminded || now.Before(remindTime(t.Deadline, t.RemindAt, b.opt.ReminderBefore)) {
 			return nil, errRefused
 		}
@@ -170,7 +169,7 @@ func (b *Bot) remind(channelID string, now time.Time) {
 // the rules force an action, the least helpful legal one is taken and
 // nothing is crossed (game.TimeoutMove).
 func (b *Bot) expire(channelID string, now time.Time) {
-	unlock, err := b.withTable(channelID, func(t *Table) (*Table, error) {
+	unlock, err := b.withTable(b.life, channelID, func(t *Table) (*Table, error) {
 		if t == nil {
 			return nil, errRefused
 		}

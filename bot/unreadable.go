@@ -7,12 +7,11 @@ import (
 	"regexp"
 
 	"github.com/bwmarrin/discordgo"
-
-	"github.com/qwixxbot/qwixxbot/store"
+	"github.com/qwixxbot/qwixxbot/bot/session"
 )
 
 // unreadableError is a channel's stored table that cannot be read: its
-// checksum failed (store.ErrCorrupt) or it does not decode into a valid
+// checksum failed (session.ErrCorrupt) or it does not decode into a valid
 // table (an unknown version, a game that breaks the rules' invariants). It
 // is never played on. The host, when still legible, or anyone who may
 // manage messages can put it aside (Store.Quarantine) with /qwixx end or
@@ -77,7 +76,7 @@ func asUnreadable(err error) (*unreadableError, bool) {
 }
 
 // isCorrupt reports whether a store error means damaged bytes.
-func isCorrupt(err error) bool { return errors.Is(err, store.ErrCorrupt) }
+func isCorrupt(err error) bool { return session.IsCorrupt(err) }
 
 // clearUnreadable puts the channel's unreadable table aside if the user may
 // (its host, or a member who may manage messages), keeping its bytes in the
@@ -89,7 +88,7 @@ func (b *Bot) clearUnreadable(r *request, ue *unreadableError) bool {
 		return false
 	}
 	unlock := b.locks.Lock(ue.channelID)
-	moved, err := b.st.Quarantine(ue.channelID, ue.cause.Error())
+	moved, err := b.st.Quarantine(r.ctx, ue.channelID, ue.cause.Error())
 	unlock()
 	if err != nil {
 		r.fail(fmt.Errorf("bot: quarantine table: %w", err))

@@ -21,7 +21,7 @@ func (b *Bot) cmdHand(r *request)  { b.showHand(r, "", false, "") }
 // empty) must belong to the channel's current table.
 func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 	unlock := b.locks.Lock(r.tableKey())
-	t, err := b.loadTable(r.tableKey())
+	t, err := b.loadTable(r.ctx, r.tableKey())
 	unlock()
 	if r.failed(err) {
 		return nil, 0, false

@@ -11,7 +11,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/game/stats"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // What a lobby intent can be refused for. The adapter says it in the
@@ -328,14 +327,14 @@ func DailyGameID(n int, tableID string) string {
 // at. A seat with a user ID is that person's, also when a computer took it
 // over after they left (a game is not escaped by leaving it); computer
 // seats have none, and a computer is its level on the leaderboard.
-func (t *Table) Result(at time.Time) (store.Finished, error) {
+func (t *Table) Result(at time.Time) (Finished, error) {
 	users := make([]string, len(t.Seats))
 	for i, s := range t.Seats {
 		users[i] = s.UserID
 	}
 	r, err := stats.FromGame(t.GuildID, t.GameID(), at.UTC().Truncate(time.Millisecond), t.Game, users)
 	if err != nil {
-		return store.Finished{}, fmt.Errorf("session: result of %s: %w", t.GameID(), err)
+		return Finished{}, fmt.Errorf("session: result of %s: %w", t.GameID(), err)
 	}
 	for i, s := range t.Seats {
 		if s.UserID == "" && slices.Contains(stats.Levels, s.Computer) {
@@ -344,9 +343,9 @@ func (t *Table) Result(at time.Time) (store.Finished, error) {
 	}
 	rec, err := json.Marshal(t.Game.Record())
 	if err != nil {
-		return store.Finished{}, fmt.Errorf("session: record of %s: %w", t.GameID(), err)
+		return Finished{}, fmt.Errorf("session: record of %s: %w", t.GameID(), err)
 	}
-	return store.Finished{Result: r, Record: rec}, nil
+	return Finished{Result: r, Record: rec}, nil
 }
 
 // What a game intent can be refused for.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // TableVersion is the version of a stored table; Decode refuses others.
@@ -131,7 +130,7 @@ type Table struct {
 
 	// Finished are the games that ended since the table was loaded, to be
 	// saved with it in one transaction (the bot's saveTable).
-	Finished []store.Finished `json:"-"`
+	Finished []Finished `json:"-"`
 	// Problems are what went wrong without stopping a change (a result
 	// that could not be recorded), for the adapter to log.
 	Problems []error `json:"-"`

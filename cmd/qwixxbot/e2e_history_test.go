@@ -9,6 +9,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
+	"github.com/rs/zerolog"
 )
 
 // waitLog waits for the bot's log to contain want.
@@ -43,7 +44,13 @@ func TestE2EGuildDeleteSweptAfterGrace(t *testing.T) {
 	}
 	st.Close()
 	e.config = func(c *config.Config) { c.Store.GuildGrace = time.Hour }
+	debug := zerolog.DebugLevel
+	e.logLevel = &debug
 	e.start()
+	// discordgo runs each event's handlers on a goroutine of its own: the
+	// GUILD_CREATE of the connection must be handled before the delete,
+	// or it would bring the guild back.
+	e.waitLog(`"guild":"` + other + `","message":"in a guild"`)
 	e.srv.GuildDelete(e.srv.DefaultGuild(), true) // an outage
 	e.srv.GuildDelete(other, false)               // removed
 	e.waitLog("left a guild")

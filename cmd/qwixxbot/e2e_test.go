@@ -38,9 +38,11 @@ type e2e struct {
 	script *game.Record
 	// config, if set, adjusts the bot's configuration.
 	config func(*config.Config)
-	// logs receives the bot's log lines at info level and above.
-	logs *discordtest.Buffer
-	bot  *bot.Bot // the running bot
+	// logs receives the bot's log lines at info level and above (at
+	// logLevel, if set).
+	logs     *discordtest.Buffer
+	logLevel *zerolog.Level
+	bot      *bot.Bot // the running bot
 	// session is the running bot's discordgo session.
 	session *discordgo.Session
 	// coalesce is how long the bot coalesces edits of who has decided:
@@ -103,7 +105,11 @@ func (e *e2e) start() {
 	done := make(chan error, 1)
 	go func() {
 		so.Ready = func(b *bot.Bot) { e.bot = b; close(ready) }
-		done <- serve.Run(ctx, cfg, zerolog.New(e.logs).Level(zerolog.InfoLevel), so)
+		level := zerolog.InfoLevel
+		if e.logLevel != nil {
+			level = *e.logLevel
+		}
+		done <- serve.Run(ctx, cfg, zerolog.New(e.logs).Level(level), so)
 	}()
 	select {
 	case <-ready:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -91,7 +92,10 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	}
 	pictures := bot.NewPictureCache(bot.Images{}, budget)
 	publishVars(pictures, st)
-	b := bot.New(discordhttp.NewInteractionSession(s, log), st, pictures, bot.Options{
+	disk := session.NewOnDisk(st)
+	b := bot.New(discordhttp.NewInteractionSession(s, log), disk, pictures, bot.Options{
+		History:        disk,
+		Secrets:        disk,
 		AppID:          cfg.Discord.ApplicationID,
 		GuildID:        cfg.Discord.GuildID,
 		TurnTimeout:    cfg.Game.TurnTimeout,
