@@ -260,7 +260,7 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 // request instead: no result readable at all, or an error.
 func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok bool) {
 	h, _ := b.history()
-	results, err := h.Results(r.ctx, privateGuild(r.i.GuildID), 0)
+	results, err := h.Results(r.ctx, session.PrivateGuild(r.i.GuildID), 0)
 	if err != nil {
 		damaged = session.Skipped(err)
 		r.log.Error().Err(err).Int("damaged", damaged).Msg("some results unreadable")

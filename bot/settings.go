@@ -2,61 +2,40 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+	"errors"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/session"
 )
 
-// Turn timer limits for /qwixx settings.
+// Turn timer limits for /qwixx settings (session's).
 const (
-	MinTurnTimeout = 15 * time.Second
-	MaxTurnTimeout = 24 * time.Hour
+	MinTurnTimeout = session.MinTurnTimeout
+	MaxTurnTimeout = session.MaxTurnTimeout
 )
-
-// guildSettings are a server's own settings, stored per guild.
-type guildSettings struct {
-	TurnTimeout time.Duration `json:"turn_timeout,omitempty"`
-}
-
-// settingsFor reads a guild's settings; a missing or unreadable blob means
-// the defaults.
-func (b *Bot) settingsFor(ctx context.Context, guildID string) guildSettings {
-	var gs guildSettings
-	data, ok, err := b.st.GuildSettings(ctx, guildID)
-	if err != nil || !ok || json.Unmarshal(data, &gs) != nil {
-		return guildSettings{}
-	}
-	return gs
-}
 
 // turnTimeout is the guild's turn timer, or the configured default.
 func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
-	if d := b.settingsFor(ctx, guildID).TurnTimeout; d >= MinTurnTimeout && d <= MaxTurnTimeout {
-		return d
-	}
-	return b.opt.TurnTimeout
+	return session.LoadSettings(ctx, b.st, guildID).TurnTimeoutOr(b.opt.TurnTimeout)
 }
 
 // cmdSettings shows the server's settings, or changes the turn timer
-// (members with Manage Server only).
+// (members with Manage Server only: session.SetTurnTimeout).
 func (b *Bot) cmdSettings(r *request, seconds int64) {
 	if seconds != 0 {
-		if r.perms&discordgo.PermissionManageGuild == 0 {
+		d := time.Duration(seconds) * time.Second
+		_, err := session.SetTurnTimeout(r.ctx, b.st, r.i.GuildID, d, r.perms&discordgo.PermissionManageGuild != 0)
+		switch {
+		case errors.Is(err, session.ErrManageServer):
 			r.ephemeral(r.lang.T("settings.perm"))
 			return
-		}
-		d := time.Duration(seconds) * time.Second
-		if d < MinTurnTimeout || d > MaxTurnTimeout {
+		case errors.Is(err, session.ErrTimeoutRange):
 			r.ephemeral(r.lang.T("settings.range", formatDuration(r.lang, MinTurnTimeout), formatDuration(r.lang, MaxTurnTimeout)))
 			return
-		}
-		gs := b.settingsFor(r.ctx, r.i.GuildID)
-		gs.TurnTimeout = d
-		data, _ := json.Marshal(gs)
-		if err := b.st.PutGuildSettings(r.ctx, r.i.GuildID, data); err != nil {
-			r.fail(fmt.Errorf("bot: save settings: %w", err))
+		case err != nil:
+			r.fail(err)
 			return
 		}
 		r.log.Info().Str("guild", r.i.GuildID).Dur("turn_timeout", d).Msg("settings changed")

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -17,12 +16,9 @@ import (
 	"github.com/qwixxbot/qwixxbot/game/stats"
 )
 
-// A private game is a solo dice game (RULES' one-sheet setting) that one
-// person plays in an ephemeral message: /qwixx solo, and the daily
-// challenge /qwixx daily. Its table is stored like a channel's, under a
-// key that names the kind and the player (privateKey), so it is kept and
-// resumed across restarts; it has no channel messages, no timer (nobody
-// else waits) and no reminders. Its one view is updated only through its
+// A private game (session.NewPrivate) is played in an ephemeral message:
+// /qwixx solo, and the daily challenge /qwixx daily. It has no channel
+// messages and no reminders. Its one view is updated only through its
 // player's own clicks (Discord changes an ephemeral message only through
 // its user's interactions): each click answers with the view's next state
 // (callback type 7), and the command shows it again whenever asked.
@@ -32,7 +28,7 @@ const (
 )
 
 // privateKey is the stored key of userID's private game of kind.
-func privateKey(kind, userID string) string { return kind + ":" + userID }
+func privateKey(kind, userID string) string { return session.PrivateKey(kind, userID) }
 
 // privateViewOf is the view of a private game of kind.
 func privateViewOf(kind string) View {
@@ -110,29 +106,16 @@ func (b *Bot) showChosen(r *request, shown *Table, err error, note string, updat
 // newPrivate makes a private table of kind for the request's user and
 // starts its solo game on seed (nil: a new random one).
 func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error) {
-	key := privateKey(kind, r.userID)
-	t := &Table{
-		ID: session.NewTableID(), GuildID: privateGuild(r.i.GuildID), ChannelID: key, Host: r.userID, Variant: game.Dice, Games: 1,
-		Stage: StageLobby, Lang: r.lang.Code(), Created: b.opt.Now().UTC(), Private: kind, NoHints: kind == privateDaily,
-	}
-	t.Seats = []Seat{{UserID: r.userID, Name: t.UniqueName(r.userName)}}
-	var g *game.Game
-	var err error
-	switch {
-	case seed != nil: // the daily challenge's dice
-		g, err = game.New(game.Config{Variant: game.Dice, Players: []string{t.Seats[0].Name}, Seed: *seed})
-	case b.opt.NewGame != nil: // tests script the dice
-		g, err = b.opt.NewGame(game.Dice, []string{t.Seats[0].Name})
-	default:
-		g, err = game.New(game.Config{Variant: game.Dice, Players: []string{t.Seats[0].Name}, Seed: session.NewSeed()})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bot: start solo game: %w", err)
-	}
-	if err := t.Begin(g, b.timing(t)); err != nil { // no match, no timer
-		return nil, err
-	}
-	return t, nil
+	p := session.Player{UserID: r.userID, Name: r.userName, Lang: r.lang.Code(), GuildID: r.i.GuildID}
+	return session.NewPrivate(kind, p, func(name string) (*game.Game, error) {
+		switch {
+		case seed != nil: // the daily challenge's dice
+			return game.New(game.Config{Variant: game.Dice, Players: []string{name}, Seed: *seed})
+		case b.opt.NewGame != nil: // tests script the dice
+			return b.opt.NewGame(game.Dice, []string{name})
+		}
+		return game.New(game.Config{Variant: game.Dice, Players: []string{name}, Seed: session.NewSeed()})
+	}, b.opt.Now())
 }
 
 // cmdDaily starts (or shows again) the user's daily challenge: the day's
@@ -153,14 +136,14 @@ func (b *Bot) cmdDaily(r *request) {
 	}
 	var shown *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t != nil && t.Daily == n {
-			shown = t
-			if t.Stage == StagePlaying {
-				note = r.lang.T("solo.resumed")
-			} else {
-				note = r.lang.T("daily.done", strconv.Itoa(n), strconv.FormatInt(nextDaily(now).Unix(), 10))
-			}
+		choice, streak := session.Daily(t, n)
+		switch choice {
+		case session.DailyResume:
+			shown, note = t, r.lang.T("solo.resumed")
 			return nil, errRefused // shown as it is
+		case session.DailyDone:
+			shown, note = t, r.lang.T("daily.done", strconv.Itoa(n), strconv.FormatInt(session.NextDaily(now).Unix(), 10))
+			return nil, errRefused
 		}
 		par, err := b.dailyPar(n, seed)
 		if err != nil {
@@ -171,10 +154,7 @@ func (b *Bot) cmdDaily(r *request) {
 		if err != nil {
 			return nil, err
 		}
-		nt.Daily, nt.Par = n, par
-		if t != nil && t.Daily == n-1 && t.Stage == StageOver {
-			nt.Streak = t.Streak // played yesterday: the streak goes on
-		}
+		nt.Daily, nt.Par, nt.Streak = n, par, streak
 		shown = nt
 		return nt, nil
 	})
@@ -209,20 +189,6 @@ func (b *Bot) privateReadable(r *request) (note string, ok bool) {
 	return "", true
 }
 
-// privateResults is the history's guild of the private games played
-// outside a server (DMs, group DMs): their results are kept like any
-// others (retention, forget-me), and /qwixx stats there shows them.
-const privateResults = "@dm"
-
-// privateGuild is where a private game's result is kept: its server, or
-// privateResults.
-func privateGuild(guildID string) string {
-	if guildID == "" {
-		return privateResults
-	}
-	return guildID
-}
-
 // dailyPar is the par of daily challenge n (ai.Par on its seed), played
 // once per day and process rather than for every player who starts it.
 func (b *Bot) dailyPar(n int, seed [32]byte) (int, error) {
@@ -235,12 +201,6 @@ func (b *Bot) dailyPar(n int, seed [32]byte) (int, error) {
 	}
 	b.pars.Store(n, par)
 	return par, nil
-}
-
-// nextDaily is when the next daily challenge starts: the next UTC midnight.
-func nextDaily(now time.Time) time.Time {
-	u := now.UTC()
-	return time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
 }
 
 // privateHint answers the 💡 Hint of a private game's view in place.
@@ -363,7 +323,7 @@ func dailyShare(l Lang, t *Table) string {
 // scores), how many played it, and the first lines of that ranking.
 func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	h, ok := b.history()
-	if !ok || t.GuildID == privateResults {
+	if !ok || t.GuildID == session.PrivateResults {
 		return 0, 0, nil // no server: no server's ranking
 	}
 	results, err := h.Results(r.ctx, t.GuildID, 0)

@@ -1,0 +1,142 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+var day = time.Date(2026, 11, 27, 23, 30, 0, 0, time.UTC)
+
+func soloGame(name string) (*game.Game, error) {
+	return game.New(game.Config{Variant: game.Dice, Players: []string{name}, Seed: [32]byte{7}})
+}
+
+// RULES D1 (SoloPlayers, the one-sheet setting): a private game is one seat, the solo
+// dice game, running at once with no timer; its key and its results'
+// guild name the player and the server (or the private games' guild).
+func TestNewPrivate(t *testing.T) {
+	for _, tc := range []struct {
+		kind, guild, wantGuild string
+		noHints                bool
+	}{
+		{PrivateSolo, "g1", "g1", false},
+		{PrivateSolo, "", PrivateResults, false},
+		{PrivateDaily, "g2", "g2", true},
+	} {
+		tb, err := NewPrivate(tc.kind, Player{UserID: "u1", Name: "Anna", Lang: "de", GuildID: tc.guild}, soloGame, day)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.kind, err)
+		}
+		if tb.Stage != StagePlaying || tb.Private != tc.kind || tb.ChannelID != PrivateKey(tc.kind, "u1") || tb.GuildID != tc.wantGuild ||
+			tb.NoHints != tc.noHints || !tb.Deadline.IsZero() || tb.Match != nil || len(tb.Seats) != 1 || tb.Seats[0].UserID != "u1" || tb.Lang != "de" {
+			t.Errorf("%s in %q: %+v", tc.kind, tc.guild, tb)
+		}
+		if got := tb.Game.Waiting(); !slices.Equal(got, []int{0}) {
+			t.Errorf("%s: waiting %v", tc.kind, got)
+		}
+	}
+	if _, err := NewPrivate("duel", Player{UserID: "u1"}, soloGame, day); err == nil {
+		t.Error("a private game of an unknown kind was dealt")
+	}
+	two := func(name string) (*game.Game, error) {
+		return game.New(game.Config{Variant: game.Dice, Players: []string{name, "Ben"}})
+	}
+	if _, err := NewPrivate(PrivateSolo, Player{UserID: "u1"}, two, day); err == nil {
+		t.Error("a private game of two seats was dealt")
+	}
+}
+
+// The daily challenge: once a day, resumed while being played, a streak
+// carried from the day before only if that day's was played to its end.
+func TestDailyChoice(t *testing.T) {
+	tbl := func(daily int, stage Stage, streak int) *Table {
+		return &Table{Private: PrivateDaily, Daily: daily, Stage: stage, Streak: streak}
+	}
+	for _, tc := range []struct {
+		name       string
+		old        *Table
+		want       DailyChoice
+		wantStreak int
+	}{
+		{"none stored", nil, DailyDeal, 0},
+		{"today's being played", tbl(300, StagePlaying, 4), DailyResume, 0},
+		{"today's played", tbl(300, StageOver, 5), DailyDone, 0},
+		{"yesterday's played", tbl(299, StageOver, 5), DailyDeal, 5},
+		{"yesterday's unfinished", tbl(299, StagePlaying, 5), DailyDeal, 0},
+		{"a missed day", tbl(298, StageOver, 5), DailyDeal, 0},
+	} {
+		c, s := Daily(tc.old, 300)
+		if c != tc.want || s != tc.wantStreak {
+			t.Errorf("%s: choice %d streak %d, want %d and %d", tc.name, c, s, tc.want, tc.wantStreak)
+		}
+	}
+	if got := NextDaily(day); !got.Equal(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("next daily after %v: %v", day, got)
+	}
+}
+
+// mapTables keeps guild settings in a map (the settings' part of Tables).
+type mapTables struct {
+	Tables
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (s *mapTables) GuildSettings(_ context.Context, g string) ([]byte, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.m[g]
+	return b, ok, nil
+}
+
+func (s *mapTables) PutGuildSettings(_ context.Context, g string, b []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[g] = b
+	return nil
+}
+
+// A server's turn timer: changed only by who may manage the server, only
+// within its range; unreadable settings are the defaults.
+func TestSettingsTurnTimeout(t *testing.T) {
+	st := &mapTables{m: map[string][]byte{}}
+	ctx := context.Background()
+	def := 2 * time.Minute
+	if got := LoadSettings(ctx, st, "g1").TurnTimeoutOr(def); got != def {
+		t.Errorf("no settings: %v", got)
+	}
+	for _, tc := range []struct {
+		d      time.Duration
+		manage bool
+		err    error
+		after  time.Duration
+	}{
+		{time.Minute, false, ErrManageServer, def},
+		{time.Second, true, ErrTimeoutRange, def},
+		{25 * time.Hour, true, ErrTimeoutRange, def},
+		{MinTurnTimeout, true, nil, MinTurnTimeout},
+		{MaxTurnTimeout, true, nil, MaxTurnTimeout},
+		{5 * time.Minute, false, ErrManageServer, MaxTurnTimeout},
+	} {
+		_, err := SetTurnTimeout(ctx, st, "g1", tc.d, tc.manage)
+		if !errors.Is(err, tc.err) || (tc.err == nil && err != nil) {
+			t.Errorf("set %v (manage %v): %v, want %v", tc.d, tc.manage, err, tc.err)
+		}
+		if got := LoadSettings(ctx, st, "g1").TurnTimeoutOr(def); got != tc.after {
+			t.Errorf("after setting %v: %v, want %v", tc.d, got, tc.after)
+		}
+	}
+	if got := LoadSettings(ctx, st, "g2").TurnTimeoutOr(def); got != def {
+		t.Errorf("another server: %v", got)
+	}
+	st.m["g3"] = []byte("{not json")
+	if got := LoadSettings(ctx, st, "g3"); got != (Settings{}) {
+		t.Errorf("unreadable settings: %+v", got)
+	}
+}
