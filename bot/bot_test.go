@@ -548,3 +548,47 @@ func TestShutdownEndsReconcilerBackoff(t *testing.T) {
 		t.Fatal("the channel was not left for the sweep")
 	}
 }
+
+// Shutdown ends the workers' context: a channel update asked for after it
+// reads nothing and posts nothing, and says so quietly (no error line;
+// the next process brings the channel up to date); a click already in
+// flight has its interaction's own context and is saved (issue 24: the
+// context reaches the store).
+func TestShutdownEndsTheWorkersContextNotTheClicks(t *testing.T) {
+	h := newHarness(t)
+	h.openTable("dice", "anna", "ben")
+	ctx := context.Background()
+	r := h.bot.newRequest(h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{Name: "qwixx"}, nil))
+	defer r.cancel()
+	if err := h.bot.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if h.bot.life.Err() == nil {
+		t.Fatal("the bot's life goes on after Shutdown")
+	}
+	if _, err := h.bot.loadTable(h.bot.life, testChannel); !errors.Is(err, context.Canceled) {
+		t.Errorf("a worker's read after Shutdown: %v", err)
+	}
+	h.dc.mu.Lock()
+	posts := h.dc.posts
+	h.dc.mu.Unlock()
+	h.bot.reconcile(h.bot.log, testChannel)
+	h.dc.mu.Lock()
+	after := h.dc.posts
+	h.dc.mu.Unlock()
+	if after != posts {
+		t.Errorf("%d posts after Shutdown", after-posts)
+	}
+	if strings.Contains(h.logs.String(), `"level":"error"`) {
+		t.Errorf("an error was logged for the shutdown:\n%s", h.logs.String())
+	}
+	// The click in flight: its context is the interaction's.
+	unlock, err := r.withTable(func(t *Table) (*Table, error) {
+		t.Seats[1].Name = "Bea"
+		return t, nil
+	})
+	unlock()
+	if err != nil || h.table().Seats[1].Name != "Bea" {
+		t.Errorf("a click in flight at Shutdown was not saved: %v", err)
+	}
+}

@@ -196,6 +196,13 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			continue
 		}
 		failures++
+		if b.life.Err() != nil && errors.Is(err, b.life.Err()) {
+			// Shutting down: the stored table says what the channel last
+			// showed, and the next start brings it up to date.
+			log.Debug().Err(err).Msg("channel update stopped by the shutdown")
+			b.unsettled.Store(channelID, true)
+			return
+		}
 		if b.closing.Load() || failures > 4 || permanent(err) {
 			log.Error().Err(withoutURL(err)).Int("failures", failures).Msg("channel update failed; the sweep will try again")
 			b.unsettled.Store(channelID, true)

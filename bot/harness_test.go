@@ -35,7 +35,10 @@ type memStore struct {
 	secrets     map[string][]byte
 }
 
-func (s *memStore) Get(_ context.Context, ch string) ([]byte, bool, error) {
+func (s *memStore) Get(ctx context.Context, ch string) ([]byte, bool, error) {
+	if err := ctx.Err(); err != nil { // as session.OnDisk: no transaction
+		return nil, false, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.corrupt[ch] {
@@ -45,7 +48,10 @@ func (s *memStore) Get(_ context.Context, ch string) ([]byte, bool, error) {
 	return slices.Clone(b), ok, nil
 }
 
-func (s *memStore) Update(_ context.Context, ch string, fn func([]byte, bool) ([]byte, bool, error)) error {
+func (s *memStore) Update(ctx context.Context, ch string, fn func([]byte, bool) ([]byte, bool, error)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
@@ -67,7 +73,10 @@ func (s *memStore) Update(_ context.Context, ch string, fn func([]byte, bool) ([
 	return nil
 }
 
-func (s *memStore) ForEach(_ context.Context, fn func(string, []byte, error) error) error {
+func (s *memStore) ForEach(ctx context.Context, fn func(string, []byte, error) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, v := range s.m {
