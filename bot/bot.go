@@ -28,6 +28,8 @@ type Discord interface {
 	ChannelMessageSendComplex(channelID string, data *discordgo.MessageSend, opts ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
 	InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+	FollowupMessageEdit(i *discordgo.Interaction, messageID string, data *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
 	ApplicationCommandBulkOverwrite(appID, guildID string, cmds []*discordgo.ApplicationCommand, opts ...discordgo.RequestOption) ([]*discordgo.ApplicationCommand, error)
 	ChannelMessages(channelID string, limit int, beforeID, afterID, aroundID string, opts ...discordgo.RequestOption) ([]*discordgo.Message, error)
 	ChannelMessageDelete(channelID, messageID string, opts ...discordgo.RequestOption) error
@@ -66,6 +68,14 @@ type Options struct {
 	// with it on; unit tests that read the private confirmations leave it
 	// off.
 	LiveAnswers bool
+	// FollowupPosts sends the channel's new messages (a turn's message,
+	// the results) as follow-ups of the newest click on a public message
+	// of the channel while its token is young (postTokens): interaction
+	// requests, which the global rate limit does not count; and their
+	// edits through the same token. Without such a click (a timer, a
+	// reminder) they are the channel's own requests. The bot serves with
+	// it on; unit tests that count channel posts leave it off.
+	FollowupPosts bool
 	// CoalesceEdits is how long an edit of the live message that only
 	// changes who has decided waits for more decisions to join it, after
 	// the message last changed (coalesceEdits when zero, none when
@@ -116,9 +126,14 @@ type Bot struct {
 	snapshots sync.Map
 	// later holds, by channel, when its coalesced edit is due.
 	later sync.Map
-	// liveTokens holds, by channel, the liveToken that may edit its live
-	// message.
+	// liveTokens holds, by message ID, the liveToken that may edit a
+	// channel message through an interaction (the newest click answered on
+	// it, or the interaction whose follow-up it is).
 	liveTokens sync.Map
+	// postTokens holds, by channel, the newest click on a public message
+	// of the channel that the bot answered by updating that message: with
+	// Options.FollowupPosts, the channel's new messages are its follow-ups.
+	postTokens sync.Map
 	// force holds the channels whose shown state is in doubt (an answer
 	// that updated the live message failed, or a crash may have lost it):
 	// their reconcile edits the live message and sends shrinks again.
@@ -374,7 +389,22 @@ func (r *request) respond(resp *discordgo.InteractionResponse) error {
 		r.log.Error().Err(err).Msg("interaction response failed")
 		return fmt.Errorf("bot: respond: %w", err)
 	}
+	r.keepPostToken(resp)
 	return nil
+}
+
+// keepPostToken keeps the interaction for the channel's follow-ups
+// (postTokens) when it was a click on a public message answered by
+// updating that message (types 7 and 6: a follow-up of such an
+// interaction is a new message; after a deferred message, type 5, Discord
+// would turn the first follow-up into an edit of the loading message).
+func (r *request) keepPostToken(resp *discordgo.InteractionResponse) {
+	if !r.b.opt.FollowupPosts || r.i.Type != discordgo.InteractionMessageComponent || r.i.Message == nil ||
+		r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 || r.i.ChannelID == "" ||
+		(resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+		return
+	}
+	r.b.postTokens.Store(r.i.ChannelID, liveToken{msg: r.i.Message.ID, it: r.i, at: r.at})
 }
 
 // withoutURL drops the address from a transport error: interaction routes

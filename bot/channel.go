@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -360,7 +361,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			}
 		}
 		var msg *discordgo.Message
-		msg, err = b.dc.ChannelMessageSendComplex(channelID, send)
+		msg, err = b.post(channelID, send)
 		record = func(cur *Table) {
 			cur.Shown.Posting = ""
 			if op == opPostResults {
@@ -541,6 +542,49 @@ type liveToken struct {
 	msg string
 	it  *discordgo.Interaction
 	at  time.Time // when the interaction arrived (its token's age)
+	// followup is set when msg is a follow-up of it (FollowupPosts), not
+	// its original response.
+	followup bool
+}
+
+// post sends a new message of the channel: with Options.FollowupPosts and
+// a young token of a click in the channel (postTokens), as a follow-up of
+// that click, whose token then edits it (liveTokens); else, or when
+// Discord refuses the follow-up, as the channel's own post. A follow-up
+// whose outcome is unknown (a server error, a broken connection) is not
+// posted again here: the caller's error leaves the post to be looked up
+// (opLookup) before it is made again.
+func (b *Bot) post(channelID string, send *discordgo.MessageSend) (*discordgo.Message, error) {
+	if v, ok := b.postTokens.Load(channelID); ok {
+		lt := v.(liveToken)
+		if b.opt.Now().Sub(lt.at) < liveTokenLife {
+			msg, err := b.dc.FollowupMessageCreate(lt.it, true, &discordgo.WebhookParams{
+				Content: send.Content, Components: send.Components, Files: send.Files, AllowedMentions: send.AllowedMentions,
+			})
+			if err == nil && msg != nil {
+				b.liveTokens.Store(msg.ID, liveToken{msg: msg.ID, it: lt.it, at: lt.at, followup: true})
+				return msg, nil
+			}
+			if !refused(err) {
+				return nil, err
+			}
+			for _, f := range send.Files {
+				if sk, ok := f.Reader.(io.Seeker); ok {
+					sk.Seek(0, io.SeekStart)
+				}
+			}
+		}
+		b.postTokens.CompareAndDelete(channelID, v)
+	}
+	return b.dc.ChannelMessageSendComplex(channelID, send)
+}
+
+// refused reports whether Discord answered a request with a refusal (a
+// 4xx status other than 429): nothing was made.
+func refused(err error) bool {
+	var re *discordgo.RESTError
+	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 &&
+		re.Response.StatusCode != http.StatusTooManyRequests
 }
 
 // liveTokenLife is how long the bot uses a live message's token: Discord's
@@ -551,20 +595,27 @@ const liveTokenLife = 14 * time.Minute
 // click answered on it (liveToken) while that token is young, else (or
 // if that fails) with the channel's own request.
 func (b *Bot) editMessage(edit *discordgo.MessageEdit) (*discordgo.Message, error) {
-	if v, ok := b.liveTokens.Load(edit.Channel); ok {
+	if v, ok := b.liveTokens.Load(edit.ID); ok {
 		lt := v.(liveToken)
 		switch {
 		case b.opt.Now().Sub(lt.at) >= liveTokenLife:
-			b.liveTokens.CompareAndDelete(edit.Channel, v)
-		case lt.msg == edit.ID:
-			msg, err := b.dc.InteractionResponseEdit(lt.it, &discordgo.WebhookEdit{
+			b.liveTokens.CompareAndDelete(edit.ID, v)
+		default:
+			we := &discordgo.WebhookEdit{
 				Content: edit.Content, Components: edit.Components, Files: edit.Files,
 				Attachments: edit.Attachments, AllowedMentions: edit.AllowedMentions,
-			})
+			}
+			var msg *discordgo.Message
+			var err error
+			if lt.followup {
+				msg, err = b.dc.FollowupMessageEdit(lt.it, edit.ID, we)
+			} else {
+				msg, err = b.dc.InteractionResponseEdit(lt.it, we)
+			}
 			if err == nil {
 				return msg, nil
 			}
-			b.liveTokens.CompareAndDelete(edit.Channel, v) // the channel's request instead
+			b.liveTokens.CompareAndDelete(edit.ID, v) // the channel's request instead
 			for _, f := range edit.Files {
 				if sk, ok := f.Reader.(io.Seeker); ok {
 					sk.Seek(0, io.SeekStart)
@@ -662,12 +713,14 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string, stam
 // drops those never used again (a channel gone quiet, a game over), so
 // that no token stays in memory past its life.
 func (b *Bot) pruneTokens(now time.Time) {
-	b.liveTokens.Range(func(k, v any) bool {
-		if now.Sub(v.(liveToken).at) >= liveTokenLife {
-			b.liveTokens.CompareAndDelete(k, v)
-		}
-		return true
-	})
+	for _, m := range []*sync.Map{&b.liveTokens, &b.postTokens} {
+		m.Range(func(k, v any) bool {
+			if now.Sub(v.(liveToken).at) >= liveTokenLife {
+				m.CompareAndDelete(k, v)
+			}
+			return true
+		})
+	}
 	b.hands.prune(now)
 }
 

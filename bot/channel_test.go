@@ -425,3 +425,66 @@ func TestLiveMessageEditedThroughTheLastClicksToken(t *testing.T) {
 		t.Fatalf("action 2 not shown: %q", tbl.Content)
 	}
 }
+
+// Issue 25, interaction-first: with FollowupPosts each turn's new message
+// is a follow-up of the click that led to it (an interaction request, not
+// counted by the global rate limit), and its later edits go through that
+// click's token; a move made in a private sheet view changes the live
+// message through it too. Once the token is too old, the channel's own
+// post takes over.
+func TestTurnMessagesAreFollowupsOfTheClicks(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.LiveAnswers, h.bot.opt.FollowupPosts = true, true
+	h.startTwo("dice")
+	posts, edits := h.dc.posts, h.dc.edited
+	if h.dc.followups != 1 || posts != 0 {
+		t.Fatalf("the first turn: %d follow-ups, %d channel posts; want it a follow-up of the Start click", h.dc.followups, posts)
+	}
+	first := h.table().Game.Turn()
+	for round := 0; h.table().Game.Turn() < first+4; round++ {
+		if round > 40 {
+			t.Fatal("four turns did not end")
+		}
+		turn := h.table().Game.Turn() - first
+		tbl := h.dc.lastTable(testChannel)
+		if tbl.WebhookID == "" {
+			t.Fatalf("turn %d's message %s is a channel post", turn, tbl.ID)
+		}
+		for _, u := range h.table().Game.Waiting() {
+			user := h.table().Seats[u].UserID
+			if user == "anna" && turn%2 == 1 {
+				// Through the private sheet: the live message changes by
+				// an edit, through the follow-up's token.
+				hooked := h.dc.hookEdited
+				sheet := h.click(user, buttons(tbl.Components, "My sheet")[0], tbl)
+				h.click(user, buttons(sheet.Data.Components, "Pass")[0], &discordgo.Message{ID: "sheet", Flags: discordgo.MessageFlagsEphemeral})
+				h.clock.Advance(h.bot.opt.CoalesceEdits) // the coalesced edit is due
+				h.bot.Tick()
+				h.bot.Idle()
+				if h.table().Game.Turn() == first+turn && h.dc.hookEdited == hooked {
+					t.Fatalf("turn %d: the move in the sheet view changed the live message by no edit through a token", turn)
+				}
+				continue
+			}
+			h.click(user, buttons(tbl.Components, "Pass")[0], tbl)
+		}
+	}
+	if h.dc.posts != posts || h.dc.edited != edits {
+		t.Fatalf("%d channel posts and %d channel edits in four turns; want none", h.dc.posts-posts, h.dc.edited-edits)
+	}
+	if h.dc.followups < 5 {
+		t.Fatalf("%d follow-ups for five turns", h.dc.followups)
+	}
+	// Fourteen minutes on, nobody clicked: the tokens are too old, and
+	// the next turn (a timer ends it) is the channel's own post.
+	turn := h.table().Game.Turn()
+	h.clock.Advance(liveTokenLife)
+	for h.table().Game.Turn() == turn {
+		h.bot.Tick()
+		h.bot.Idle()
+		h.clock.Advance(h.bot.opt.TurnTimeout)
+	}
+	if h.dc.posts != posts+1 {
+		t.Fatalf("%d channel posts after the tokens' life, want 1 (follow-ups %d)", h.dc.posts-posts, h.dc.followups)
+	}
+}

@@ -208,6 +208,9 @@ type fakeDiscord struct {
 	// the reconciler retries after a backoff).
 	failPosts bool
 	posts     int // channel posts tried
+	followups int // follow-ups tried
+	// madeBy is the interaction whose follow-up a message is, by ID.
+	madeBy map[string]string
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -264,6 +267,50 @@ func (f *fakeDiscord) InteractionResponseEdit(i *discordgo.Interaction, e *disco
 		io.ReadAll(file.Reader)
 	}
 	return &discordgo.Message{ID: "edited"}, nil
+}
+
+// FollowupMessageCreate posts a follow-up of the interaction to its
+// channel, as on Discord (a message of the channel like any other).
+func (f *fakeDiscord) FollowupMessageCreate(i *discordgo.Interaction, _ bool, d *discordgo.WebhookParams, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.followups++
+	if f.responses[i.ID] == nil {
+		return nil, unknownWebhook()
+	}
+	f.next++
+	m := &discordgo.Message{ID: fmt.Sprintf("m%d", f.next), ChannelID: i.ChannelID, Content: d.Content, Components: d.Components, WebhookID: "app"}
+	for _, file := range d.Files {
+		io.ReadAll(file.Reader)
+		f.next++
+		m.Attachments = append(m.Attachments, &discordgo.MessageAttachment{ID: fmt.Sprintf("a%d", f.next), Filename: file.Name})
+	}
+	f.channel[i.ChannelID] = append(f.channel[i.ChannelID], m)
+	f.byID[m.ID] = m
+	if f.madeBy == nil {
+		f.madeBy = map[string]string{}
+	}
+	f.madeBy[m.ID] = i.ID
+	return m, nil
+}
+
+// FollowupMessageEdit edits a follow-up the interaction made, and nothing
+// else, as on Discord.
+func (f *fakeDiscord) FollowupMessageEdit(i *discordgo.Interaction, id string, e *discordgo.WebhookEdit, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := f.byID[id]
+	if m == nil || f.madeBy[id] != i.ID {
+		return nil, unknownMessage(id)
+	}
+	f.hookEdited++
+	return f.applyEdit(m, e.Content, e.Components, e.Attachments, e.Files), nil
+}
+
+// unknownWebhook is Discord's 404 for a token it does not know.
+func unknownWebhook() error {
+	return &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusNotFound, Status: "404 Not Found"},
+		ResponseBody: []byte(`{"message":"Unknown Webhook","code":10015}`), Message: &discordgo.APIErrorMessage{Code: 10015, Message: "Unknown Webhook"}}
 }
 
 // unknownMessage is Discord's 404 for a message that does not exist.

@@ -49,8 +49,9 @@ const (
 )
 
 // InteractionSession is the bot's Discord: the discordgo session, except
-// that the interaction answers (InteractionRespond and
-// InteractionResponseEdit, the only interaction routes the bot uses) are
+// that the interaction answers (InteractionRespond, InteractionResponseEdit,
+// FollowupMessageCreate and FollowupMessageEdit, the only interaction
+// routes the bot uses) are
 // sent past discordgo's rate limiter, and retried on server errors within
 // the interaction's deadline.
 //
@@ -118,7 +119,7 @@ func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *dis
 	if canDefer {
 		full = deadline.Add(-deferReserve)
 	}
-	_, err = s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts, full, true)
+	_, err = s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts, full, sendCallback)
 	if err == nil || !canDefer || !retryable(err) {
 		return err
 	}
@@ -127,7 +128,7 @@ func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *dis
 	if derr != nil {
 		return derr
 	}
-	if _, derr = s.interactionRequest(http.MethodPost, endpoint, "application/json", dbody, opts, deadline, true); derr != nil {
+	if _, derr = s.interactionRequest(http.MethodPost, endpoint, "application/json", dbody, opts, deadline, sendCallback); derr != nil {
 		return fmt.Errorf("deferred answer after %w: %w", err, derr)
 	}
 	// The deferred answer (or the full one, if an attempt of it that
@@ -239,12 +240,44 @@ func filesOf(r *discordgo.InteractionResponse) []*discordgo.File {
 // InteractionResponseEdit edits the interaction's original response, as
 // discordgo's does, and returns the edited message.
 func (s *InteractionSession) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
-	endpoint := discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original")
+	return s.FollowupMessageEdit(i, "@original", e, opts...)
+}
+
+// FollowupMessageCreate makes a follow-up message of the interaction, as
+// discordgo's does (with wait, the message is returned), past discordgo's
+// rate limiter. It is not sent again after an attempt whose outcome is
+// unknown (a server error, a broken connection): the message may exist,
+// and the caller finds out rather than post it twice. A 429 is waited out.
+func (s *InteractionSession) FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
+	endpoint := discordgo.EndpointWebhookToken(i.AppID, i.Token)
+	if wait {
+		endpoint += "?wait=true"
+	}
+	contentType, body, err := requestBody(data, data.Files)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts, requestDeadline(opts, editBudget), sendCreate)
+	if err != nil || !wait {
+		return nil, err
+	}
+	var m *discordgo.Message
+	if err := discordgo.Unmarshal(resp, &m); err != nil {
+		return nil, fmt.Errorf("%w: %s", discordgo.ErrJSONUnmarshal, err)
+	}
+	return m, nil
+}
+
+// FollowupMessageEdit edits a follow-up message the interaction made (or
+// with messageID "@original" its original response), as discordgo's does,
+// past discordgo's rate limiter, and returns it.
+func (s *InteractionSession) FollowupMessageEdit(i *discordgo.Interaction, messageID string, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
+	endpoint := discordgo.EndpointWebhookMessage(i.AppID, i.Token, messageID)
 	contentType, body, err := requestBody(e, e.Files)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.interactionRequest(http.MethodPatch, endpoint, contentType, body, opts, requestDeadline(opts, editBudget), false)
+	resp, err := s.interactionRequest(http.MethodPatch, endpoint, contentType, body, opts, requestDeadline(opts, editBudget), sendEdit)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +308,23 @@ func requestBody(data any, files []*discordgo.File) (contentType string, body []
 // acknowledged" after an attempt whose outcome was unknown is success: that
 // attempt went through. Any other status but 200, 201 and 204 is a
 // *discordgo.RESTError.
-func (s *InteractionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption, deadline time.Time, once bool) ([]byte, error) {
+// sending is how an interaction request may be sent again.
+type sending int
+
+const (
+	// sendCallback: answered at most once; "already acknowledged" after
+	// an attempt whose outcome was unknown means that attempt went through.
+	sendCallback sending = iota
+	// sendEdit: an edit, sent again on server errors and broken
+	// connections (the same edit twice changes nothing).
+	sendEdit
+	// sendCreate: makes a message, never sent again after an attempt
+	// whose outcome is unknown (it may have made the message: a second
+	// one would be a duplicate). The caller finds out.
+	sendCreate
+)
+
+func (s *InteractionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption, deadline time.Time, how sending) ([]byte, error) {
 	limited, attempts := 0, 0
 	unknown := false // an earlier attempt may have gone through
 	backoff := firstBackoff
@@ -307,10 +356,10 @@ func (s *InteractionSession) interactionRequest(method, url, contentType string,
 			client = http.DefaultClient
 		}
 		again := func(cause error) bool {
-			if attempts >= maxInteractionAttempts || req.Context().Err() != nil || time.Now().Add(backoff).After(deadline) {
+			if how == sendCreate || attempts >= maxInteractionAttempts || req.Context().Err() != nil || time.Now().Add(backoff).After(deadline) {
 				return false
 			}
-			s.log.Info().Err(withoutAddress(cause)).Str("route", routeName(method)).Int("attempt", attempts).Dur("retry_in", backoff).
+			s.log.Info().Err(withoutAddress(cause)).Str("route", routeName(method, how)).Int("attempt", attempts).Dur("retry_in", backoff).
 				Msg("interaction request failed: sending it again")
 			if s.sleep(req.Context(), backoff) != nil {
 				return false
@@ -345,13 +394,13 @@ func (s *InteractionSession) interactionRequest(method, url, contentType string,
 			if again(restError(req, resp, data)) {
 				continue
 			}
-		case c == http.StatusBadRequest && once && unknown && apiCode(data) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
-			s.log.Info().Str("route", routeName(method)).Int("attempt", attempts).Msg("interaction answer had gone through")
+		case c == http.StatusBadRequest && how == sendCallback && unknown && apiCode(data) == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged:
+			s.log.Info().Str("route", routeName(method, how)).Int("attempt", attempts).Msg("interaction answer had gone through")
 			return nil, nil
 		case c == http.StatusTooManyRequests && cfg.ShouldRetryOnRateLimit && limited < maxInteractionRetries:
 			limited++
 			wait := retryAfter(resp.Header, data)
-			s.log.Info().Str("method", method).Str("route", routeName(method)).Dur("retry_in", wait).Int("attempt", limited).
+			s.log.Info().Str("method", method).Str("route", routeName(method, how)).Dur("retry_in", wait).Int("attempt", limited).
 				Msg("interaction answer rate limited")
 			if err := s.sleep(req.Context(), wait); err != nil {
 				return nil, err
@@ -403,11 +452,14 @@ func withoutAddress(err error) error {
 }
 
 // routeName names the interaction route for logs (never with its token).
-func routeName(method string) string {
-	if method == http.MethodPost {
+func routeName(method string, how sending) string {
+	switch {
+	case how == sendCallback:
 		return "POST /interactions/{id}/{token}/callback"
+	case how == sendCreate:
+		return "POST /webhooks/{app}/{token}"
 	}
-	return method + " /webhooks/{app}/{token}/messages/@original"
+	return method + " /webhooks/{app}/{token}/messages/{message}"
 }
 
 // restError is the error discordgo returns for a bad status.

@@ -302,6 +302,18 @@ func TestCallbackRules(t *testing.T) {
 		t.Errorf("deferred message %+v, want loading and ephemeral", m)
 	}
 	inter := &discordgo.Interaction{AppID: h.srv.ApplicationID(), Token: it.Token()}
+	// Discord: the first follow-up "directly after" a deferred message
+	// (type 5) edits the loading message instead of making one.
+	first, err := h.sess.FollowupMessageCreate(inter, true, &discordgo.WebhookParams{Content: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != m.ID || len(it.Followups()) != 0 {
+		t.Errorf("the first follow-up after a deferred answer made message %s (follow-ups %d), want the loading message %s edited", first.ID, len(it.Followups()), m.ID)
+	}
+	if m, err := it.WaitResponse(ctx(t)); err != nil || m.Content != "first" || m.Loading() || !m.Ephemeral() {
+		t.Errorf("WaitResponse = %+v, %v; want the loading message filled in, still ephemeral", m, err)
+	}
 	f, err := h.sess.FollowupMessageCreate(inter, true, &discordgo.WebhookParams{Content: "psst", Flags: discordgo.MessageFlagsEphemeral})
 	if err != nil {
 		t.Fatal(err)
@@ -309,9 +321,8 @@ func TestCallbackRules(t *testing.T) {
 	if fs := it.Followups(); len(fs) != 1 || fs[0].ID != f.ID || !fs[0].Ephemeral() || h.bob.CanSee(f.ID) {
 		t.Errorf("follow-ups %+v, want one ephemeral for alice", fs)
 	}
-	go func() { _, _ = h.sess.InteractionResponseEdit(inter, &discordgo.WebhookEdit{Content: strp("done")}) }()
-	if m, err := it.WaitResponse(ctx(t)); err != nil || m.Content != "done" || m.Loading() {
-		t.Errorf("WaitResponse = %+v, %v; want the filled-in reply", m, err)
+	if m, err := h.sess.InteractionResponseEdit(inter, &discordgo.WebhookEdit{Content: strp("done")}); err != nil || m.Content != "done" {
+		t.Errorf("edit of the original: %+v, %v", m, err)
 	}
 	if _, err := h.sess.InteractionResponseEdit(inter, &discordgo.WebhookEdit{Content: strp(""), Components: &[]discordgo.MessageComponent{}}); err == nil {
 		t.Error("edit leaving an empty message succeeded")
@@ -405,5 +416,48 @@ func TestDirectMessages(t *testing.T) {
 	}
 	if m, err := it.WaitResponse(ctx(t)); err != nil || m.ChannelID != dm || !h.alice.CanSee(m.ID) || h.bob.CanSee(m.ID) {
 		t.Errorf("DM reply %+v %v", m, err)
+	}
+}
+
+// A follow-up is edited through the token of the interaction that made it
+// (Discord's "Edit Followup Message": a follow-up "for an Interaction");
+// another interaction's token, even in the same channel, gets Unknown
+// Message, and so does a channel message nobody clicked.
+func TestFollowupEditedOnlyByItsInteraction(t *testing.T) {
+	h := newHarness(t, Options{})
+	answered := make(chan *discordgo.Interaction, 2)
+	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		if err := s.InteractionRespond(i.Interaction, reply("ok")); err != nil {
+			t.Error(err)
+		}
+		answered <- i.Interaction
+	})
+	h.alice.Command(h.ch, "qwixx", "hand", nil)
+	ai := recv(t, answered)
+	h.bob.Command(h.ch, "qwixx", "hand", nil)
+	bi := recv(t, answered)
+	f, err := h.sess.FollowupMessageCreate(ai, true, &discordgo.WebhookParams{Content: "turn 2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.sess.FollowupMessageEdit(bi, f.ID, &discordgo.WebhookEdit{Content: strp("hijack")}); err == nil {
+		t.Error("another interaction's token edited the follow-up")
+	} else if st, code := restErr(t, err); st != 404 || code != 10008 {
+		t.Errorf("another token's edit: %d %d, want 404 10008", st, code)
+	}
+	if m, err := h.sess.FollowupMessageEdit(ai, f.ID, &discordgo.WebhookEdit{Content: strp("turn 2 · Anna passed")}); err != nil || m.Content != "turn 2 · Anna passed" {
+		t.Errorf("its own token's edit: %+v, %v", m, err)
+	}
+	posted, err := h.sess.ChannelMessageSend(h.ch, "a channel post")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.sess.FollowupMessageEdit(ai, posted.ID, &discordgo.WebhookEdit{Content: strp("x")}); err == nil {
+		t.Error("a token edited a channel post it did not make")
+	}
+	// The bot's own channel request may edit the follow-up: it is the
+	// bot's message.
+	if m, err := h.sess.ChannelMessageEdit(h.ch, f.ID, "turn 2 · over"); err != nil || m.Content != "turn 2 · over" {
+		t.Errorf("channel edit of the bot's follow-up: %+v, %v", m, err)
 	}
 }

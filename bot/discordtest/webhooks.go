@@ -192,6 +192,21 @@ func (s *Server) followup(rq *req) (int, any) {
 	if len(fe) > 0 {
 		return invalidForm(fe)
 	}
+	if orig := s.messages[it.responseID]; it.callbackType == 5 && len(it.followups) == 0 && orig != nil && orig.Loading() {
+		// Discord: "When using this endpoint directly after responding to
+		// an interaction with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this
+		// endpoint will function as Edit Original Interaction Response
+		// for backwards compatibility": no new message, the loading one
+		// is edited (its ephemeral flag kept).
+		m, st, body := s.compose(orig, p, rq.files, "")
+		if m == nil {
+			return st, body
+		}
+		m.Flags = orig.Flags &^ FlagLoading
+		s.replaceLocked(m)
+		s.notifyLocked()
+		return http.StatusOK, s.messageJSON(m)
+	}
 	m, st, body := s.compose(nil, p, rq.files, "")
 	if m == nil {
 		return st, body
@@ -212,8 +227,13 @@ func (s *Server) webhookTarget(it *interaction, mid string) (*Message, int, any)
 		id = it.responseID
 	}
 	m := s.messages[id]
+	// Only the interaction's own messages: its response (for a click
+	// answered by an update, the clicked message) and its follow-ups.
+	// Discord documents edits of "a followup message for an Interaction";
+	// another interaction's messages are refused (strict where the
+	// documentation says no more).
 	own := id != "" && (id == it.responseID || id == it.sourceID || slices.Contains(it.followups, id))
-	if m == nil || m.Deleted || (!own && (m.Ephemeral() || m.WebhookID != s.appID || m.ChannelID != it.channelID)) {
+	if m == nil || m.Deleted || !own {
 		st, body := apiError(http.StatusNotFound, 10008, "Unknown Message")
 		return nil, st, body
 	}

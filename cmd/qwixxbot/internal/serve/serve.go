@@ -105,6 +105,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		Now:            so.Now,
 		NewGame:        so.NewGame,
 		LiveAnswers:    true,
+		FollowupPosts:  true,
 		CoalesceEdits:  so.Coalesce,
 	}, log)
 	if err := b.Start(); err != nil {
