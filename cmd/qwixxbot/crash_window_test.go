@@ -120,9 +120,9 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 	t.Logf("window 1b: waiting list current %v after the restart", time.Since(started).Round(time.Millisecond))
 
 	// Window 2: the last decision ends the turn; the bot dies after
-	// Discord took the next turn's message but before the bot heard its
-	// ID. After the restart the bot finds that message rather than
-	// posting the turn twice.
+	// Discord took the next turn's message (a follow-up of that click,
+	// issue 25) but before the bot heard its ID. After the restart the
+	// bot finds that message rather than posting the turn twice.
 	ans(cleo.Click(tbl, players.IDWith(tbl, "pass")))
 	tbl = newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 2") })
 	active := anna
@@ -131,7 +131,7 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 			active = u
 		}
 	}
-	srv.InjectDelay(1, "POST /channels", time.Minute, discordtest.DelayAfter)
+	srv.InjectDelay(1, "POST /webhooks", time.Minute, discordtest.DelayAfter)
 	ans(active.Click(tbl, players.IDWith(tbl, "pass")))
 	if err := srv.WaitHeld(ctx, 1); err != nil {
 		t.Fatalf("the new turn's message never came: %v", err)

@@ -56,7 +56,10 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 	if d := callbacks - int64(rep.Clicks); d < -int64(rep.Clicks)/20-8 || d > int64(rep.Clicks)/20+8 {
 		t.Errorf("%d callbacks for %d clicks", callbacks, rep.Clicks)
 	}
-	if rep.RequestsPerClick < 1 || rep.CountedPerClick <= 0 || rep.CountedPerClick >= rep.RequestsPerClick || rep.KiBPerClick <= 0 {
+	// Issue 25: a turn's message and its edits go through the clicks'
+	// tokens; what the global limit counts is what no click carries (at
+	// most 0.03 per click).
+	if rep.RequestsPerClick < 1 || rep.CountedPerClick < 0 || rep.CountedPerClick > 0.03 || rep.KiBPerClick <= 0 {
 		t.Errorf("per click: %.2f requests, %.2f counted, %.1f KiB", rep.RequestsPerClick, rep.CountedPerClick, rep.KiBPerClick)
 	}
 	if rep.StoreCommitsPerClk <= 0 || rep.DrawnPerClick <= 0 || rep.BotHeap <= 0 || rep.BotRSS <= 0 || rep.Goroutines <= 0 {
