@@ -233,14 +233,14 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		b.autocomplete(r)
 		return
 	}
-	anywhere := worksAnywhere(i)
-	if !botHere(i) && !anywhere {
+	here := botHere(i)
+	if !here && !worksAnywhere(i) {
 		// A DM, a group DM, or a server where only the user installed
-		// the app: no table can live there (nothing to post to).
+		// the app: a server's settings need the bot in the server.
 		r.ephemeral(r.lang.T("err.dm"))
 		return
 	}
-	if missing := missingPermissions(i.AppPermissions); len(missing) > 0 && !anywhere {
+	if missing := missingPermissions(i.AppPermissions); len(missing) > 0 && here && !privateOnly(i) {
 		names := make([]string, len(missing))
 		for k, m := range missing {
 			names[k] = r.lang.T(m)
@@ -274,13 +274,23 @@ func botHere(i *discordgo.Interaction) bool {
 	return ok
 }
 
-// worksAnywhere reports whether an interaction is answered entirely
-// through itself, so that it works where the bot is no member (a user's
-// install: DMs, group DMs, other servers): the private games (/qwixx solo
-// privately, /qwixx daily, their buttons), the statistics of the place
-// (outside a server: of the private games played outside servers), the
-// rules and the help.
+// worksAnywhere reports whether an interaction works where the bot is no
+// member (a user's install: DMs, group DMs, other servers): everything
+// but a server's settings. Tables opened there live on their players'
+// interactions (Table.Interactions).
 func worksAnywhere(i *discordgo.Interaction) bool {
+	if data, ok := i.Data.(discordgo.ApplicationCommandInteractionData); ok && data.Name == "qwixx" &&
+		len(data.Options) == 1 && data.Options[0] != nil && data.Options[0].Name == "settings" {
+		return false
+	}
+	return true
+}
+
+// privateOnly reports whether an interaction is answered entirely through
+// itself, needing no permission in the channel: the private games (/qwixx
+// solo privately, /qwixx daily, their buttons), the statistics of the
+// place, the rules and the help.
+func privateOnly(i *discordgo.Interaction) bool {
 	switch data := i.Data.(type) {
 	case discordgo.ApplicationCommandInteractionData:
 		if data.Name != "qwixx" || len(data.Options) != 1 || data.Options[0] == nil {
@@ -394,18 +404,56 @@ func (r *request) respond(resp *discordgo.InteractionResponse) error {
 }
 
 // keepPostToken keeps the interaction for the channel's follow-ups
-// (postTokens) when it was a click on a public message answered by
-// updating that message (types 7 and 6: a follow-up of such an
-// interaction is a new message; after a deferred message, type 5, Discord
-// would turn the first follow-up into an edit of the loading message).
+// (postTokens): a command or a click answered with a message or an update
+// (types 4, 6 and 7: a follow-up of such an interaction is a new message;
+// not type 5, after which Discord turns the first follow-up into an edit
+// of the loading message; the interaction client reports a deferral in
+// resp.Type). A click on an ephemeral message is left out: its follow-ups
+// belong to that private view. Where the bot is a member only clicks on
+// public messages count (Options.FollowupPosts); where it is not (a table
+// on interactions alone) every such interaction does.
 func (r *request) keepPostToken(resp *discordgo.InteractionResponse) {
-	if !r.b.opt.FollowupPosts || r.i.Type != discordgo.InteractionMessageComponent || r.i.Message == nil ||
-		r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 || r.i.ChannelID == "" ||
-		(resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+	if r.i.ChannelID == "" {
 		return
 	}
-	r.b.postTokens.Store(r.i.ChannelID, liveToken{msg: r.i.Message.ID, it: r.i, at: r.at})
+	switch resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseUpdateMessage, discordgo.InteractionResponseDeferredMessageUpdate:
+	default:
+		return
+	}
+	click := r.i.Type == discordgo.InteractionMessageComponent && r.i.Message != nil
+	if click && r.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return
+	}
+	here := botHere(r.i)
+	switch {
+	case !here:
+	case r.b.opt.FollowupPosts && click && resp.Type != discordgo.InteractionResponseChannelMessageWithSource:
+	default:
+		return
+	}
+	lt := liveToken{it: r.i, at: r.at}
+	if click {
+		lt.msg = r.i.Message.ID
+	}
+	if _, guild := r.i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]; !here && !guild {
+		// Discord: an interaction of a user's install alone may make at
+		// most 5 follow-ups.
+		lt.budget = new(atomic.Int32)
+		lt.budget.Store(userInstallFollowups)
+	}
+	r.b.postTokens.Store(r.i.ChannelID, lt)
+	if _, waiting := r.b.unsettled.Load(r.i.ChannelID); waiting && !here {
+		// A table on interactions alone waited for a token (errNoToken):
+		// this one shows what happened meanwhile (a timer's decision).
+		r.b.refresh.kick(r.b, r.i.ChannelID)
+	}
 }
+
+// userInstallFollowups is how many follow-ups Discord allows an
+// interaction authorized by a user's install alone (changelog, 27 June
+// 2024).
+const userInstallFollowups = 5
 
 // withoutURL drops the address from a transport error: interaction routes
 // hold the interaction's token, which must not reach the logs.
@@ -500,7 +548,7 @@ func (r *request) tableKey() string {
 // request's guild, answering the user when not. A private game belongs to
 // its player wherever they are (its key names them).
 func (r *request) sameGuild(t *Table) bool {
-	if t != nil && t.Private == "" && t.GuildID != r.i.GuildID {
+	if t != nil && t.Private == "" && t.GuildID != session.PrivateGuild(r.i.GuildID) {
 		r.log.Warn().Str("table_guild", t.GuildID).Str("guild", r.i.GuildID).Msg("interaction from another guild than the table's")
 		r.ephemeral(r.lang.T("err.forged"))
 		return false

@@ -275,11 +275,25 @@ func TestTimerPassesAndSurvivesRestart(t *testing.T) {
 
 func TestDMAndPermissions(t *testing.T) {
 	h := newHarness(t)
-	i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{Name: "qwixx"}, nil)
-	i.GuildID, i.Member, i.User = "", nil, &discordgo.User{ID: "anna"}
-	h.bot.Handle(i)
-	if r := h.response(i); !strings.Contains(r.Data.Content, "direct messages") {
-		t.Fatalf("DM: %q", r.Data.Content)
+	dm := func(sub string) *discordgo.InteractionResponse {
+		i := h.interaction("anna", discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{
+			Name: "qwixx", Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}},
+		}, nil)
+		i.GuildID, i.Member, i.User, i.ChannelID = "", nil, &discordgo.User{ID: "anna"}, "dm1"
+		h.bot.Handle(i)
+		h.bot.Idle()
+		return h.response(i)
+	}
+	// A server's settings need the bot in the server; a table lives on
+	// its players' interactions where the bot is no member (issue 25).
+	if r := dm("settings"); !strings.Contains(r.Data.Content, "settings need me") {
+		t.Fatalf("DM settings: %q", r.Data.Content)
+	}
+	if r := dm("new"); r.Type != discordgo.InteractionResponseChannelMessageWithSource || len(r.Data.Embeds) != 1 || !strings.Contains(r.Data.Embeds[0].Description, "not a member here") {
+		t.Fatalf("DM table: %+v", r.Data)
+	}
+	if tb, err := h.bot.loadTable(context.Background(), "dm1"); err != nil || tb == nil || !tb.Interactions {
+		t.Fatalf("the DM's table: %+v, %v; want one living on interactions", tb, err)
 	}
 	h.perm = RequiredPermissions &^ (permAttach | permSend | permThreads)
 	r := h.command("anna", "new")

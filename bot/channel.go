@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -121,7 +122,7 @@ const (
 func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) opKind {
 	s := &t.Shown
 	switch {
-	case t.Stage == StagePlaying && s.Msg != "" && !s.At.IsZero() && now.Sub(s.At) >= liveMaxAge:
+	case t.Stage == StagePlaying && s.Msg != "" && !s.At.IsZero() && now.Sub(s.At) >= liveMaxAge && !t.Interactions:
 		return opRepost
 	case s.Reminder != "" && (t.Stage != StagePlaying || s.RemindAt != t.Stamp()):
 		return opDeleteRemind
@@ -132,7 +133,9 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 	case t.Game == nil:
 		return opNone
 	case t.Stage == StagePlaying && s.Msg == "":
-		if s.Posting == t.TurnKey() {
+		// A table on interactions alone cannot read the channel: a post
+		// whose outcome is unknown is made again.
+		if s.Posting == t.TurnKey() && !t.Interactions {
 			return opLookup
 		}
 		return opPost
@@ -142,11 +145,11 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 		}
 		return opEdit
 	case t.Stage == StageOver && s.Results != t.GameNo:
-		if s.Posting == t.ResultsKey() {
+		if s.Posting == t.ResultsKey() && !t.Interactions {
 			return opLookup
 		}
 		return opPostResults
-	case t.Stage == StagePlaying && t.Reminded && s.Reminder == "" && s.RemindAt != t.Stamp():
+	case t.Stage == StagePlaying && t.Reminded && s.Reminder == "" && s.RemindAt != t.Stamp() && !t.Interactions:
 		return opPostReminder
 	}
 	return opNone
@@ -195,6 +198,11 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		if err == nil {
 			failures, delay = 0, 250*time.Millisecond
 			continue
+		}
+		if errors.Is(err, errNoToken) {
+			log.Debug().Msg("the table waits for a click to show its change")
+			b.unsettled.Store(channelID, true)
+			return
 		}
 		failures++
 		if b.life.Err() != nil && errors.Is(err, b.life.Err()) {
@@ -322,7 +330,10 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 	case opShrink:
 		p := t.Shown.Past[0]
-		err = b.shrink(channelID, p)
+		err = b.shrink(channelID, p, t.Interactions)
+		if errors.Is(err, errNoToken) && b.hasPostToken(channelID) {
+			err = nil // nothing may edit it any more: it stays as it is
+		}
 		record = func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
 		}
@@ -361,7 +372,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			}
 		}
 		var msg *discordgo.Message
-		msg, err = b.post(channelID, send)
+		msg, err = b.post(channelID, send, t.Interactions)
 		record = func(cur *Table) {
 			cur.Shown.Posting = ""
 			if op == opPostResults {
@@ -403,10 +414,18 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			edit.Attachments = &[]*discordgo.MessageAttachment{}
 		}
 		var msg *discordgo.Message
-		msg, err = b.editMessage(edit)
+		msg, err = b.editMessage(edit, t.Interactions)
 		gone := notFound(err)
 		if gone {
 			err = nil // deleted by a moderator: post the turn again
+		}
+		if errors.Is(err, errNoToken) && b.hasPostToken(channelID) {
+			// A table on interactions alone whose message no young token
+			// may edit (a timer decided after the tokens aged out, or a
+			// restart): the state goes out as a new message through the
+			// newest click, and the old one keeps its buttons, which
+			// answer that they are outdated.
+			gone, err = true, nil
 		}
 		id := t.Shown.Msg
 		record = func(cur *Table) {
@@ -429,7 +448,10 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		if rec := t.Shown.ResultsRecord; rec != "" {
 			comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(l, rec)}}}
 		}
-		_, err = b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps})
+		_, err = b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
+		if errors.Is(err, errNoToken) && b.hasPostToken(channelID) {
+			err = nil // nothing may edit it any more: its button answers that it is outdated
+		}
 		if notFound(err) {
 			err = nil // deleted: nothing left to retire
 		}
@@ -512,13 +534,13 @@ func adoptResults(s *Shown, m *discordgo.Message) {
 // shrink edits a finished turn's message to its log line, without buttons
 // or picture (only strips the buttons when it has no line); a message
 // already gone (deleted by a moderator) is no error.
-func (b *Bot) shrink(channelID string, p PastTurn) error {
+func (b *Bot) shrink(channelID string, p PastTurn, tokensOnly bool) error {
 	if p.Msg == "" {
 		if p.Line == "" {
 			return nil
 		}
-		_, err := b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-			Content: p.Line, AllowedMentions: &discordgo.MessageAllowedMentions{}})
+		_, err := b.post(channelID, &discordgo.MessageSend{
+			Content: p.Line, AllowedMentions: &discordgo.MessageAllowedMentions{}}, tokensOnly)
 		return err
 	}
 	edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
@@ -527,7 +549,7 @@ func (b *Bot) shrink(channelID string, p PastTurn) error {
 		edit.Attachments = &[]*discordgo.MessageAttachment{}
 		edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
 	}
-	if _, err := b.editMessage(edit); err != nil && !notFound(err) {
+	if _, err := b.editMessage(edit, tokensOnly); err != nil && !notFound(err) {
 		return err
 	}
 	return nil
@@ -545,6 +567,9 @@ type liveToken struct {
 	// followup is set when msg is a follow-up of it (FollowupPosts), not
 	// its original response.
 	followup bool
+	// budget, if set, is how many more follow-ups the interaction may
+	// make (a user's install: userInstallFollowups).
+	budget *atomic.Int32
 }
 
 // post sends a new message of the channel: with Options.FollowupPosts and
@@ -554,10 +579,14 @@ type liveToken struct {
 // whose outcome is unknown (a server error, a broken connection) is not
 // posted again here: the caller's error leaves the post to be looked up
 // (opLookup) before it is made again.
-func (b *Bot) post(channelID string, send *discordgo.MessageSend) (*discordgo.Message, error) {
+//
+// With tokensOnly (a table where the bot is no member, Table.Interactions)
+// there is no channel post to fall back to: without a token it returns
+// errNoToken, and the next click brings one.
+func (b *Bot) post(channelID string, send *discordgo.MessageSend, tokensOnly bool) (*discordgo.Message, error) {
 	if v, ok := b.postTokens.Load(channelID); ok {
 		lt := v.(liveToken)
-		if b.opt.Now().Sub(lt.at) < liveTokenLife {
+		if b.opt.Now().Sub(lt.at) < liveTokenLife && (lt.budget == nil || lt.budget.Add(-1) >= 0) {
 			msg, err := b.dc.FollowupMessageCreate(lt.it, true, &discordgo.WebhookParams{
 				Content: send.Content, Components: send.Components, Files: send.Files, AllowedMentions: send.AllowedMentions,
 			})
@@ -576,8 +605,26 @@ func (b *Bot) post(channelID string, send *discordgo.MessageSend) (*discordgo.Me
 		}
 		b.postTokens.CompareAndDelete(channelID, v)
 	}
+	if tokensOnly {
+		return nil, errNoToken
+	}
 	return b.dc.ChannelMessageSendComplex(channelID, send)
 }
+
+// hasPostToken reports whether the channel has a young token for a new
+// message (postTokens).
+func (b *Bot) hasPostToken(channelID string) bool {
+	v, ok := b.postTokens.Load(channelID)
+	if !ok {
+		return false
+	}
+	lt := v.(liveToken)
+	return b.opt.Now().Sub(lt.at) < liveTokenLife && (lt.budget == nil || lt.budget.Load() > 0)
+}
+
+// errNoToken: a table on interactions alone has no young token to show a
+// change with; the next click brings one (and kicks the reconciler).
+var errNoToken = errors.New("bot: no interaction token to show the change with; waiting for the next click")
 
 // refused reports whether Discord answered a request with a refusal (a
 // 4xx status other than 429): nothing was made.
@@ -593,8 +640,9 @@ const liveTokenLife = 14 * time.Minute
 
 // editMessage edits a channel message: through the token of the newest
 // click answered on it (liveToken) while that token is young, else (or
-// if that fails) with the channel's own request.
-func (b *Bot) editMessage(edit *discordgo.MessageEdit) (*discordgo.Message, error) {
+// if that fails) with the channel's own request; with tokensOnly
+// (Table.Interactions) not at all (errNoToken).
+func (b *Bot) editMessage(edit *discordgo.MessageEdit, tokensOnly bool) (*discordgo.Message, error) {
 	if v, ok := b.liveTokens.Load(edit.ID); ok {
 		lt := v.(liveToken)
 		switch {
@@ -622,6 +670,9 @@ func (b *Bot) editMessage(edit *discordgo.MessageEdit) (*discordgo.Message, erro
 				}
 			}
 		}
+	}
+	if tokensOnly {
+		return nil, errNoToken
 	}
 	return b.dc.ChannelMessageEditComplex(edit)
 }

@@ -65,7 +65,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 		r.ephemeral(r.lang.T("hist.none"))
 		return
 	}
-	gr, found, err := h.Record(r.ctx, r.i.GuildID, id)
+	gr, found, err := h.Record(r.ctx, session.PrivateGuild(r.i.GuildID), id)
 	if isCorrupt(err) {
 		r.log.Error().Err(err).Str("game", id).Msg("kept record damaged")
 		r.ephemeral(r.lang.T("record.damaged"))
@@ -122,14 +122,14 @@ func retentionDays(b *Bot) int {
 func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.ApplicationCommandOptionChoice {
 	h, ok := b.history()
 	out := []*discordgo.ApplicationCommandOptionChoice{}
-	if !ok || r.i.GuildID == "" {
+	if !ok {
 		return out
 	}
-	infos, err := h.Records(r.ctx, r.i.GuildID, 0)
+	infos, err := h.Records(r.ctx, session.PrivateGuild(r.i.GuildID), 0)
 	if err != nil {
 		r.log.Warn().Err(err).Msg("records for autocomplete")
 	}
-	results, err := h.Results(r.ctx, r.i.GuildID, len(infos)+50)
+	results, err := h.Results(r.ctx, session.PrivateGuild(r.i.GuildID), len(infos)+50)
 	if err != nil {
 		r.log.Warn().Err(err).Msg("results for autocomplete")
 	}

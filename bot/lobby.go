@@ -29,12 +29,15 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 			return nil, errRefused
 		}
 		lobby = &Table{
-			ID: session.NewTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID,
+			// Outside servers (a DM, a group DM) results are kept under
+			// the private games' guild (session.PrivateResults).
+			ID: session.NewTableID(), GuildID: session.PrivateGuild(r.i.GuildID), ChannelID: r.i.ChannelID,
 			Host: r.userID, Variant: v, Games: max(1, min(games, game.MaxMatchGames)),
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(),
 		}
 		lobby.Seats = []Seat{{UserID: r.userID, Name: lobby.UniqueName(r.userName)}}
 		lobby.MaxSeats = b.opt.MaxPlayers
+		lobby.Interactions = !botHere(r.i)
 		if t != nil {
 			// The finished game's results lose their Play again (or Next
 			// game) button: this table replaces it.
@@ -92,6 +95,9 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	desc := l.T("lobby.host", "<@"+t.Host+">")
 	if t.Games > 1 {
 		desc += "\n" + l.T("lobby.games", t.Games)
+	}
+	if t.Interactions {
+		desc += "\n" + l.T("lobby.interactions")
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       l.T("lobby.title", variantName(l, t.Variant)),
@@ -354,7 +360,7 @@ func (b *Bot) cmdEnd(r *request) {
 	settle(ended)
 	for _, p := range ended.Shown.Past {
 		if !p.Sent {
-			if err := b.shrink(ended.ChannelID, p); err != nil {
+			if err := b.shrink(ended.ChannelID, p, ended.Interactions); err != nil {
 				r.log.Warn().Err(err).Msg("shrink an ended table's message")
 			}
 		}

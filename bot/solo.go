@@ -375,7 +375,7 @@ func (b *Bot) cmdSoloChannel(r *request) {
 			return nil, errRefused
 		}
 		solo = &Table{
-			ID: session.NewTableID(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
+			ID: session.NewTableID(), GuildID: session.PrivateGuild(r.i.GuildID), ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(), MaxSeats: b.opt.MaxPlayers,
 		}
 		solo.Seats = []Seat{{UserID: r.userID, Name: solo.UniqueName(r.userName)}}

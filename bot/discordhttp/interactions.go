@@ -102,7 +102,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // (the context's, else callbackBudget from now). Where the answer has not
 // gone through by then and it can be deferred (types 4 and 7), a deferred
 // answer (5 or 6) takes the place of the callback, and the answer follows
-// as an edit of the original response.
+// as an edit of the original response; r.Type is then the deferred type,
+// which Discord may have taken (a caller that sends follow-ups must know:
+// after a deferred message, type 5, Discord turns the first follow-up into
+// an edit of the loading message).
 func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, opts ...discordgo.RequestOption) error {
 	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
 	files, err := bufferFiles(filesOf(r))
@@ -124,6 +127,7 @@ func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *dis
 		return err
 	}
 	s.log.Warn().Err(withoutAddress(err)).Int("type", int(r.Type)).Msg("interaction answer failed: deferring it")
+	defer func() { r.Type = deferred.Type }()
 	_, dbody, derr := requestBody(deferred, nil)
 	if derr != nil {
 		return derr

@@ -75,10 +75,17 @@ type Table struct {
 	// (RULES P2).
 	LeaverComputer bool `json:"leaver_computer,omitempty"`
 	// NoHints is the host's choice to turn the 💡 Hint button off.
-	NoHints bool      `json:"no_hints,omitempty"`
-	Stage   Stage     `json:"stage"`
-	Lang    string    `json:"lang"` // language of public messages (guild locale)
-	Created time.Time `json:"created"`
+	NoHints bool `json:"no_hints,omitempty"`
+	// Interactions is set for a table where the bot is no member (a DM, a
+	// group DM, a server where only a user installed the app): all it
+	// shows goes through the players' interactions (follow-ups of their
+	// clicks, edits through their tokens), none through the channel; it
+	// has no reminders, and what a timer decides shows with the next
+	// click.
+	Interactions bool      `json:"interactions,omitempty"`
+	Stage        Stage     `json:"stage"`
+	Lang         string    `json:"lang"` // language of public messages (guild locale)
+	Created      time.Time `json:"created"`
 	// LobbyMessage is the lobby's message (an interaction response, changed
 	// only through clicks on it). TableMessage and Posted are an earlier
 	// version's record of its table message, taken over by Shown.

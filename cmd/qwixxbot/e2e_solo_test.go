@@ -225,18 +225,14 @@ func TestE2EUserInstallPrivateGamesAnywhere(t *testing.T) {
 	if !st.Ephemeral() || !strings.HasPrefix(solo, "Solo: 1 game") {
 		t.Fatalf("/qwixx stats in a group DM: solo %q", solo)
 	}
-	table := e.answer(anna.Command(group, "qwixx", "new", nil))
-	if !strings.Contains(table.Content, "server channel where I am a member") || !table.Ephemeral() {
-		t.Fatalf("/qwixx new in a group DM: %q", table.Content)
-	}
 	_, foreignCh := e.srv.AddGuildWithoutBot("Elsewhere", "")
 	daily := e.answer(anna.Command(foreignCh, "qwixx", "daily", nil))
 	if !strings.Contains(daily.Content, "daily #") || len(privateMoves(daily)) == 0 {
 		t.Fatalf("/qwixx daily in a server without the bot: %q", daily.Content)
 	}
-	there := e.answer(anna.Command(foreignCh, "qwixx", "solo", map[string]any{"where": "channel"}))
-	if !strings.Contains(there.Content, "server channel where I am a member") {
-		t.Fatalf("a solo table in a server without the bot: %q", there.Content)
+	settings := e.answer(anna.Command(foreignCh, "qwixx", "settings", nil))
+	if !strings.Contains(settings.Content, "settings need me") || !settings.Ephemeral() {
+		t.Fatalf("a server's settings in a server without the bot: %q", settings.Content)
 	}
 	for _, r := range e.srv.Requests() {
 		if strings.Contains(r.Path, "/channels/"+group) || strings.Contains(r.Path, "/channels/"+foreignCh) {

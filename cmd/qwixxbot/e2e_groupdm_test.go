@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
+	"github.com/rs/zerolog"
+)
+
+// Issue 25: a table in a group DM where the bot is no member lives on its
+// players' interactions alone. The whole game (dice, then cards) is
+// played there by simulated players; every turn's message is a follow-up
+// of a click, every edit goes through a token, and the bot sends not one
+// request to the channel (Discord would refuse them all: 403). A timer
+// firing after the tokens have aged out (15 minutes of nobody clicking)
+// shows with the next click; a restart in the middle loses nothing.
+func TestE2EGroupDMTableOnInteractions(t *testing.T) {
+	t.Parallel()
+	e := newE2EClock(t, true)
+	anna, ben := e.srv.AddUser("Anna", ""), e.srv.AddUser("Ben", "")
+	group := e.srv.AddGroupDM("friends", anna, ben)
+	anna.InstallApp()
+	view := players.NewChannelView(e.srv, group)
+	lobby := e.answer(anna.Command(group, "qwixx", "new", nil))
+	if lobby.Ephemeral() || len(lobby.Embeds) == 0 || !strings.Contains(lobby.Embeds[0].Description, "not a member here") {
+		t.Fatalf("/qwixx new in a group DM: %+v", lobby)
+	}
+	// Ben did not install the app: his click on Anna's message is
+	// authorized by her install.
+	lobby = e.answer(ben.Click(lobby, players.IDWith(lobby, "join")))
+	e.answer(anna.Click(lobby, players.IDWith(lobby, "start")))
+	newest := func() *discordtest.Message {
+		ms := view.Messages()
+		for i := len(ms) - 1; i >= 0; i-- {
+			if players.IDWith(ms[i], "sheet") != "" {
+				return ms[i]
+			}
+		}
+		return nil
+	}
+	if err := e.until(5*time.Second, func() bool { return newest() != nil }); err != nil {
+		t.Fatal("the first turn was never shown")
+	}
+	// A few turns by clicks on the table, then a restart.
+	for moves := 0; moves < 6; {
+		var tbl *discordtest.Message
+		if err := e.until(5*time.Second, func() bool { tbl = newest(); return tbl != nil && players.IDWith(tbl, "pass") != "" }); err != nil {
+			t.Fatalf("after %d moves: no table to click", moves)
+		}
+		for _, u := range []*discordtest.User{anna, ben} {
+			if players.WaitsFor(tbl, u) {
+				e.answer(u.Click(tbl, players.IDWith(tbl, "pass")))
+				moves++
+				break
+			}
+		}
+		_ = e.until(2*time.Second, func() bool { n := newest(); return n != nil && (n.ID != tbl.ID || n.Version != tbl.Version) })
+	}
+	debug := zerolog.DebugLevel
+	e.logLevel = &debug
+	e.restart()
+	// Nobody clicks for 16 minutes: the tokens age out; the timer passes
+	// for the undecided, which nothing can show yet.
+	before := newest()
+	e.clock.Advance(16 * time.Minute)
+	time.Sleep(200 * time.Millisecond) // the bot's timer tick (20 ms) runs
+	if m, _ := e.srv.Message(before.ID); m.Version != before.Version {
+		t.Fatalf("the table message changed with no token alive: %q", m.Content)
+	}
+	// The next click (Anna opens her sheet on the old message) brings a
+	// token: the table shows what the timer decided.
+	e.answer(anna.Click(before, players.IDWith(before, "sheet")))
+	if err := e.until(5*time.Second, func() bool { n := newest(); return n.ID != before.ID || n.Version != before.Version }); err != nil {
+		t.Fatalf("the timer's decision was not shown after the next click:\n%s", e.logs.String())
+	}
+	// The rest of the game, and a card game after it, by simulated players.
+	p := players.New(e.srv, group, []*discordtest.User{anna, ben}, rand.New(rand.NewPCG(3, 4)))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e.answer(anna.Command(group, "qwixx", "end", nil))
+	for _, v := range []string{"dice", "cards"} {
+		res, err := p.PlayGame(ctx, v)
+		if err != nil {
+			t.Fatalf("%s in the group DM: %v", v, err)
+		}
+		if !strings.Contains(res.Results, "Game over") {
+			t.Fatalf("%s: results %q", v, res.Results)
+		}
+	}
+	followups := 0
+	for _, r := range e.srv.Requests() {
+		if strings.Contains(r.Path, "/channels/"+group) {
+			t.Errorf("the bot sent %s %s to the group DM's channel", r.Method, r.Path)
+		}
+		if r.Method == "POST" && strings.HasPrefix(strings.TrimPrefix(r.Path, "/api/v9"), "/webhooks/") {
+			followups++
+		}
+	}
+	if followups < 10 {
+		t.Errorf("%d follow-ups for three games' turns", followups)
+	}
+	if strings.Contains(e.logs.String(), `"level":"error"`) {
+		t.Errorf("errors logged:\n%s", e.logs.String())
+	}
+}
