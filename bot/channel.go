@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -260,6 +261,9 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	t, err := b.loadTableKept(b.life, channelID, keep)
 	if err == nil && t != nil {
 		changed := settle(t)
+		if t.Interactions && b.keepTokenIn(t) {
+			changed = true
+		}
 		if forced {
 			// What went out as click answers may have been lost: send it
 			// again, as the channel's own requests.
@@ -381,6 +385,12 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 				return
 			}
 			b.adopt(cur, msg, key, rev, pic, t.Stamp())
+			if msg != nil && cur.Shown.Msg == msg.ID {
+				cur.Shown.MsgBy = ""
+				if v, ok := b.liveTokens.Load(msg.ID); ok && v.(liveToken).followup {
+					cur.Shown.MsgBy = v.(liveToken).it.ID
+				}
+			}
 		}
 	case opLookup:
 		key := t.Shown.Posting
@@ -609,6 +619,43 @@ func (b *Bot) post(channelID string, send *discordgo.MessageSend, tokensOnly boo
 		return nil, errNoToken
 	}
 	return b.dc.ChannelMessageSendComplex(channelID, send)
+}
+
+// keepTokenIn keeps the newest post token of a table on interactions
+// alone in the table (Shown.Token), so that a restart can go on with it,
+// and after a restart takes the kept one back while it is young (also
+// for edits of the live message it made, Shown.MsgBy). It reports whether
+// t changed.
+func (b *Bot) keepTokenIn(t *Table) bool {
+	ch := t.ChannelID
+	if v, ok := b.postTokens.Load(ch); ok {
+		lt := v.(liveToken)
+		if t.Shown.Token != nil && t.Shown.Token.ID == lt.it.ID {
+			return false
+		}
+		budget := -1
+		if lt.budget != nil {
+			budget = int(max(0, lt.budget.Load()))
+		}
+		t.Shown.Token = &session.Token{ID: lt.it.ID, App: lt.it.AppID, Value: lt.it.Token, At: lt.at, Budget: budget}
+		return true
+	}
+	kt := t.Shown.Token
+	if kt == nil || b.opt.Now().Sub(kt.At) >= liveTokenLife {
+		return false
+	}
+	lt := liveToken{it: &discordgo.Interaction{ID: kt.ID, AppID: kt.App, Token: kt.Value, ChannelID: ch}, at: kt.At}
+	if kt.Budget >= 0 {
+		lt.budget = new(atomic.Int32)
+		lt.budget.Store(int32(kt.Budget))
+	}
+	b.postTokens.LoadOrStore(ch, lt)
+	if t.Shown.Msg != "" && t.Shown.MsgBy == kt.ID {
+		follow := lt
+		follow.msg, follow.followup = t.Shown.Msg, true
+		b.liveTokens.LoadOrStore(t.Shown.Msg, follow)
+	}
+	return false
 }
 
 // hasPostToken reports whether the channel has a young token for a new

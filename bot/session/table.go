@@ -365,6 +365,12 @@ type Shown struct {
 	// Posting names the message (turnKey, or "results.<game>") whose post
 	// was sent without its outcome being recorded yet.
 	Posting string `json:"posting,omitempty"`
+	// Token, for a table on interactions alone (Table.Interactions), is
+	// the newest interaction whose token may post to the channel, kept so
+	// that a restart can go on showing the table while it is young (15
+	// minutes); MsgBy is the interaction whose follow-up Msg is.
+	Token *Token `json:"token,omitempty"`
+	MsgBy string `json:"msg_by,omitempty"`
 	// Past are finished turns' messages still to be shrunk to their log
 	// line.
 	Past []PastTurn `json:"past,omitempty"`
@@ -397,6 +403,17 @@ type Shown struct {
 	// close together share one edit.
 	Stamp  int       `json:"stamp,omitempty"`
 	Edited time.Time `json:"edited,omitzero"`
+}
+
+// Token is an interaction kept for its token (Shown.Token): its ID, the
+// application's, the token, when it arrived and how many follow-ups it
+// may still make (-1: no limit).
+type Token struct {
+	ID     string    `json:"id"`
+	App    string    `json:"app"`
+	Value  string    `json:"value"`
+	At     time.Time `json:"at"`
+	Budget int       `json:"budget"`
 }
 
 // PastTurn is a finished turn's message and the log line it shrinks to

@@ -382,15 +382,20 @@ func TestE2EDMPermissionsAndThreads(t *testing.T) {
 	t.Parallel()
 	e := newE2E(t)
 	anna := e.srv.AddUser("Anna", "en-US")
-	// In the DM with the bot the help answers, and a table is refused with
-	// a word on what works there.
+	// In the DM with the bot the help answers, a table lives on its
+	// players' clicks (issue 25), and a server's settings are refused
+	// with a word on where they work.
 	m := e.answer(anna.Command(e.srv.DMChannel(anna.ID), "qwixx", "help", nil))
 	if !strings.Contains(m.Content, "Qwixx bot") {
 		t.Fatalf("DM help: %q", m.Content)
 	}
 	m = e.answer(anna.Command(e.srv.DMChannel(anna.ID), "qwixx", "new", nil))
-	if !strings.Contains(m.Content, "direct messages") || !strings.Contains(m.Content, "/qwixx solo") {
-		t.Fatalf("DM: %q", m.Content)
+	if m.Ephemeral() || len(m.Embeds) == 0 || !strings.Contains(m.Embeds[0].Description, "not a member here") {
+		t.Fatalf("DM table: %+v", m)
+	}
+	m = e.answer(anna.Command(e.srv.DMChannel(anna.ID), "qwixx", "settings", nil))
+	if !m.Ephemeral() || !strings.Contains(m.Content, "settings need me") || !strings.Contains(m.Content, "/qwixx solo") {
+		t.Fatalf("DM settings: %q", m.Content)
 	}
 	ch := e.srv.AddChannel(e.srv.DefaultGuild(), "no-files")
 	e.srv.RevokeBotPermissions(ch, discordgoAttachFiles)

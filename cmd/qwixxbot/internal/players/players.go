@@ -176,10 +176,12 @@ func (p *Players) PlayGame(ctx context.Context, variant string) (*Result, error)
 			p.Pace()
 		}
 		table, results := p.current(ctx)
-		if results != nil && (results.ID == before || !newerID(results.ID, lobby.ID)) {
+		if results != nil && (results.ID == before || !newerID(results.ID, lobby.ID) || tableOf(results) != tableOf(lobby)) {
 			// An earlier game's results (the bot takes their Play again
 			// button off once this table is open; the channel may show
-			// them a moment longer): this game has not ended.
+			// them a moment longer, or, where the bot lives on
+			// interactions alone, post them twice after a crash): this
+			// game has not ended.
 			idle++
 			p.awaitChange(ctx, results)
 			continue
@@ -214,6 +216,14 @@ func (p *Players) PlayGame(ctx context.Context, variant string) (*Result, error)
 		}
 		if !moved {
 			idle++
+			if idle%20 == 0 {
+				// Two seconds and nothing to do: somebody looks at their
+				// sheet, as people do when a table seems stuck (where the
+				// bot lives on interactions alone, that look is what lets
+				// it show the table again).
+				u := p.Users[(idle/20)%len(p.Users)]
+				_, _ = p.Answer(ctx)(u.Command(p.Ch, "qwixx", "sheet", nil))
+			}
 			p.awaitChange(ctx, table)
 		} else {
 			idle = 0
@@ -250,6 +260,17 @@ func (p *Players) awaitChange(ctx context.Context, seen *discordtest.Message) {
 		}
 		return key(table) != was
 	})
+}
+
+// tableOf is the table a message's buttons act on (the custom ID's second
+// field), "" without buttons.
+func tableOf(m *discordtest.Message) string {
+	for _, id := range m.CustomIDs() {
+		if f := strings.SplitN(id, ":", 3); len(f) == 3 {
+			return f[1]
+		}
+	}
+	return ""
 }
 
 // newerID reports whether snowflake a was made after b (snowflakes grow
