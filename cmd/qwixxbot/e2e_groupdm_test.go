@@ -108,3 +108,38 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 		t.Errorf("errors logged:\n%s", e.logs.String())
 	}
 }
+
+// Issue 25, in a server with the bot: a whole game played by people who
+// click the table goes out through their interactions alone: the lobby
+// is the command's answer, every turn's message and the results are
+// follow-ups of clicks, every edit goes through a token. Not one request
+// counted by the global rate limit (a channel post, edit or delete).
+func TestE2EServerTableThroughInteractions(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	ch := e.srv.DefaultChannel()
+	p := players.New(e.srv, ch, []*discordtest.User{e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US"), e.srv.AddUser("Cleo", "en-US")}, rand.New(rand.NewPCG(8, 9)))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	before, counted := len(e.srv.Requests()), e.srv.RateLimitStats().Global
+	res, err := p.PlayGame(ctx, "dice")
+	if err != nil || !strings.Contains(res.Results, "Game over") {
+		t.Fatalf("the game: %+v, %v", res, err)
+	}
+	followups := 0
+	for _, r := range e.srv.Requests()[before:] {
+		path := strings.TrimPrefix(r.Path, "/api/v9")
+		switch {
+		case strings.HasPrefix(path, "/channels/"+ch+"/messages") && r.Method != "GET":
+			t.Errorf("a request counted by the global limit: %s %s", r.Method, path)
+		case strings.HasPrefix(path, "/webhooks/") && r.Method == "POST":
+			followups++
+		}
+	}
+	if followups < 10 {
+		t.Errorf("%d follow-ups for a game of %d moves", followups, res.Moves)
+	}
+	if got := e.srv.RateLimitStats().Global - counted; got != 0 {
+		t.Errorf("%d requests counted by the global limit in the game", got)
+	}
+}
