@@ -69,10 +69,10 @@ type Options struct {
 	// off.
 	LiveAnswers bool
 	// FollowupPosts sends the channel's new messages (a turn's message,
-	// the results) as follow-ups of the newest click on a public message
-	// of the channel while its token is young (postTokens): interaction
-	// requests, which the global rate limit does not count; and their
-	// edits through the same token. Without such a click (a timer, a
+	// the results) as follow-ups of the channel's newest command or click
+	// (not on a private view) while its token is young (postTokens):
+	// interaction requests, which the global rate limit does not count;
+	// and their edits through the same token. Without such a click (a timer, a
 	// reminder) they are the channel's own requests. The bot serves with
 	// it on; unit tests that count channel posts leave it off.
 	FollowupPosts bool
@@ -130,9 +130,9 @@ type Bot struct {
 	// channel message through an interaction (the newest click answered on
 	// it, or the interaction whose follow-up it is).
 	liveTokens sync.Map
-	// postTokens holds, by channel, the newest click on a public message
-	// of the channel that the bot answered by updating that message: with
-	// Options.FollowupPosts, the channel's new messages are its follow-ups.
+	// postTokens holds, by channel, the newest interaction there that may
+	// make follow-ups (keepPostToken): the channel's new messages are its
+	// follow-ups (Options.FollowupPosts, Table.Interactions).
 	postTokens sync.Map
 	// force holds the channels whose shown state is in doubt (an answer
 	// that updated the live message failed, or a crash may have lost it):
@@ -409,9 +409,9 @@ func (r *request) respond(resp *discordgo.InteractionResponse) error {
 // not type 5, after which Discord turns the first follow-up into an edit
 // of the loading message; the interaction client reports a deferral in
 // resp.Type). A click on an ephemeral message is left out: its follow-ups
-// belong to that private view. Where the bot is a member only clicks on
-// public messages count (Options.FollowupPosts); where it is not (a table
-// on interactions alone) every such interaction does.
+// belong to that private view. Where the bot is a member this is
+// Options.FollowupPosts; where it is not (a table on interactions alone)
+// it is the only way.
 func (r *request) keepPostToken(resp *discordgo.InteractionResponse) {
 	if r.i.ChannelID == "" {
 		return
@@ -426,10 +426,7 @@ func (r *request) keepPostToken(resp *discordgo.InteractionResponse) {
 		return
 	}
 	here := botHere(r.i)
-	switch {
-	case !here:
-	case r.b.opt.FollowupPosts && click && resp.Type != discordgo.InteractionResponseChannelMessageWithSource:
-	default:
+	if here && !r.b.opt.FollowupPosts {
 		return
 	}
 	lt := liveToken{it: r.i, at: r.at}
