@@ -267,11 +267,16 @@ func TestInteractionAnswerDeferredWhenTimeRunsShort(t *testing.T) {
 				}
 				w.WriteHeader(http.StatusNoContent)
 			})
-			err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: tc.typ,
+			resp := &discordgo.InteractionResponse{Type: tc.typ,
 				Data: &discordgo.InteractionResponseData{Content: "your cards", Flags: tc.flags,
-					Files: []*discordgo.File{{Name: "hand.png", ContentType: "image/png", Reader: strings.NewReader("png")}}}})
+					Files: []*discordgo.File{{Name: "hand.png", ContentType: "image/png", Reader: strings.NewReader("png")}}}}
+			err := is.InteractionRespond(unitInteraction, resp)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The caller learns the deferral (its follow-ups depend on it).
+			if want := map[discordgo.InteractionResponseType]discordgo.InteractionResponseType{4: 5, 7: 6}[tc.typ]; resp.Type != want {
+				t.Errorf("the answer's type after the deferral: %d, want %d", resp.Type, want)
 			}
 			reqs := seen()
 			if len(reqs) != maxInteractionAttempts+2 {
@@ -405,5 +410,62 @@ func TestDiscordgoKeepsABucketPerInteraction(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("discordgo kept %d buckets with a token (keys %q); it kept one per interaction", n, keys)
+	}
+}
+
+// A follow-up is made at most once: an attempt whose outcome is unknown
+// (a server error, a broken connection) is not sent again, since Discord
+// may have made the message (the caller looks it up); a 429 is waited
+// out and sent again; its edit is retried like any edit. Neither waits in
+// a bucket of its own (discordgo issue #1333).
+func TestFollowupMadeAtMostOnce(t *testing.T) {
+	for _, status := range []int{500, 503, 0} {
+		is, seen, _ := interactionServer(t, func(n int, w http.ResponseWriter) {
+			if status == 0 {
+				hj, _ := w.(http.Hijacker)
+				conn, _, _ := hj.Hijack()
+				conn.Close()
+				return
+			}
+			w.WriteHeader(status)
+		})
+		_, err := is.FollowupMessageCreate(unitInteraction, true, &discordgo.WebhookParams{Content: "turn 2"})
+		if err == nil || len(seen()) != 1 {
+			t.Errorf("%d: err %v after %d requests; want the error after one", status, err, len(seen()))
+		}
+	}
+	is, seen, slept := interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		if n == 0 {
+			w.Header().Set("Retry-After", "0.25")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"message": "You are being rate limited.", "retry_after": 0.25, "global": false}`)
+			return
+		}
+		io.WriteString(w, `{"id": "77", "channel_id": "1", "content": "turn 2"}`)
+	})
+	m, err := is.FollowupMessageCreate(unitInteraction, true, &discordgo.WebhookParams{Content: "turn 2"})
+	reqs := seen()
+	if err != nil || m == nil || m.ID != "77" || len(reqs) != 2 || len(*slept) != 1 {
+		t.Fatalf("after a 429: %+v, %v, %d requests", m, err, len(reqs))
+	}
+	if r := reqs[1]; r.method != "POST" || !strings.HasSuffix(r.path, "/webhooks/222/tok-secret-333") {
+		t.Errorf("follow-up sent as %s %s", r.method, r.path)
+	}
+	is, seen, _ = interactionServer(t, func(n int, w http.ResponseWriter) {
+		if n == 0 {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id": "77", "channel_id": "1", "content": "turn 2 · over"}`)
+	})
+	content := "turn 2 · over"
+	if m, err := is.FollowupMessageEdit(unitInteraction, "77", &discordgo.WebhookEdit{Content: &content}); err != nil || m.Content != content || len(seen()) != 2 ||
+		!strings.HasSuffix(seen()[1].path, "/webhooks/222/tok-secret-333/messages/77") {
+		t.Errorf("edit after a 502: %+v, %v, %d requests", m, err, len(seen()))
+	}
+	if keys, err := BucketKeys(is.Ratelimiter); err != nil || len(keys) != 0 {
+		t.Errorf("discordgo buckets made: %v (%v)", keys, err)
 	}
 }
