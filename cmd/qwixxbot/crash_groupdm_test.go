@@ -17,7 +17,7 @@ import (
 
 // Issue 25: a table in a group DM (the bot no member: interactions alone)
 // survives SIGKILLs of the real binary. The players look at the channel
-// and click; every 25th look the bot is killed and started again, often
+// and click; every 20th look the bot is killed and started again, often
 // while it is sending the follow-up of the move just answered. The game
 // goes on to its end: every move a player saw confirmed is in the stored
 // record (none lost, none twice), and the bot sent nothing to the
@@ -45,7 +45,7 @@ func TestCrashGroupDMTableLosesNoMove(t *testing.T) {
 	looks, kills := 0, 0
 	pl.Pace = func() {
 		looks++
-		if looks%15 == 0 {
+		if looks%20 == 0 {
 			p.Kill()
 			kills++
 			if err := p.Start(); err != nil {

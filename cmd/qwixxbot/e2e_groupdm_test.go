@@ -13,8 +13,8 @@ import (
 )
 
 // Issue 25: a table in a group DM where the bot is no member lives on its
-// players' interactions alone. The whole game (dice, then cards) is
-// played there by simulated players; every turn's message is a follow-up
+// players' interactions alone. A dice game is played there in part, then
+// a card game to its end by simulated players; every turn's message is a follow-up
 // of a click, every edit goes through a token, and the bot sends not one
 // request to the channel (Discord would refuse them all: 403). A timer
 // firing after the tokens have aged out (15 minutes of nobody clicking)
@@ -83,7 +83,7 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	e.answer(anna.Command(group, "qwixx", "end", nil))
-	for _, v := range []string{"dice", "cards"} {
+	for _, v := range []string{"cards"} { // whole dice and card games: TestCrashGroupDMTableLosesNoMove
 		res, err := p.PlayGame(ctx, v)
 		if err != nil {
 			t.Fatalf("%s in the group DM: %v", v, err)
@@ -102,7 +102,7 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 		}
 	}
 	if followups < 10 {
-		t.Errorf("%d follow-ups for three games' turns", followups)
+		t.Errorf("%d follow-ups for two games' turns", followups)
 	}
 	if strings.Contains(e.logs.String(), `"level":"error"`) {
 		t.Errorf("errors logged:\n%s", e.logs.String())
