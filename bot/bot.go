@@ -429,7 +429,7 @@ func (r *request) keepPostToken(resp *discordgo.InteractionResponse) {
 	if here && !r.b.opt.FollowupPosts {
 		return
 	}
-	lt := liveToken{it: r.i, at: r.at}
+	lt := liveToken{it: tokenOnly(r.i), at: r.at}
 	if click {
 		lt.msg = r.i.Message.ID
 	}

@@ -340,6 +340,9 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 		record = func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
+			if !slices.ContainsFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg }) && cur.Shown.Msg != p.Msg {
+				b.liveTokens.Delete(p.Msg) // a past turn's message: nothing edits it again
+			}
 		}
 	case opPost, opPostResults:
 		key := t.TurnKey()
@@ -444,6 +447,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			}
 			if gone {
 				cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att = "", "", "", ""
+				b.liveTokens.Delete(id)
 				return
 			}
 			cur.Shown.Rev, cur.Shown.Pic = rev, pic
@@ -679,6 +683,14 @@ func refused(err error) bool {
 	var re *discordgo.RESTError
 	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 &&
 		re.Response.StatusCode != http.StatusTooManyRequests
+}
+
+// tokenOnly is what a kept interaction needs for its token's requests
+// (its ID, application, token and channel), without the rest (its
+// message, components, member), which thousands of kept interactions
+// would hold in memory for their tokens' life.
+func tokenOnly(i *discordgo.Interaction) *discordgo.Interaction {
+	return &discordgo.Interaction{ID: i.ID, AppID: i.AppID, Token: i.Token, ChannelID: i.ChannelID, Type: i.Type}
 }
 
 // liveTokenLife is how long the bot uses a live message's token: Discord's

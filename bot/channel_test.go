@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -474,6 +475,21 @@ func TestTurnMessagesAreFollowupsOfTheClicks(t *testing.T) {
 	}
 	if h.dc.followups < 5 {
 		t.Fatalf("%d follow-ups for five turns", h.dc.followups)
+	}
+	// What is kept for the tokens stays small: the live message's and the
+	// channel's newest, each without the interaction's message.
+	kept := 0
+	for _, m := range []*sync.Map{&h.bot.liveTokens, &h.bot.postTokens} {
+		m.Range(func(_, v any) bool {
+			kept++
+			if it := v.(liveToken).it; it.Message != nil || it.Data != nil || it.Token == "" {
+				t.Errorf("a kept interaction holds more than its token: %+v", it)
+			}
+			return true
+		})
+	}
+	if kept > 3 {
+		t.Errorf("%d interactions kept for their tokens after four turns, want at most 3", kept)
 	}
 	// Fourteen minutes on, nobody clicked: the tokens are too old, and
 	// the next turn (a timer ends it) is the channel's own post.

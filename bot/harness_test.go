@@ -209,8 +209,10 @@ type fakeDiscord struct {
 	failPosts bool
 	posts     int // channel posts tried
 	followups int // follow-ups tried
-	// madeBy is the interaction whose follow-up a message is, by ID.
-	madeBy map[string]string
+	// madeBy is the interaction whose follow-up a message is, by ID;
+	// original is the message a click answered with an update made its
+	// @original, by interaction ID.
+	madeBy, original map[string]string
 }
 
 func newFakeDiscord() *fakeDiscord {
@@ -234,7 +236,13 @@ func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.
 		}
 	}
 	// An update of a channel message (a click's answer of type 7) changes
-	// that message, as on Discord.
+	// that message, as on Discord, and is the interaction's @original.
+	if r.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil {
+		if f.original == nil {
+			f.original = map[string]string{}
+		}
+		f.original[i.ID] = i.Message.ID
+	}
 	if r.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil && r.Data != nil {
 		if m := f.byID[i.Message.ID]; m != nil {
 			m.Content = r.Data.Content
@@ -258,10 +266,11 @@ func (f *fakeDiscord) InteractionResponseEdit(i *discordgo.Interaction, e *disco
 	defer f.mu.Unlock()
 	f.edits = append(f.edits, hookEdit{interaction: i.ID, edit: e})
 	// A click answered by updating its message: @original is that
-	// message, as on Discord.
-	if r := f.responses[i.ID]; r != nil && r.Type == discordgo.InteractionResponseUpdateMessage && i.Message != nil && f.byID[i.Message.ID] != nil {
+	// message, as on Discord (known by the interaction's token alone: the
+	// bot keeps no more of it).
+	if id, ok := f.original[i.ID]; ok && f.byID[id] != nil {
 		f.hookEdited++
-		return f.applyEdit(f.byID[i.Message.ID], e.Content, e.Components, e.Attachments, e.Files), nil
+		return f.applyEdit(f.byID[id], e.Content, e.Components, e.Attachments, e.Files), nil
 	}
 	for _, file := range e.Files {
 		io.ReadAll(file.Reader)

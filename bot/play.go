@@ -127,7 +127,11 @@ func (b *Bot) playClick(r *request, a Action) {
 				b.force.Store(r.i.ChannelID, true) // the reconciler edits instead
 			case !live.shrink:
 				// Later edits of this message can go through this click.
-				b.liveTokens.Store(r.i.Message.ID, liveToken{msg: r.i.Message.ID, it: r.i, at: r.at})
+				b.liveTokens.Store(r.i.Message.ID, liveToken{msg: r.i.Message.ID, it: tokenOnly(r.i), at: r.at})
+			default:
+				// Shrunk to its log line by the answer: a past turn's
+				// message, which nothing edits again.
+				b.liveTokens.Delete(r.i.Message.ID)
 			}
 		}
 		b.refresh.kick(b, r.i.ChannelID)
