@@ -73,7 +73,7 @@ func (w *handWatch) watch(r *request, at time.Time, key, gameID string, sel play
 		ch = map[string]*handSub{}
 		w.views[r.i.ChannelID] = ch
 	}
-	ch[r.userID] = &handSub{it: r.i, at: at, lang: r.lang, key: key, game: gameID, sel: sel}
+	ch[r.userID] = &handSub{it: tokenOnly(r.i), at: at, lang: r.lang, key: key, game: gameID, sel: sel}
 }
 
 // open lists the channel's hand views by user.
