@@ -82,16 +82,20 @@ func hintText(l Lang, a ai.Advice) string {
 	m := a.Move
 	switch {
 	case m.Kind == game.Take:
-		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + l.T("word.colon") + l.T("hint.takewhy") + " · " + gainOverWeakest(l, a.Gain)
+		why := []string{l.T("hint.takewhy")}
+		if len(a.Fits) > 0 {
+			why = fitWords(l, a.Fits)
+		}
+		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + l.T("word.colon") + strings.Join(append(why, gainOverWeakest(l, a.Gain)), " · ") + chanceWords(l, a)
 	case m.Kind == game.Play && len(a.Crosses) == 0:
-		return l.T("hint.playnone", playedList(l, m.Cards[:m.N], m.Color, true))
+		return l.T("hint.playnone", playedList(l, m.Cards[:m.N], m.Color, true)) + chanceWords(l, a)
 	}
 	if len(a.Crosses) == 0 {
 		why := l.T("hint.costly")
 		if a.Misthrow {
 			why += " " + l.T("hint.misthrow")
 		}
-		return l.T("hint.pass") + l.T("word.colon") + why
+		return l.T("hint.pass") + l.T("word.colon") + why + chanceWords(l, a)
 	}
 	head := l.T("hint.cross", cellName(l, a.Color, a.Crosses[len(a.Crosses)-1]))
 	if m.Kind == game.Play {
@@ -111,7 +115,42 @@ func hintText(l Lang, a ai.Advice) string {
 		gain = gainOverWeakest(l, a.Gain)
 	}
 	why = append(why, gain)
-	return head + l.T("word.colon") + strings.Join(why, " · ")
+	return head + l.T("word.colon") + strings.Join(why, " · ") + chanceWords(l, a)
+}
+
+// fitWords says where each taken number fits (Advice.Fits; a card's
+// number is a label, not a count): "5 fits the red row", "9 fits the blue row, giving up 2 cells", "12 fits no open
+// row".
+func fitWords(l Lang, fits []ai.Fit) []string {
+	out := make([]string, 0, len(fits))
+	for _, f := range fits {
+		switch {
+		case f.Skips < 0:
+			out = append(out, l.T("hint.fitsnone", strconv.Itoa(f.Number)))
+		case f.Skips == 0:
+			out = append(out, l.T("hint.fits", strconv.Itoa(f.Number), rowName(l, f.Color)))
+		default:
+			out = append(out, l.T("hint.fitskips", strconv.Itoa(f.Number), rowName(l, f.Color), f.Skips))
+		}
+	}
+	return out
+}
+
+// chanceWords adds, near the end of the game, what the choice does to the
+// chance to win (" · win chance about 62 %"), and for a choice that ends
+// the game its result when it is sure (a tie, or one the others' choices
+// at the same moment decide, is a chance); nothing earlier, where the
+// points say more.
+func chanceWords(l Lang, a ai.Advice) string {
+	switch {
+	case a.EndsGame && a.WinChance >= 0.99:
+		return " · " + l.T("hint.endswin")
+	case a.EndsGame && a.WinChance <= 0.01:
+		return " · " + l.T("hint.endsloss")
+	case a.NearEnd || a.EndsGame:
+		return " · " + l.T("hint.win", int(math.Round(100*a.WinChance)))
+	}
+	return ""
 }
 
 // gainOverWeakest words a card choice's advantage: "about +3 points over

@@ -388,6 +388,35 @@ func TestHintWords(t *testing.T) {
 	}
 }
 
+// Issue 28: a card hint's take says where each number fits, and near the
+// end of the game a hint speaks of the chance to win; a choice that ends
+// the game with a sure result says so.
+func TestHintWordsFitsAndWinChance(t *testing.T) {
+	take := ai.Advice{Move: game.TakeMove(0, 5, 9), Gain: 2.4, Fits: []ai.Fit{{Number: 5, Color: game.Red}, {Number: 9, Color: game.Blue, Skips: 2}, {Number: 12, Skips: -1}}}
+	pass := ai.Advice{Move: game.PassMove(0), NearEnd: true, WinChance: 0.623}
+	lock := ai.Advice{Move: game.WhiteMove(0, game.Green), Gain: 1, Color: game.Green, Crosses: []int{2}, Locks: true, EndsGame: true, WinChance: 0}
+	for code, want := range map[string][3]string{
+		"en": {"Take 5 + 9: 5 fits the red row · 9 fits the blue row, giving up 2 cells · 12 fits no open row · about +2 points over the weakest choice",
+			"Pass: every cross would give up more than it brings · win chance about 62 %",
+			"Cross green 2: locks the green row · about +1 point over passing · ends the game with a loss"},
+		"de": {"Nimm 5 + 9: 5 passt in die rote Reihe · 9 passt in die blaue Reihe und lässt 2 Felder aus · 12 passt in keine offene Reihe · etwa +2 Punkte gegenüber der schwächsten Wahl",
+			"Passe: jedes Kreuz gäbe mehr auf, als es bringt · Siegchance etwa 62 %",
+			"Kreuze die grüne 2 an: schließt die grüne Reihe ab · etwa +1 Punkt gegenüber Passen · beendet das Spiel mit einer Niederlage"},
+		"fr": {"Prends 5 + 9 : 5 va dans la rangée rouge · 9 va dans la rangée bleue en sautant 2 cases · 12 ne va dans aucune rangée ouverte · environ +2 points de plus que le choix le plus faible",
+			"Passe : chaque croix coûterait plus qu'elle ne rapporte · chance de gagner environ 62 %",
+			"Coche le 2 vert : verrouille la rangée verte · environ +1 point de plus qu'en passant · termine la partie sur une défaite"},
+	} {
+		for i, a := range []ai.Advice{take, pass, lock} {
+			if got := hintText(LangFor(code), a); got != want[i] {
+				t.Errorf("%s:\n got %q\nwant %q", code, got, want[i])
+			}
+		}
+	}
+	if got := hintText(LangFor("en"), ai.Advice{Move: game.PassMove(0), WinChance: 0.9}); strings.Contains(got, "win chance") {
+		t.Errorf("a hint far from the end speaks of the chance: %q", got)
+	}
+}
+
 // The pictures and the messages use one term per concept: the draw pile,
 // the display, the turn, misthrows.
 func TestPicturesAndMessagesShareTerms(t *testing.T) {
