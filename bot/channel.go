@@ -569,11 +569,12 @@ func (b *Bot) shrink(channelID string, p PastTurn, tokensOnly bool) error {
 	return nil
 }
 
-// liveToken is the newest interaction whose answer updated a channel's
-// live message (a click on it, answered with type 7): for that kind of
-// interaction Discord's @original is the clicked message, so its token
-// can edit the message again, as an interaction request, which the global
-// rate limit does not count, for as long as the token lives.
+// liveToken is an interaction kept for its token, which edits a message
+// as an interaction request (the global rate limit does not count it) for
+// as long as the token lives: a click answered by updating the clicked
+// message (type 7: Discord's @original is that message), or the
+// interaction whose follow-up the message is (followup). In postTokens it
+// is the channel's newest interaction that may make follow-ups.
 type liveToken struct {
 	msg string
 	it  *discordgo.Interaction
@@ -586,9 +587,9 @@ type liveToken struct {
 	budget *atomic.Int32
 }
 
-// post sends a new message of the channel: with Options.FollowupPosts and
-// a young token of a click in the channel (postTokens), as a follow-up of
-// that click, whose token then edits it (liveTokens); else, or when
+// post sends a new message of the channel: with a young token of the
+// channel's newest command or click (postTokens), as a follow-up of that
+// interaction, whose token then edits it (liveTokens); else, or when
 // Discord refuses the follow-up, as the channel's own post. A follow-up
 // whose outcome is unknown (a server error, a broken connection) is not
 // posted again here: the caller's error leaves the post to be looked up
