@@ -22,7 +22,7 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 	var out, errs bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	code := runLoad(ctx, []string{"--bot", bin, "--games", "4", "--pace", "0", "--warmup", "1s", "--duration", "3s",
+	code := runLoad(ctx, []string{"--bot", bin, "--games", "4", "--pace", "0", "--warmup", "1s", "--duration", "5s",
 		"--sample", "1s", "--format", "json"}, &out, &errs)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
@@ -31,8 +31,13 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	if rep.Clicks < 20 || rep.Failed != 0 || rep.Moves == 0 || rep.Moves > rep.Clicks {
-		t.Fatalf("4 games flat out for 3 s: %d clicks, %d failed, %d moves", rep.Clicks, rep.Failed, rep.Moves)
+	// A few clicks suffice to check the figures; the suite's other tests
+	// run beside this one (with the race detector, a flat-out run here
+	// has made as few as 7 clicks in 4 s), so the count is no speed check.
+	if rep.Clicks < 5 || rep.Failed != 0 || rep.Moves == 0 || rep.Moves > rep.Clicks {
+		var routes strings.Builder
+		rep.Write(&routes)
+		t.Fatalf("4 games flat out for 5 s: %d clicks, %d failed, %d moves; problems %v\n%s", rep.Clicks, rep.Failed, rep.Moves, rep.Problems, routes.String())
 	}
 	// A game goes wrong only when the bot does (its last game's results
 	// are not taken for the end of the next).
