@@ -92,6 +92,20 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 			t.Fatalf("%s: results %q", v, res.Results)
 		}
 	}
+	// Play again there: the results' button opens the next lobby.
+	var results *discordtest.Message
+	for _, m := range view.Messages() {
+		if players.IDWith(m, "again") != "" {
+			results = m
+		}
+	}
+	if results == nil {
+		t.Fatal("no results with Play again in the group DM")
+	}
+	again := e.answer(ben.Click(results, players.IDWith(results, "again")))
+	if again.Ephemeral() || players.IDWith(again, "join") == "" {
+		t.Fatalf("Play again in the group DM: %+v", again)
+	}
 	followups := 0
 	for _, r := range e.srv.Requests() {
 		if strings.Contains(r.Path, "/channels/"+group) {

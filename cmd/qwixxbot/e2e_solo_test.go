@@ -230,6 +230,10 @@ func TestE2EUserInstallPrivateGamesAnywhere(t *testing.T) {
 	if !strings.Contains(daily.Content, "daily #") || len(privateMoves(daily)) == 0 {
 		t.Fatalf("/qwixx daily in a server without the bot: %q", daily.Content)
 	}
+	lobby := e.answer(anna.Command(foreignCh, "qwixx", "new", nil))
+	if lobby.Ephemeral() || len(lobby.Embeds) == 0 || !strings.Contains(lobby.Embeds[0].Description, "not a member here") {
+		t.Fatalf("a table in a server without the bot: %+v", lobby)
+	}
 	settings := e.answer(anna.Command(foreignCh, "qwixx", "settings", nil))
 	if !strings.Contains(settings.Content, "settings need me") || !settings.Ephemeral() {
 		t.Fatalf("a server's settings in a server without the bot: %q", settings.Content)
