@@ -118,10 +118,9 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	switch {
 	case l == Easy:
 		value = func(m game.Move) float64 { return easyValue(v, m) }
-	case l == Hard && v.Variant == game.Dice:
-		return hardDice(v, legal)
-	case l == HardV1 && v.Variant == game.Dice:
+	case (l == Hard || l == HardV1) && v.Variant == game.Dice:
 		d := newDiceState(v, tablesFor(len(v.Players)))
+		d.judge = l == Hard
 		value = func(m game.Move) float64 { return d.value(v, m) }
 	case l == GA && v.Variant == game.Dice:
 		return gaValues(v, legal)

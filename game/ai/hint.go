@@ -59,7 +59,15 @@ func Hint(v game.PrivateView, legal []game.Move) Advice {
 		nearEnd = e.g <= 5
 	} else {
 		vals, points, win = diceDetail(v, legal)
-		nearEnd = diceNearEnd(v)
+		for c := range v.Closed {
+			nearEnd = nearEnd || v.Closed[c]
+		}
+		for _, p := range v.Players {
+			nearEnd = nearEnd || p.Sheet.Misthrows >= 3
+			for _, r := range p.Sheet.Rows {
+				nearEnd = nearEnd || (r.Count() >= 5 && r.Last() >= 7)
+			}
+		}
 	}
 	best := 0
 	for i := range legal {
@@ -157,26 +165,4 @@ func EndsGame(v game.PrivateView, m game.Move) bool {
 		}
 	}
 	return locks >= 2
-}
-
-// diceNearEnd reports whether a dice game may end soon: a row is locked,
-// a player has three misthrows, or a row could be locked (five crosses
-// and the last at 7 or further).
-func diceNearEnd(v game.PrivateView) bool {
-	for c := range v.Closed {
-		if v.Closed[c] {
-			return true
-		}
-	}
-	for _, p := range v.Players {
-		if p.Sheet.Misthrows >= 3 {
-			return true
-		}
-		for _, r := range p.Sheet.Rows {
-			if r.Count() >= 5 && r.Last() >= 7 {
-				return true
-			}
-		}
-	}
-	return false
 }
