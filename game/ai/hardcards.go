@@ -9,24 +9,18 @@ import (
 )
 
 // The hard card player's search: the candidates the heuristic rates
-// highest are each played out a few turns in the same deals of the unseen
-// cards, with the heuristic in every seat, then judged; a move is worth
-// its estimated chance to win plus a little for the margin, so it plays
-// for the win. The play-outs are spent by successive halving: in rounds
-// of equal budget, after each of which the better half of the candidates
-// goes on to meet more deals (8 candidates: 20, then 40 more, then 80
-// more deals for the last two, at two players).
+// highest are each played out to the end in the same deals of the unseen
+// cards, with the heuristic in every seat; a move is worth its share of
+// wins in those play-outs plus a little for the margin, so it plays for
+// the win.
 var (
-	hardCardCandidates = 8    // moves searched
-	hardCardRollouts   = 160  // deals times players (see hardDeals)
+	hardCardCandidates = 6    // moves searched
+	hardCardRollouts   = 160  // play-outs per move times players
 	hardMarginWeight   = 0.05 // worth of a point of margin, against 1 for a win
 	hardHorizon        = 3.0  // turns played out before the heuristic judges (0: to the end)
-	hardCardSpend      = 6    // the search's budget: play-outs per deal of hardDeals
 )
 
-// hardDeals sets the search's budget at a table of n players: hardCardSpend
-// × hardDeals(n) play-outs (before successive halving, each of 6
-// candidates met hardDeals(n) deals).
+// hardDeals is the number of deals per move at a table of n players.
 func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
 
 // searcher holds the buffers one card decision's play-outs reuse.
@@ -76,66 +70,27 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 	})
 	cands := order[:min(hardCardCandidates, len(order))]
 	totals, pts, wins := make([]float64, len(cands)), make([]float64, len(cands)), make([]float64, len(cands))
-	played := make([]int, len(cands)) // deals each candidate met
-	went := make([]int, len(cands))   // rounds each candidate went on from
 	seed := viewSeed(v)
+	deals := hardDeals(len(v.Players))
 	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128)}
-	// Successive halving: the play-outs are spent in rounds of equal
-	// budget; after each round the better half of the candidates goes on
-	// to meet more deals. Every candidate still in the running meets the
-	// same deals (common numbers), so they are compared in pairs.
-	budget := hardDeals(len(v.Players)) * hardCardSpend
-	idx := make([]int, len(cands)) // live candidates by their index in cands
-	for i := range idx {
-		idx[i] = i
-	}
-	rounds := 0 // until two are left: 8, 4, 2; 6, 3, 2
-	for k := len(cands); k > 1; k = (k + 1) / 2 {
-		rounds++
-	}
-	deal := uint64(0)
-	for r := range rounds {
-		per := budget / rounds / len(idx)
-		if r == rounds-1 {
-			per = (budget - budget/rounds*r) / len(idx)
+	for d := range uint64(deals) {
+		g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, d)))
+		if err != nil {
+			return vals, points, win // a view no deal matches: the heuristic's values
 		}
-		per = max(per, 1)
-		for range per {
-			g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, deal)))
-			if err != nil {
-				return vals, points, win // a view no deal matches: the heuristic's values
+		for i, c := range cands {
+			h := g
+			if i < len(cands)-1 {
+				s.game = g.CloneInto(s.game)
+				h = s.game
 			}
-			deal++
-			for j, i := range idx {
-				h := g
-				if j < len(idx)-1 {
-					s.game = g.CloneInto(s.game)
-					h = s.game
-				}
-				if err := h.Apply(legal[cands[i]]); err != nil {
-					return vals, points, win
-				}
-				o := s.playOut(h, v.Seat)
-				totals[i] += o.win + hardMarginWeight*o.margin
-				pts[i] += o.points
-				wins[i] += o.win
-				played[i]++
+			if err := h.Apply(legal[c]); err != nil {
+				return vals, points, win
 			}
-		}
-		if r < rounds-1 {
-			slices.SortStableFunc(idx, func(a, b int) int {
-				switch ma, mb := totals[a]/float64(played[a]), totals[b]/float64(played[b]); {
-				case ma > mb:
-					return -1
-				case ma < mb:
-					return 1
-				}
-				return 0
-			})
-			idx = idx[:(len(idx)+1)/2]
-			for _, i := range idx {
-				went[i]++
-			}
+			o := s.playOut(h, v.Seat)
+			totals[i] += o.win + hardMarginWeight*o.margin
+			pts[i] += o.points
+			wins[i] += o.win
 		}
 	}
 	out := make([]float64, len(legal))
@@ -143,10 +98,8 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 		out[i] = math.Inf(-1)
 	}
 	for i, c := range cands {
-		// A candidate that went further is worth more than any that
-		// dropped out before it: its worth is counted from a later round.
-		out[c] = totals[i]/float64(played[i]) + 100*float64(went[i])
-		points[c], win[c] = pts[i]/float64(played[i]), wins[i]/float64(played[i])
+		out[c] = totals[i] / float64(deals)
+		points[c], win[c] = pts[i]/float64(deals), wins[i]/float64(deals)
 	}
 	return out, points, win
 }
