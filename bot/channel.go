@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -335,8 +334,8 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	case opShrink:
 		p := t.Shown.Past[0]
 		err = b.shrink(channelID, p, t.Interactions)
-		if errors.Is(err, errNoToken) && b.hasPostToken(channelID) {
-			err = nil // nothing may edit it any more: it stays as it is
+		if b.beyondEdit(err, channelID) {
+			err = nil // it stays as it is
 		}
 		record = func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
@@ -432,12 +431,9 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		if gone {
 			err = nil // deleted by a moderator: post the turn again
 		}
-		if errors.Is(err, errNoToken) && b.hasPostToken(channelID) {
-			// A table on interactions alone whose message no young token
-			// may edit (a timer decided after the tokens aged out, or a
-			// restart): the state goes out as a new message through the
-			// newest click, and the old one keeps its buttons, which
-			// answer that they are outdated.
+		if b.beyondEdit(err, channelID) {
+			// The state goes out as a new message through the newest
+			// click instead.
 			gone, err = true, nil
 		}
 		id := t.Shown.Msg
@@ -463,8 +459,8 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(l, rec)}}}
 		}
 		_, err = b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
-		if errors.Is(err, errNoToken) && b.hasPostToken(channelID) {
-			err = nil // nothing may edit it any more: its button answers that it is outdated
+		if b.beyondEdit(err, channelID) {
+			err = nil // it stays as it is
 		}
 		if notFound(err) {
 			err = nil // deleted: nothing left to retire
@@ -609,14 +605,10 @@ func (b *Bot) post(channelID string, send *discordgo.MessageSend, tokensOnly boo
 				b.liveTokens.Store(msg.ID, liveToken{msg: msg.ID, it: lt.it, at: lt.at, followup: true})
 				return msg, nil
 			}
-			if !refused(err) {
+			if !permanent(err) { // unknown outcome: looked up, not sent again
 				return nil, err
 			}
-			for _, f := range send.Files {
-				if sk, ok := f.Reader.(io.Seeker); ok {
-					sk.Seek(0, io.SeekStart)
-				}
-			}
+			rewind(send.Files)
 		}
 		b.postTokens.CompareAndDelete(channelID, v)
 	}
@@ -663,6 +655,15 @@ func (b *Bot) keepTokenIn(t *Table) bool {
 	return false
 }
 
+// beyondEdit reports whether err says that a message of a table on
+// interactions alone is beyond any edit (no young token may make it: a
+// timer decided after the tokens aged out, or a restart) while a new
+// message can still be posted: the message then stays as it is, its
+// buttons answering that they are outdated, and the reconciler moves on.
+func (b *Bot) beyondEdit(err error, channelID string) bool {
+	return errors.Is(err, errNoToken) && b.hasPostToken(channelID)
+}
+
 // hasPostToken reports whether the channel has a young token for a new
 // message (postTokens).
 func (b *Bot) hasPostToken(channelID string) bool {
@@ -678,12 +679,13 @@ func (b *Bot) hasPostToken(channelID string) bool {
 // change with; the next click brings one (and kicks the reconciler).
 var errNoToken = errors.New("bot: no interaction token to show the change with; waiting for the next click")
 
-// refused reports whether Discord answered a request with a refusal (a
-// 4xx status other than 429): nothing was made.
-func refused(err error) bool {
-	var re *discordgo.RESTError
-	return errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 &&
-		re.Response.StatusCode != http.StatusTooManyRequests
+// rewind puts files back at their start, to be sent again.
+func rewind(files []*discordgo.File) {
+	for _, f := range files {
+		if sk, ok := f.Reader.(io.Seeker); ok {
+			sk.Seek(0, io.SeekStart)
+		}
+	}
 }
 
 // tokenOnly is what a kept interaction needs for its token's requests
@@ -724,11 +726,7 @@ func (b *Bot) editMessage(edit *discordgo.MessageEdit, tokensOnly bool) (*discor
 				return msg, nil
 			}
 			b.liveTokens.CompareAndDelete(edit.ID, v) // the channel's request instead
-			for _, f := range edit.Files {
-				if sk, ok := f.Reader.(io.Seeker); ok {
-					sk.Seek(0, io.SeekStart)
-				}
-			}
+			rewind(edit.Files)
 		}
 	}
 	if tokensOnly {
