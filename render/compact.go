@@ -167,9 +167,14 @@ func drawCompact(c canvas, l Labels, pv game.PlayerView, o sheetOpts, x0, y0 int
 	}
 	// The frame after the score line, whose chips are copied with their
 	// background.
+	// The active player's header line is boxed in bold, not the whole
+	// panel: when the turn passes on only the header lines' rows change,
+	// and the PNG encoder compresses again only the bands of rows that
+	// changed (png.go).
 	switch {
 	case o.active:
-		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cInk)
+		c.rframe(x0, y0, panelW, cPanelH, 12, 2, cLine)
+		c.rframe(x0, y0, panelW, cHdrH, 12, 4, cInk)
 		c.draw(marker(), x0+19, cy, cInk)
 	case o.winner:
 		c.rframe(x0, y0, panelW, cPanelH, 12, 4, cGold)

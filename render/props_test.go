@@ -153,8 +153,9 @@ func checkSheetMarks(t *testing.T, name string, img *image.Paletted, v game.Publ
 	}
 }
 
-// TestActiveAndDecided: the active player's sheet has the bold outline, the
-// others the thin one; the decided badge appears exactly for those decided.
+// TestActiveAndDecided: the active player's header line has the bold
+// outline, the others' the thin one, and below the header every sheet has
+// the thin one; the decided badge appears exactly for those decided.
 func TestActiveAndDecided(t *testing.T) {
 	v := dice4(t)
 	img, err := TableImage(v, DefaultLabels())
@@ -164,9 +165,12 @@ func TestActiveAndDecided(t *testing.T) {
 	decided := 0
 	for p, pv := range v.Players {
 		y0 := sheetTop(v, p)
-		edge := at(img, margin+1, y0+cPanelH/2)
+		edge := at(img, margin+2, y0+cHdrH/2)
 		if want := p == v.Active; (edge == cInk) != want {
-			t.Errorf("seat %d: outline colour %d, active %v", p, edge, want)
+			t.Errorf("seat %d: header outline colour %d, active %v", p, edge, want)
+		}
+		if edge := at(img, margin+1, y0+cPanelH/2); edge != cLine {
+			t.Errorf("seat %d: sheet outline colour %d, want the thin line's", p, edge)
 		}
 		green := 0
 		for x := margin; x < margin+panelW; x++ {

@@ -331,12 +331,14 @@ func drawSheet(c canvas, st *statics, l Labels, pv game.PlayerView, o sheetOpts,
 		r := cellRect(ch.Color, pos)
 		c.draw(choiceRing(ringRX, ringRY, ringW, ringDashes, ringDash), x0+r.Min.X+pitch/2, y0+r.Min.Y+rowH/2, cInk)
 	}
-	// Outline: bold for the active player.
+	// Outline; the active player's header is boxed in bold. Only the
+	// header's rows change when the turn passes on: the PNG encoder
+	// compresses again only the bands of rows that changed (png.go), and
+	// a bold outline of the whole sheet changed every row of two sheets.
+	c.rframe(x0, y0, panelW, panelH, 14, 2, cLine)
 	if o.active {
-		c.rframe(x0, y0, panelW, panelH, 14, 4, cInk)
+		c.rframe(x0, y0, panelW, hdrH-1, 14, 4, cInk)
 		c.draw(marker(), x0+20, y0+hdrH/2, cInk)
-	} else {
-		c.rframe(x0, y0, panelW, panelH, 14, 2, cLine)
 	}
 	if o.winner {
 		c.draw(star(14), x0+20, y0+hdrH/2, cGold)
