@@ -1,6 +1,8 @@
 package session
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"strings"
@@ -200,6 +202,29 @@ func TestTurnFlowTimerAndMatch(t *testing.T) {
 	if back.Stamp() != tb.Stamp() || back.Game.Scores()[0] != tb.Game.Scores()[0] || back.Match.Played() != 1 || len(back.News) != len(tb.News) {
 		t.Fatal("Decode did not give back what Encode stored")
 	}
+	// Stored: the table's JSON without the game, a newline, the game's
+	// snapshot; and what an earlier version stored (the snapshot inside
+	// the JSON under "game") reads the same.
+	head, snap, ok := bytes.Cut(blob, []byte("\n"))
+	if !ok || bytes.Contains(head, []byte(`"game"`)) || !bytes.Equal(snap, tb.Snapshot) {
+		t.Fatalf("stored %q: want the table's JSON, a newline and the snapshot", blob[:min(len(blob), 200)])
+	}
+	old := append(append(bytes.TrimSuffix(bytes.Clone(head), []byte("}")), `,"game":`...), snap...)
+	old = append(old, '}')
+	if !json.Valid(old) {
+		t.Fatalf("not JSON: %s", old)
+	}
+	back, err = Decode(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Stamp() != tb.Stamp() || !bytes.Equal(back.Snapshot, tb.Snapshot) || back.Game.Turn() != tb.Game.Turn() {
+		t.Fatal("a table stored the earlier way did not decode to the same")
+	}
+	again, err := back.Encode()
+	if err != nil || !bytes.Equal(again, blob) {
+		t.Fatalf("encoded again: %v, same bytes %v", err, bytes.Equal(again, blob))
+	}
 }
 
 // A solo game: no match, and a private one has no timer.
@@ -229,11 +254,14 @@ func TestSoloAndPrivateTables(t *testing.T) {
 // game snapshot.
 func TestDecodeRefuses(t *testing.T) {
 	for name, blob := range map[string]string{
-		"version":  `{"version":2,"id":"x","stage":1}`,
-		"stage":    `{"version":1,"id":"x","stage":9}`,
-		"no id":    `{"version":1,"stage":1}`,
-		"snapshot": `{"version":1,"id":"x","stage":2,"game":"AAAA"}`,
-		"json":     `{"version":`,
+		"version":        `{"version":2,"id":"x","stage":1}`,
+		"stage":          `{"version":1,"id":"x","stage":9}`,
+		"no id":          `{"version":1,"stage":1}`,
+		"snapshot":       `{"version":1,"id":"x","stage":2,"game":"AAAA"}`,
+		"json":           `{"version":`,
+		"game twice":     `{"version":1,"id":"x","stage":2,"game":{"version":1}}` + "\n" + `{"version":1}`,
+		"empty game":     `{"version":1,"id":"x","stage":2}` + "\n",
+		"bad game after": `{"version":1,"id":"x","stage":2}` + "\n" + `{"version":`,
 	} {
 		if _, err := Decode([]byte(blob)); err == nil {
 			t.Errorf("%s: decoded", name)

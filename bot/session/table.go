@@ -5,6 +5,7 @@
 package session
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -230,12 +231,27 @@ func NewSeed() [32]byte {
 // games (a corrupt database must not crash or mislead the bot).
 func Decode(data []byte) (*Table, error) { return DecodeWith(data, game.RestoreChecked) }
 
+// A stored table is the table's JSON without its game, a newline and the
+// game's snapshot (game.Game.MarshalBinary), or the table's JSON alone
+// when it has no game. Reading a table then parses only its small JSON:
+// the snapshot, most of the bytes, is compared with the one last restored
+// (Bot.restoreGame) rather than scanned as part of the table (JSON never
+// holds a raw newline). Tables stored by earlier versions, the snapshot
+// inside the JSON under "game", are read as well.
+
 // DecodeWith is Decode with the game's snapshot restored by
 // restore (the bot reuses games it restored before; see Bot.restoreGame).
 func DecodeWith(data []byte, restore func([]byte) (*game.Game, error)) (*Table, error) {
 	var t Table
-	if err := json.Unmarshal(data, &t); err != nil {
+	head, snapshot, split := bytes.Cut(data, []byte{'\n'})
+	if err := json.Unmarshal(head, &t); err != nil {
 		return nil, fmt.Errorf("session: decode table: %w", err)
+	}
+	if split {
+		if len(t.Snapshot) > 0 || len(snapshot) == 0 {
+			return nil, fmt.Errorf("session: decode table: a game inside the table and after it, or an empty game after it")
+		}
+		t.Snapshot = bytes.Clone(snapshot)
 	}
 	if t.Version != TableVersion {
 		return nil, fmt.Errorf("session: table version %d, this program reads version %d", t.Version, TableVersion)
@@ -256,7 +272,8 @@ func DecodeWith(data []byte, restore func([]byte) (*game.Game, error)) (*Table, 
 	return &t, nil
 }
 
-// Encode writes the table, with its game's current state.
+// Encode writes the table, with its game's current state, the game's
+// snapshot after the table's JSON (see DecodeWith).
 func (t *Table) Encode() ([]byte, error) {
 	t.Version = TableVersion
 	t.Advance()
@@ -267,7 +284,16 @@ func (t *Table) Encode() ([]byte, error) {
 		}
 		t.Snapshot = data
 	}
-	return json.Marshal(t)
+	snapshot := t.Snapshot
+	t.Snapshot = nil
+	out, err := json.Marshal(t)
+	t.Snapshot = snapshot
+	if err != nil || len(snapshot) == 0 {
+		return out, err
+	}
+	out = slices.Grow(out, 1+len(snapshot))
+	out = append(out, '\n')
+	return append(out, snapshot...), nil
 }
 
 // SeatLimit is the table's size limit.
