@@ -27,6 +27,30 @@ func (h *harness) storedBlob() []byte {
 	return b
 }
 
+// storedParts decodes the stored table's JSON and its game's snapshot
+// (stored after it, session.Table.Encode).
+func (h *harness) storedParts() (tb, snap map[string]any) {
+	h.t.Helper()
+	head, game, ok := bytes.Cut(h.storedBlob(), []byte("\n"))
+	if !ok {
+		h.t.Fatal("the stored table has no game after it")
+	}
+	if err := json.Unmarshal(head, &tb); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := json.Unmarshal(game, &snap); err != nil {
+		h.t.Fatal(err)
+	}
+	return tb, snap
+}
+
+// joinParts is what storedParts reads, stored.
+func joinParts(tb, snap map[string]any) []byte {
+	head, _ := json.Marshal(tb)
+	game, _ := json.Marshal(snap)
+	return append(append(head, '\n'), game...)
+}
+
 // Issue: a private sheet button of the previous game ("Blue 5") was
 // accepted in the next game, whose stamp started again from 0 (RULES D4:
 // a cross is for the sum rolled now). A stamp only grows for the life of
@@ -303,12 +327,8 @@ func TestUnreadableTableClearedByModerator(t *testing.T) {
 func TestUnreadableTableClearedByHostWithNew(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
-	var tb map[string]any
-	if err := json.Unmarshal(h.storedBlob(), &tb); err != nil {
-		t.Fatal(err)
-	}
-	tb["game"] = map[string]any{"v": 1, "garbage": true}
-	bad, _ := json.Marshal(tb)
+	tb, _ := h.storedParts()
+	bad := joinParts(tb, map[string]any{"v": 1, "garbage": true})
 	h.st.Update(context.Background(), testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
 	if r := h.command("ben", "new"); !strings.Contains(r.Data.Content, "could not be read") {
 		t.Fatalf("non-host /qwixx new: %q", r.Data.Content)
@@ -332,19 +352,10 @@ func TestGameContradictingItsLogIsNotPlayed(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
 	tbl := h.dc.lastTable(testChannel)
-	var tb map[string]any
-	if err := json.Unmarshal(h.storedBlob(), &tb); err != nil {
-		t.Fatal(err)
-	}
-	var snap map[string]any
-	raw, _ := json.Marshal(tb["game"])
-	if err := json.Unmarshal(raw, &snap); err != nil {
-		t.Fatal(err)
-	}
+	tb, snap := h.storedParts()
 	sheet := snap["state"].(map[string]any)["sheets"].([]any)[1].(map[string]any)
 	sheet["rows"].([]any)[0] = 1 // red 2 crossed, which no move did
-	tb["game"] = snap
-	bad, _ := json.Marshal(tb)
+	bad := joinParts(tb, snap)
 	h.st.Update(context.Background(), testChannel, func([]byte, bool) ([]byte, bool, error) { return bad, false, nil })
 	h.bot = h.newBot() // a restart: nothing of the game in memory
 	if err := h.bot.Start(); err != nil {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,7 +50,8 @@ func hostIn(raw []byte) string {
 	var peek struct {
 		Host string `json:"host"`
 	}
-	if json.Unmarshal(raw, &peek) == nil && userID(peek.Host) {
+	head, _, _ := bytes.Cut(raw, []byte{'\n'}) // the table, before its game
+	if json.Unmarshal(head, &peek) == nil && userID(peek.Host) {
 		return peek.Host
 	}
 	if m := hostRE.FindSubmatch(raw); m != nil {

@@ -318,7 +318,16 @@ func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request, payload
 func (s *Server) readBody(rq *req) (int, any) {
 	r := rq.r
 	limit := int64(s.opts.AttachmentSizeLimit)*maxAttachments + 1<<20
-	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	var data []byte
+	var err error
+	if n := r.ContentLength; n >= 0 && n <= limit {
+		// Read in one piece: growing the buffer as io.ReadAll does was a
+		// tenth of the fake's time under load.
+		data = make([]byte, n)
+		_, err = io.ReadFull(r.Body, data)
+	} else {
+		data, err = io.ReadAll(io.LimitReader(r.Body, limit+1))
+	}
 	if err != nil {
 		return apiError(http.StatusBadRequest, 0, "reading body: "+err.Error())
 	}
@@ -340,11 +349,16 @@ func (s *Server) readBody(rq *req) (int, any) {
 		if err != nil {
 			return apiError(http.StatusBadRequest, 50035, "malformed multipart body: "+err.Error())
 		}
-		b, err := io.ReadAll(part)
+		name := part.FormName()
+		var buf bytes.Buffer
+		if strings.HasPrefix(name, "files[") {
+			buf.Grow(min(len(data), 64<<10)) // a picture, tens of KiB
+		}
+		_, err = buf.ReadFrom(part)
+		b := buf.Bytes()
 		if err != nil {
 			return apiError(http.StatusBadRequest, 50035, "malformed multipart body: "+err.Error())
 		}
-		name := part.FormName()
 		switch {
 		case name == "payload_json":
 			rq.raw = b
