@@ -470,15 +470,14 @@ func storedGame(t *testing.T, path string) *game.Game {
 	if len(tables) != 1 {
 		t.Fatalf("%d stored tables", len(tables))
 	}
-	var tb struct{ Game json.RawMessage }
-	if err := json.Unmarshal(tables[0], &tb); err != nil {
-		t.Fatal(err)
-	}
-	g, err := game.Restore(tb.Game)
+	tb, err := bot.DecodeTable(tables[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g
+	if tb.Game == nil {
+		t.Fatal("the stored table has no game")
+	}
+	return tb.Game
 }
 
 // checkScores replays the stored game's record with the engine and finds
