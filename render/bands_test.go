@@ -71,3 +71,16 @@ func TestNewTurnRedrawsFewRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPNGAllocatedAtItsSize: a picture's bytes take no more memory than
+// their length (the bot's picture cache counts lengths against its
+// budget; a 128 KiB buffer per 40 KiB picture tripled what it held).
+func TestPNGAllocatedAtItsSize(t *testing.T) {
+	out, err := Table(dice4(t), DefaultLabels())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cap(out) > len(out)+len(out)/16 { // the allocator's size classes
+		t.Fatalf("a picture of %d bytes holds %d", len(out), cap(out))
+	}
+}

@@ -69,7 +69,7 @@ func encodePooled(draw func(alloc) (canvas, error), what string) ([]byte, error)
 		return nil, err
 	}
 	defer func() { pix := c.p.Pix[:cap(c.p.Pix)]; pixPool.Put(&pix) }()
-	out, err := appendPNG(make([]byte, 0, 128<<10), c.p)
+	out, err := appendPNG(nil, c.p) // allocated at its size
 	if err != nil {
 		return nil, fmt.Errorf("render: %s: %w", what, err)
 	}

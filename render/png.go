@@ -9,6 +9,7 @@ import (
 	"hash/maphash"
 	"image"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/flate"
@@ -175,6 +176,23 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 		return p
 	}
 
+	// The bands first, so that the PNG is allocated once at its size.
+	var zs [64]*band
+	bs := zs[:0]
+	size := 8 + 25 + 12 + 3*len(img.Palette) + 12 + 2 + 2 + 4 + 12
+	adler := uint32(1) // of nothing
+	for y := 0; y < ht; y += bandRows {
+		rows := min(bandRows, ht-y)
+		bd, err := compressBand(bandPix(y, rows), wd, rp)
+		if err != nil {
+			return nil, fmt.Errorf("render: compress png: %w", err)
+		}
+		bs = append(bs, bd)
+		size += len(bd.z)
+		adler = adler32Combine(adler, bd.adler, rows*(wd+1))
+	}
+	out = slices.Grow(out, size)
+
 	out = append(out, "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(wd))
@@ -193,15 +211,8 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 	// the chunk's header.
 	start := len(out)
 	out = append(out, 0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x78, 0x01)
-	adler := uint32(1) // of nothing
-	for y := 0; y < ht; y += bandRows {
-		rows := min(bandRows, ht-y)
-		bd, err := compressBand(bandPix(y, rows), wd, rp)
-		if err != nil {
-			return nil, fmt.Errorf("render: compress png: %w", err)
-		}
+	for _, bd := range bs {
 		out = append(out, bd.z...)
-		adler = adler32Combine(adler, bd.adler, rows*(wd+1))
 	}
 	out = append(out, 0x03, 0x00) // a final fixed-Huffman block with no data
 	out = binary.BigEndian.AppendUint32(out, adler)
