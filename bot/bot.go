@@ -124,6 +124,10 @@ type Bot struct {
 	// snapshots holds, by channel, the game last saved or restored there
 	// (gameSnapshot), so that reading a table does not restore it again.
 	snapshots sync.Map
+	// decoded holds, by channel, the table last decoded there
+	// (decodedTable), so that reading the same bytes again does not
+	// decode them again.
+	decoded sync.Map
 	// later holds, by channel, when its coalesced edit is due.
 	later sync.Map
 	// liveTokens holds, by message ID, the liveToken that may edit a
@@ -669,9 +673,17 @@ func (b *Bot) decodeStored(ctx context.Context, channelID string, data []byte, o
 	if !ok {
 		return nil, nil
 	}
+	if v, ok := b.decoded.Load(channelID); ok {
+		if d := v.(*decodedTable); bytes.Equal(d.blob, data) {
+			return d.t.CloneStored(), nil
+		}
+	}
 	t, err := session.DecodeWith(data, func(raw []byte) (*game.Game, error) { return b.restoreGame(channelID, raw) })
 	if err != nil {
 		return nil, b.unreadable(channelID, data, err)
+	}
+	if t.ChannelID == "" || t.ChannelID == channelID {
+		b.decoded.Store(channelID, &decodedTable{blob: bytes.Clone(data), t: t.CloneStored()})
 	}
 	if t.ChannelID != "" && t.ChannelID != channelID {
 		// Another channel's table under this channel's key (a damaged or
@@ -694,7 +706,18 @@ func (b *Bot) misfiled(ctx context.Context, channelID, storedFor string) error {
 		Msg("stored table belongs to another channel: put aside (quarantine), not played")
 	b.timers.set(channelID, nil)
 	b.snapshots.Delete(channelID)
+	b.decoded.Delete(channelID)
 	return nil
+}
+
+// decodedTable is a channel's table as last decoded, with the bytes it was
+// decoded from: while the store holds the same bytes, reading the table
+// hands out a copy (session.Table.CloneStored) instead of decoding them
+// again (a click reads its table several times: the click, the channel's
+// update, the private views).
+type decodedTable struct {
+	blob []byte
+	t    *Table
 }
 
 // gameSnapshot is a channel's game as last saved or restored: its
@@ -724,6 +747,9 @@ func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
 
 // keepSnapshot remembers the game t was just saved with (nil: none).
 func (b *Bot) keepSnapshot(channelID string, t *Table) {
+	if t == nil {
+		b.decoded.Delete(channelID)
+	}
 	if t == nil || t.Game == nil || len(t.Snapshot) == 0 {
 		b.snapshots.Delete(channelID)
 		return

@@ -296,6 +296,43 @@ func (t *Table) Encode() ([]byte, error) {
 	return append(out, snapshot...), nil
 }
 
+// CloneStored is a deep copy of what the table stores (everything but
+// Finished and Problems, which are left out): a table decoded once can be
+// handed out again as a copy instead of decoded again. Game is cloned.
+func (t *Table) CloneStored() *Table {
+	c := *t
+	c.Finished, c.Problems = nil, nil
+	c.Seats = slices.Clone(t.Seats)
+	c.Snapshot = bytes.Clone(t.Snapshot)
+	if t.Game != nil {
+		c.Game = t.Game.Clone()
+	}
+	if t.Match != nil {
+		m := *t.Match
+		m.Players = slices.Clone(m.Players)
+		if m.Results != nil {
+			m.Results = make([][]int, len(t.Match.Results))
+			for i, r := range t.Match.Results {
+				m.Results[i] = slices.Clone(r)
+			}
+		}
+		c.Match = &m
+	}
+	if t.Shown.Token != nil {
+		tok := *t.Shown.Token
+		c.Shown.Token = &tok
+	}
+	c.Shown.Past = slices.Clone(t.Shown.Past)
+	if t.News != nil {
+		c.News = make([]News, len(t.News))
+		for i, n := range t.News {
+			n.Nums, n.Cards = slices.Clone(n.Nums), slices.Clone(n.Cards)
+			c.News[i] = n
+		}
+	}
+	return &c
+}
+
 // SeatLimit is the table's size limit.
 func (t *Table) SeatLimit() int {
 	if t.MaxSeats >= game.MinPlayers && t.MaxSeats <= game.MaxPlayers {
