@@ -53,9 +53,17 @@ func (c *PictureCache) Sheet(v game.PublicView, seat int, choices []render.Cell,
 	return c.get("sheet "+l.Code()+" "+pictureKey(v, seat, choices), func() ([]byte, error) { return c.next.Sheet(v, seat, choices, l) })
 }
 
-// Hand implements Renderer.
+// Hand implements Renderer. A hand's picture shows the seat's cards and
+// name and nothing else of the game (render.Hand), so it is kept under
+// those: one picture per hand, not one per state of the table (the views
+// of a hand are updated at every move).
 func (c *PictureCache) Hand(v game.PrivateView, l Lang) ([]byte, error) {
-	return c.get("hand "+l.Code()+" "+pictureKey(v), func() ([]byte, error) { return c.next.Hand(v, l) })
+	names := make([]string, len(v.Players))
+	for p, pv := range v.Players {
+		names[p] = pv.Name
+	}
+	key := pictureKey(v.Variant, v.Seat, names, v.Hand)
+	return c.get("hand "+l.Code()+" "+key, func() ([]byte, error) { return c.next.Hand(v, l) })
 }
 
 // Results implements Renderer.

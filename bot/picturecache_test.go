@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -142,5 +143,47 @@ func TestPictureCacheSheetChoices(t *testing.T) {
 	b2, _ := c.Sheet(pv, 0, []render.Cell{{Color: game.Red, Number: 7}}, en)
 	if r.n.Load() != 2 || bytes.Equal(a, b) || !bytes.Equal(b, b2) {
 		t.Fatalf("%d drawings for a sheet without and twice with a choice; want 2", r.n.Load())
+	}
+}
+
+// A hand's picture is drawn once per hand: the same cards in another state
+// of the table are the same picture (render.Hand draws nothing else of the
+// game); other cards, another seat or another language are drawn anew.
+func TestPictureCacheHandOncePerHand(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Cards, Players: []string{"Anna", "Ben", "Chloé"}, Seed: [32]byte{5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &countingRenderer{}
+	c := NewPictureCache(r, 1<<20)
+	en := LangFor("en")
+	seen := map[string]int64{} // hand → drawings when first drawn
+	checked := 0
+	for step := 0; step < 60 && !g.Over(); step++ {
+		v := g.Private(1)
+		before := r.n.Load()
+		c.Hand(v, en)
+		key := fmt.Sprint(v.Hand)
+		if _, ok := seen[key]; ok {
+			checked++
+			if r.n.Load() != before {
+				t.Fatalf("step %d: hand %s drawn again in another state", step, key)
+			}
+		} else if r.n.Load() != before+1 {
+			t.Fatalf("step %d: a new hand %s not drawn", step, key)
+		}
+		seen[key] = before
+		if err := g.Apply(g.LegalMoves(g.Waiting()[0])[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d states showed a hand seen before", checked)
+	}
+	n := r.n.Load()
+	c.Hand(g.Private(0), en)
+	c.Hand(g.Private(1), LangFor("de"))
+	if r.n.Load() != n+2 {
+		t.Fatalf("another seat and another language: %d drawings, want 2", r.n.Load()-n)
 	}
 }

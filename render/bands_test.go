@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -82,5 +83,43 @@ func TestPNGAllocatedAtItsSize(t *testing.T) {
 	}
 	if cap(out) > len(out)+len(out)/16 { // the allocator's size classes
 		t.Fatalf("a picture of %d bytes holds %d", len(out), cap(out))
+	}
+}
+
+// TestHandShowsOnlyTheHand: a hand's picture is the same whatever else
+// the game shows (the bot keeps hand pictures under the variant, the
+// seat, the players' names and the hand alone), and differs when the hand
+// does.
+func TestHandShowsOnlyTheHand(t *testing.T) {
+	g := newGame(t, game.Cards, 5, "Anna", "Ben", "Chloé")
+	l := DefaultLabels()
+	const seat = 0
+	byHand := map[string][]byte{}
+	same := 0
+	for step := 0; step < 80 && !g.Over(); step++ {
+		v := g.Private(seat)
+		png, err := Hand(v, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := fmt.Sprint(v.Hand)
+		if before, ok := byHand[key]; ok {
+			same++
+			if !bytes.Equal(png, before) {
+				t.Fatalf("step %d: hand %s drawn differently in another state of the game", step, key)
+			}
+		}
+		for k, before := range byHand {
+			if k != key && bytes.Equal(png, before) {
+				t.Fatalf("step %d: hands %s and %s drawn the same", step, k, key)
+			}
+		}
+		byHand[key] = png
+		if err := g.Apply(choose(g, g.Waiting()[0], 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if same < 10 || len(byHand) < 3 {
+		t.Fatalf("%d states with a hand seen before, %d hands: too little checked", same, len(byHand))
 	}
 }

@@ -18,7 +18,9 @@ const (
 
 // Hand draws a player's private hand as PNG: the cards face up in their
 // colours, in the order given, jokers black with a rainbow. It is meant for
-// the owner only (an ephemeral message), never for the channel.
+// the owner only (an ephemeral message), never for the channel. It draws
+// from v only the variant, the hand, the seat and the players' names
+// (bot.PictureCache keeps hand pictures under those).
 func Hand(v game.PrivateView, l Labels) ([]byte, error) {
 	return encodePooled(func(a alloc) (canvas, error) { return hand(v, l, a) }, "hand")
 }
