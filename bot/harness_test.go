@@ -438,7 +438,7 @@ func (f *fakeDiscord) lastTable(ch string) *discordgo.Message {
 
 // harness runs a bot against the doubles, with a fake clock.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	bot *Bot
 	dc  *fakeDiscord
 	st  *memStore
@@ -447,16 +447,18 @@ type harness struct {
 	tables session.Tables
 	hist   session.History
 	rd     *tinyRenderer
-	clock  *discordtest.FakeClock // read by the bot's goroutines too
-	seq    int
-	perm   int64
-	logs   discordtest.Buffer // the bot's log
-	games  int                // games started (their seeds)
+	// pictures, if set, draws the pictures instead of rd (benchmarks).
+	pictures Renderer
+	clock    *discordtest.FakeClock // read by the bot's goroutines too
+	seq      int
+	perm     int64
+	logs     discordtest.Buffer // the bot's log
+	games    int                // games started (their seeds)
 }
 
 const testChannel = "c1"
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, clock: discordtest.NewFakeClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), perm: RequiredPermissions}
 	h.bot = h.newBot()
 	return h
@@ -482,7 +484,11 @@ func (h *harness) newBot() *Bot {
 	if tables == nil {
 		tables = h.st
 	}
-	return New(h.dc, tables, h.rd, Options{History: h.hist, Secrets: h.st, AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: h.clock.Now, NewGame: newGame}, zerolog.New(&h.logs))
+	var rd Renderer = h.rd
+	if h.pictures != nil {
+		rd = h.pictures
+	}
+	return New(h.dc, tables, rd, Options{History: h.hist, Secrets: h.st, AppID: "app", TurnTimeout: time.Minute, ReminderBefore: 15 * time.Second, Now: h.clock.Now, NewGame: newGame}, zerolog.New(&h.logs))
 }
 
 func (h *harness) interaction(user string, typ discordgo.InteractionType, data discordgo.InteractionData, msg *discordgo.Message) *discordgo.Interaction {

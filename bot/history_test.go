@@ -59,8 +59,9 @@ func newHistoryHarness(t *testing.T) (*harness, *store.Store) {
 }
 
 // playToEnd plays the running game to its end through the players' sheet
-// buttons, each time the step's choice among them.
-func (h *harness) playToEnd() {
+// buttons, each time the step's choice among them, and returns how many
+// clicks it took.
+func (h *harness) playToEnd() (clicks int) {
 	h.t.Helper()
 	for steps := 0; h.table().Stage == StagePlaying; steps++ {
 		if steps > 2000 {
@@ -76,7 +77,9 @@ func (h *harness) playToEnd() {
 			h.t.Fatalf("player %s may act but the sheet offers nothing", user)
 		}
 		h.click(user, ids[steps%len(ids)], &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
+		clicks += 2
 	}
+	return clicks
 }
 
 // resultsPost is the channel's newest message with a Play again button.

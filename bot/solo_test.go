@@ -21,7 +21,7 @@ import (
 
 // moveButtons are a private view's move buttons (not the hint, review or
 // new game).
-func moveButtons(t *testing.T, comps []discordgo.MessageComponent) []string {
+func moveButtons(t testing.TB, comps []discordgo.MessageComponent) []string {
 	t.Helper()
 	var out []string
 	for _, id := range buttons(comps, "") {
