@@ -587,6 +587,10 @@ func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]
 	}
 	if t != nil {
 		t.Finished = nil
+		// The next read of these bytes hands out a copy of the table as
+		// saved instead of decoding them (the reconciler and the private
+		// views read the table a click has just saved).
+		b.decoded.Store(channelID, &decodedTable{blob: bytes.Clone(stored), t: t.CloneStored()})
 	}
 	b.timers.set(channelID, t)
 	b.keepSnapshot(channelID, t)
