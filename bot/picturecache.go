@@ -37,9 +37,14 @@ func (c *PictureCache) Stats() (hits, misses int64, bytes int) { return c.cache.
 func (c *PictureCache) get(key string, draw func() ([]byte, error)) ([]byte, error) {
 	return c.cache.GetOrLoad(key, func() ([]byte, error) {
 		png, err := draw()
-		// Kept at its length: a renderer may hand out a slice of a
-		// larger buffer, whose capacity the budget would not see.
-		return bytes.Clone(png), err
+		// Kept at about its length: a renderer may hand out a slice of
+		// a larger buffer, whose capacity the budget would not see
+		// (render's pictures are allocated at their size and kept as
+		// they are).
+		if cap(png) > len(png)+len(png)/8 {
+			png = bytes.Clone(png)
+		}
+		return png, err
 	})
 }
 

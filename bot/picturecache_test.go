@@ -187,3 +187,37 @@ func TestPictureCacheHandOncePerHand(t *testing.T) {
 		t.Fatalf("another seat and another language: %d drawings, want 2", r.n.Load()-n)
 	}
 }
+
+// sliceRenderer hands out pictures that are slices of larger buffers.
+type sliceRenderer struct{ countingRenderer }
+
+func (r *sliceRenderer) Table(game.PublicView, Lang) ([]byte, error) {
+	png, _ := r.draw()
+	buf := make([]byte, len(png), 100*len(png))
+	copy(buf, png)
+	return buf, nil
+}
+
+// A picture is kept at about its length (the budget counts lengths): one
+// handed out as a slice of a larger buffer is copied, one allocated at its
+// size (render's) is kept as it is.
+func TestPictureCacheKeepsPicturesAtTheirSize(t *testing.T) {
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewPictureCache(&sliceRenderer{}, 1<<20)
+	png, _ := c.Table(g.Public(), LangFor("en"))
+	if cap(png) > len(png)+len(png)/8 {
+		t.Fatalf("a picture of %d bytes kept in %d", len(png), cap(png))
+	}
+	real := NewPictureCache(Images{}, 1<<20)
+	a, err := real.Table(g.Public(), LangFor("en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := real.Table(g.Public(), LangFor("en"))
+	if &a[0] != &b[0] || cap(a) > len(a)+len(a)/8 {
+		t.Fatalf("render's picture copied or kept larger than it is (%d of %d bytes)", len(a), cap(a))
+	}
+}
