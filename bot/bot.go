@@ -589,8 +589,9 @@ func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]
 		t.Finished = nil
 		// The next read of these bytes hands out a copy of the table as
 		// saved instead of decoding them (the reconciler and the private
-		// views read the table a click has just saved).
-		b.decoded.Store(channelID, &decodedTable{blob: bytes.Clone(stored), t: t.CloneStored()})
+		// views read the table a click has just saved). The bytes are
+		// Encode's own, which nobody changes: shared.
+		b.decoded.Store(channelID, &decodedTable{blob: stored, t: t.CloneStored()})
 	}
 	b.timers.set(channelID, t)
 	b.keepSnapshot(channelID, t)
@@ -758,5 +759,6 @@ func (b *Bot) keepSnapshot(channelID string, t *Table) {
 		b.snapshots.Delete(channelID)
 		return
 	}
-	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(t.Snapshot), live: t.Game.Clone()})
+	// The snapshot's bytes are only ever replaced, never changed: shared.
+	b.snapshots.Store(channelID, &gameSnapshot{raw: t.Snapshot, live: t.Game.Clone()})
 }

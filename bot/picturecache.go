@@ -27,7 +27,7 @@ type PictureCache struct {
 
 // NewPictureCache wraps next with a cache of at most budget bytes of PNG.
 func NewPictureCache(next Renderer, budget int) *PictureCache {
-	return &PictureCache{next: next, cache: lru.New[string](budget, func(png []byte) int { return len(png) })}
+	return &PictureCache{next: next, cache: lru.New[string](budget, func(png []byte) int { return cap(png) })}
 }
 
 // Stats reports the cache's lookups that found a picture and those that
@@ -37,11 +37,11 @@ func (c *PictureCache) Stats() (hits, misses int64, bytes int) { return c.cache.
 func (c *PictureCache) get(key string, draw func() ([]byte, error)) ([]byte, error) {
 	return c.cache.GetOrLoad(key, func() ([]byte, error) {
 		png, err := draw()
-		// Kept at about its length: a renderer may hand out a slice of
-		// a larger buffer, whose capacity the budget would not see
-		// (render's pictures are allocated at their size and kept as
-		// they are).
-		if cap(png) > len(png)+len(png)/8 {
+		// The budget counts what a picture holds (its capacity). One
+		// handed out in a much larger buffer is copied; render's are
+		// allocated at their size (rounded up by the allocator) and kept
+		// as they are.
+		if cap(png) > 2*len(png) {
 			png = bytes.Clone(png)
 		}
 		return png, err

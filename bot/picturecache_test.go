@@ -198,9 +198,9 @@ func (r *sliceRenderer) Table(game.PublicView, Lang) ([]byte, error) {
 	return buf, nil
 }
 
-// A picture is kept at about its length (the budget counts lengths): one
-// handed out as a slice of a larger buffer is copied, one allocated at its
-// size (render's) is kept as it is.
+// A picture is kept at about its length (the budget counts what it
+// holds): one handed out as a slice of a much larger buffer is copied,
+// render's (allocated at their size) are kept as they are.
 func TestPictureCacheKeepsPicturesAtTheirSize(t *testing.T) {
 	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"Anna", "Ben"}})
 	if err != nil {
@@ -211,13 +211,24 @@ func TestPictureCacheKeepsPicturesAtTheirSize(t *testing.T) {
 	if cap(png) > len(png)+len(png)/8 {
 		t.Fatalf("a picture of %d bytes kept in %d", len(png), cap(png))
 	}
+	if _, _, held := c.Stats(); held != cap(png) {
+		t.Fatalf("the cache counts %d bytes for a picture holding %d", held, cap(png))
+	}
 	real := NewPictureCache(Images{}, 1<<20)
 	a, err := real.Table(g.Public(), LangFor("en"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := real.Table(g.Public(), LangFor("en"))
-	if &a[0] != &b[0] || cap(a) > len(a)+len(a)/8 {
-		t.Fatalf("render's picture copied or kept larger than it is (%d of %d bytes)", len(a), cap(a))
+	sh, err := real.Sheet(g.Public(), 0, nil, LangFor("en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := real.Sheet(g.Public(), 0, nil, LangFor("en"))
+	if &a[0] != &b[0] || &sh[0] != &c2[0] {
+		t.Fatal("render's pictures copied")
+	}
+	if _, _, held := real.Stats(); held != cap(a)+cap(sh) {
+		t.Fatalf("the cache counts %d bytes for pictures holding %d", held, cap(a)+cap(sh))
 	}
 }

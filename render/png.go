@@ -109,13 +109,17 @@ func compressBand(pix []byte, w int, raw *[]byte) (*band, error) {
 	})
 }
 
+// bufPool recycles the buffers bands are compressed into.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // deflateBand compresses a band's scanlines.
 func deflateBand(raw []byte) (*band, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(raw) / 8)
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	buf.Reset()
 	fw := flatePool.Get().(*flate.Writer)
 	defer flatePool.Put(fw)
-	fw.Reset(&buf)
+	fw.Reset(buf)
 	if _, err := fw.Write(raw); err != nil {
 		return nil, err
 	}

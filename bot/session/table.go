@@ -299,11 +299,12 @@ func (t *Table) Encode() ([]byte, error) {
 // CloneStored is a deep copy of what the table stores (everything but
 // Finished and Problems, which are left out): a table decoded once can be
 // handed out again as a copy instead of decoded again. Game is cloned.
+// Snapshot's bytes are shared: they are never changed in place, only
+// replaced (Encode).
 func (t *Table) CloneStored() *Table {
 	c := *t
 	c.Finished, c.Problems = nil, nil
 	c.Seats = slices.Clone(t.Seats)
-	c.Snapshot = bytes.Clone(t.Snapshot)
 	if t.Game != nil {
 		c.Game = t.Game.Clone()
 	}
