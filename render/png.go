@@ -57,7 +57,7 @@ var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
 // hashes, so a mix-up of two bands is practically impossible, even for
 // somebody who chooses what a band shows (a player's name) without
 // knowing the seed. (XXH3 hashes a band about eight times as fast as
-// hash/maphash did here, which was a tenth of a click's time.)
+// hash/maphash did here, which took 8 % of BenchmarkGameThroughClicks.)
 type bandKey struct {
 	h     xxh3.Uint128
 	crc   uint32
