@@ -18,6 +18,12 @@ var (
 	hardCardRollouts   = 160  // play-outs per move times players
 	hardMarginWeight   = 0.05 // worth of a point of margin, against 1 for a win
 	hardHorizon        = 3.0  // turns played out before the heuristic judges (0: to the end)
+	hardSigmaScale     = 1.0  // scales the judge's spread of the margin
+	hardOpp            = 0    // the other seats' play-out policy: 0 heuristic, 1 medium, 2 medium in odd deals
+	hardTempo          = 0.0  // points the judge gives the player about to move
+	hardSigmaA         = 0.0  // if > 0, the judge's spread is hardSigmaA + hardSigmaB·√(turns left)
+	hardSigmaB         = 0.0
+	hardEndG           = 0.0 // play out to the end when the game is expected to last at most this many turns more
 )
 
 // hardDeals is the number of deals per move at a table of n players.
@@ -25,10 +31,12 @@ func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
 
 // searcher holds the buffers one card decision's play-outs reuse.
 type searcher struct {
-	game  *game.Game // the play-out under way
-	view  game.PrivateView
-	moves []game.Move
-	vals  []float64
+	game    *game.Game // the play-out under way
+	view    game.PrivateView
+	moves   []game.Move
+	vals    []float64
+	opp     bool    // the other seats play like medium
+	horizon float64 // turns played out before judging (0: to the end)
 }
 
 // hardCards values the moves of a card game by determinized play-outs
@@ -47,8 +55,8 @@ func hardCards(v game.PrivateView, legal []game.Move) []float64 {
 func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
 	vals = make([]float64, len(legal))
 	points, win = make([]float64, len(legal)), make([]float64, len(legal))
-	heuristicValues(&v, legal, vals)
-	e := newCardEval(&v)
+	heuristicValuesP(&v, legal, vals, &heurHard)
+	e := newCardEvalP(&v, &heurHard)
 	for i, m := range legal {
 		points[i], win[i] = e.outlook(m)
 	}
@@ -72,7 +80,10 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 	totals, pts, wins := make([]float64, len(cands)), make([]float64, len(cands)), make([]float64, len(cands))
 	seed := viewSeed(v)
 	deals := hardDeals(len(v.Players))
-	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128)}
+	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128), horizon: hardHorizon}
+	if e.g <= hardEndG {
+		s.horizon = 0
+	}
 	for d := range uint64(deals) {
 		g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, d)))
 		if err != nil {
@@ -87,6 +98,7 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 			if err := h.Apply(legal[c]); err != nil {
 				return vals, points, win
 			}
+			s.opp = hardOpp == 1 || hardOpp == 2 && d%2 == 1
 			o := s.playOut(h, v.Seat)
 			totals[i] += o.win + hardMarginWeight*o.margin
 			pts[i] += o.points
@@ -113,9 +125,9 @@ type outcome struct{ win, margin, points float64 }
 // hardHorizon turns (then judged by the heuristic), and returns seat's
 // outcome.
 func (s *searcher) playOut(g *game.Game, seat int) outcome {
-	stop := g.Turn() + int(hardHorizon)
+	stop := g.Turn() + int(s.horizon)
 	for steps := 0; !g.Over() && steps < 2000; steps++ {
-		if hardHorizon > 0 && g.Turn() >= stop && g.Phase() == game.PhaseTake {
+		if s.horizon > 0 && g.Turn() >= stop && g.Phase() == game.PhaseTake {
 			return s.judge(g, seat)
 		}
 		var p int
@@ -131,7 +143,13 @@ func (s *searcher) playOut(g *game.Game, seat int) outcome {
 		}
 		s.moves = g.AppendLegalMoves(s.moves[:0], p)
 		g.PrivateInto(&s.view, p)
-		if err := g.Apply(heuristicChoice(&s.view, s.moves)); err != nil {
+		var m game.Move
+		if s.opp && p != seat {
+			m = Choose(Medium, s.view, s.moves)
+		} else {
+			m = heuristicChoiceP(&s.view, s.moves, &heurHard)
+		}
+		if err := g.Apply(m); err != nil {
 			break
 		}
 	}
@@ -170,11 +188,17 @@ func (s *searcher) judge(g *game.Game, seat int) outcome {
 	var sigma float64
 	for p := range g.NumPlayers() {
 		g.PrivateInto(&s.view, p)
-		e := newCardEval(&s.view)
+		e := newCardEvalP(&s.view, &heurHard)
 		sh := s.view.Players[p].Sheet
 		x := e.project(sh) + hardHands*e.handWorth(sh, nil, nil)
+		if p == g.Active() {
+			x += hardTempo
+		}
 		if p == seat {
-			mine, sigma = x, e.sigma
+			mine, sigma = x, e.sigma*hardSigmaScale
+			if hardSigmaA > 0 {
+				sigma = hardSigmaA + hardSigmaB*math.Sqrt(e.g)
+			}
 		} else {
 			rival = math.Max(rival, x)
 		}

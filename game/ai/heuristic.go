@@ -19,20 +19,37 @@ import (
 // Moves that end the game (a second own lock, a fourth misthrow) are
 // judged by the result; the others add a win bonus weighted by an
 // estimate of the chance to win from the projected scores.
-var (
-	heurWinBonus   = 12.0 // points a win is worth beyond the points
-	heurCardWorth  = 0.55 // a live card at the next free cell, per point of that cross
-	heurDeadCard   = 0.0  // a card that crosses nothing: fodder for a forced play
-	heurLockExtra  = 0.0  // a row ready to lock gets its lock cross too
-	heurMisthrowGo = 2.0  // beyond its 5 points, a misthrow brings the end nearer
-	heurRate       = 1.4  // scales the crosses a row gets per turn
-	heurLockBonus  = 0.0  // a locked row's worth beyond its points
-	heurLength     = 1.0  // scales the expected length of the game
-)
+type heurParams struct {
+	winBonus   float64 // points a win is worth beyond the points
+	cardVal    float64 // a live card at the next free cell, per point of that cross
+	deadCard   float64 // a card that crosses nothing: fodder for a forced play
+	lockExtra  float64 // a row ready to lock gets its lock cross too
+	misthrowGo float64 // beyond its 5 points, a misthrow brings the end nearer
+	rate       float64 // scales the crosses a row gets per turn
+	lockBonus  float64 // a locked row's worth beyond its points
+	length     float64 // scales the expected length of the game
+}
+
+// heurBase is the heuristic's tuning (level Heuristic).
+var heurBase = heurParams{
+	winBonus:   12,
+	cardVal:    0.55,
+	deadCard:   0,
+	lockExtra:  0,
+	misthrowGo: 2,
+	rate:       1.4,
+	lockBonus:  0,
+	length:     1,
+}
+
+// heurHard is the tuning of the heuristic in hard's play-outs and
+// judgement.
+var heurHard = heurBase
 
 // cardEval is what the heuristic weighs the moves of one decision with.
 type cardEval struct {
 	v        *game.PrivateView
+	p        *heurParams
 	seat     int
 	g        float64 // turns the game is expected to last still
 	k        float64 // crosses per row per turn
@@ -47,13 +64,16 @@ type cardEval struct {
 // give up gap cells.
 var gapWorth = [...]float64{1, 0.6, 0.35, 0.2, 0.1, 0.05}
 
-// newCardEval reads the view once.
-func newCardEval(v *game.PrivateView) cardEval {
+// newCardEval reads the view once, with the heuristic's tuning.
+func newCardEval(v *game.PrivateView) cardEval { return newCardEvalP(v, &heurBase) }
+
+// newCardEvalP reads the view once, with tuning hp.
+func newCardEvalP(v *game.PrivateView, hp *heurParams) cardEval {
 	n := len(v.Players)
-	e := cardEval{v: v, seat: v.Seat, k: (0.45 + 1.3/float64(n)) / 4}
+	e := cardEval{v: v, p: hp, seat: v.Seat, k: (0.45 + 1.3/float64(n)) / 4}
 	// Expected length: about 16 + 2.2 turns per player in all, less as the
 	// leaders get close to a second lock or a fourth misthrow.
-	g := math.Max(1.5, heurLength*(16+2.2*float64(n))-float64(v.Turn))
+	g := math.Max(1.5, hp.length*(16+2.2*float64(n))-float64(v.Turn))
 	for _, p := range v.Players {
 		locks, ready := 0, 0
 		for _, r := range p.Sheet.Rows {
@@ -75,7 +95,7 @@ func newCardEval(v *game.PrivateView) cardEval {
 		}
 	}
 	e.g = g
-	e.q = 1 - math.Exp(-heurRate*e.k*g/11)
+	e.q = 1 - math.Exp(-hp.rate*e.k*g/11)
 	e.sigma = 3 + 2.2*math.Sqrt(g)
 	e.rival, e.rivalNow = math.Inf(-1), math.MinInt
 	for p, pv := range v.Players {
@@ -95,13 +115,13 @@ func newCardEval(v *game.PrivateView) cardEval {
 func (e *cardEval) rowValue(r game.Row) float64 {
 	c := float64(r.Count())
 	if r.Locked() {
-		return c*(c+1)/2 + heurLockBonus
+		return c*(c+1)/2 + e.p.lockBonus
 	}
 	a := float64(game.LastPos - r.Last())
 	x := c + a*e.q
 	v := x * (x + 1) / 2
 	if r.Count() >= 5 && r.Last() >= 8 {
-		v += heurLockExtra * (x + 1)
+		v += e.p.lockExtra * (x + 1)
 	}
 	return v
 }
@@ -117,27 +137,27 @@ func (e *cardEval) project(s game.Sheet) float64 {
 
 // cardWorth is what card (colour c, number n; a joker with joker set)
 // in hand is worth to sheet s.
-func cardWorth(s game.Sheet, c game.Color, n int, joker bool) float64 {
+func (hp *heurParams) cardWorth(s game.Sheet, c game.Color, n int, joker bool) float64 {
 	if joker {
-		best := heurDeadCard
+		best := hp.deadCard
 		for _, col := range game.Colors {
-			best = math.Max(best, cardWorth(s, col, n, false))
+			best = math.Max(best, hp.cardWorth(s, col, n, false))
 		}
 		return best
 	}
 	r := s.Rows[c]
 	pos := game.Position(c, n)
 	if r.Locked() || pos <= r.Last() {
-		return heurDeadCard
+		return hp.deadCard
 	}
 	gap := pos - r.Last() - 1
 	if pos == game.LastPos && r.Count() < 5 {
 		gap += 5 - r.Count()
 	}
 	if gap >= len(gapWorth) {
-		return heurDeadCard
+		return hp.deadCard
 	}
-	return math.Max(heurDeadCard, heurCardWorth*float64(r.Count()+1)*gapWorth[gap])
+	return math.Max(hp.deadCard, hp.cardVal*float64(r.Count()+1)*gapWorth[gap])
 }
 
 // handWorth is the worth of the seat's hand without the cards in drop
@@ -150,13 +170,13 @@ func (e *cardEval) handWorth(s game.Sheet, drop []game.Card, add []int8) float64
 			played = played || d == c
 		}
 		if !played {
-			t += cardWorth(s, c.Color(), c.Number(), c.Joker())
+			t += e.p.cardWorth(s, c.Color(), c.Number(), c.Joker())
 		}
 	}
 	for _, n := range add {
 		avg := 0.0
 		for _, col := range game.Colors {
-			avg += cardWorth(s, col, int(n), false)
+			avg += e.p.cardWorth(s, col, int(n), false)
 		}
 		t += avg / game.NumColors
 	}
@@ -171,7 +191,7 @@ func (e *cardEval) live(s game.Sheet, drop []game.Card) bool {
 		for _, d := range drop {
 			played = played || d == c
 		}
-		if !played && cardWorth(s, c.Color(), c.Number(), c.Joker()) > heurDeadCard {
+		if !played && e.p.cardWorth(s, c.Color(), c.Number(), c.Joker()) > e.p.deadCard {
 			return true
 		}
 	}
@@ -192,7 +212,7 @@ func (e *cardEval) final(mine int) (points, win float64) {
 // value is move m's worth to the seat.
 func (e *cardEval) value(m game.Move) float64 {
 	p, w := e.parts(m)
-	return p + heurWinBonus*w
+	return p + e.p.winBonus*w
 }
 
 // parts are the seat's projected final score after m and its chance to
@@ -227,10 +247,10 @@ func (e *cardEval) parts(m game.Move) (points, win float64) {
 	}
 	proj := e.project(s) + e.handWorth(s, drop, add)
 	if m.Kind == game.Play && !crossedNow && !e.crossed {
-		proj -= heurMisthrowGo
+		proj -= e.p.misthrowGo
 	}
 	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed && !e.live(s, nil) {
-		proj -= game.MisthrowPenalty + heurMisthrowGo // action 3 will cross nothing
+		proj -= game.MisthrowPenalty + e.p.misthrowGo // action 3 will cross nothing
 	}
 	return proj, normCDF((proj - e.rival) / e.sigma)
 }
@@ -252,7 +272,12 @@ func crossCell(s *game.Sheet, c game.Color, n int) {
 
 // heuristicValues values legal for v.Seat into out (len(legal)).
 func heuristicValues(v *game.PrivateView, legal []game.Move, out []float64) {
-	e := newCardEval(v)
+	heuristicValuesP(v, legal, out, &heurBase)
+}
+
+// heuristicValuesP is heuristicValues with tuning hp.
+func heuristicValuesP(v *game.PrivateView, legal []game.Move, out []float64, hp *heurParams) {
+	e := newCardEvalP(v, hp)
 	for i, m := range legal {
 		out[i] = e.value(m)
 	}
@@ -260,7 +285,12 @@ func heuristicValues(v *game.PrivateView, legal []game.Move, out []float64) {
 
 // heuristicChoice is the heuristic's choice among legal.
 func heuristicChoice(v *game.PrivateView, legal []game.Move) game.Move {
-	e := newCardEval(v)
+	return heuristicChoiceP(v, legal, &heurBase)
+}
+
+// heuristicChoiceP is heuristicChoice with tuning hp.
+func heuristicChoiceP(v *game.PrivateView, legal []game.Move, hp *heurParams) game.Move {
+	e := newCardEvalP(v, hp)
 	best, bv := 0, math.Inf(-1)
 	for i, m := range legal {
 		if x := e.value(m); x > bv {

@@ -1,0 +1,485 @@
+package ai
+
+// Measurements behind NOTES.md (issue 28), skipped unless their
+// environment variable is set: QT_GAMES (TestTuneHeur), QT_RANK
+// (TestRankHist), QT_CALIB (TestCalibJudge, TestCalibSigma, TestCalibFit);
+// QT_VARIANT=jokers for the joker variant.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// TestTuneHeur plays the heuristic with heurHard against heurBase, two
+// players, seeds from 90001, each in both seatings.
+func TestTuneHeur(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_GAMES"))
+	if n == 0 {
+		t.Skip()
+	}
+	variant := game.Cards
+	if os.Getenv("QT_VARIANT") == "jokers" {
+		variant = game.Jokers
+	}
+	seed0 := uint64(90001)
+	wins, games := 0.0, 0
+	diff := 0.0
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		for r := range 2 { // r: seat of the tuned player
+			var s [32]byte
+			x := seed0 + uint64(i)
+			for b := 0; b < 8; b, x = b+1, x>>8 {
+				s[b] = byte(x)
+			}
+			g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for !g.Over() {
+				p := g.Waiting()[0]
+				buf = g.AppendLegalMoves(buf[:0], p)
+				v := g.Private(p)
+				hp := &heurBase
+				if p == r {
+					hp = &heurHard
+				}
+				if err := g.Apply(heuristicChoiceP(&v, buf, hp)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a, b := g.Sheet(r).Score(), g.Sheet(1-r).Score()
+			switch {
+			case a > b:
+				wins++
+			case a == b:
+				wins += 0.5
+			}
+			diff += float64(a - b)
+			games++
+		}
+	}
+	sh := wins / float64(games)
+	fmt.Printf("TUNE %v games %d share %.4f ± %.4f margin %.2f\n", heurHard, games, sh, 1.96*math.Sqrt(sh*(1-sh)/float64(games)), diff/float64(games))
+}
+
+// TestRankHist counts which of the heuristic's ranks hard picks, against
+// hard-v1 over 15 games.
+func TestRankHist(t *testing.T) {
+	if os.Getenv("QT_RANK") == "" {
+		t.Skip()
+	}
+	for _, variant := range []game.Variant{game.Cards, game.Jokers} {
+		hist := make([]int, 12)
+		nlegal := 0
+		dec := 0
+		buf := make([]game.Move, 0, 64)
+		for i := range 15 {
+			var s [32]byte
+			s[0] = byte(i + 7)
+			g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+			for !g.Over() {
+				p := g.Waiting()[0]
+				buf = g.AppendLegalMoves(buf[:0], p)
+				v := g.Private(p)
+				var m game.Move
+				if p == 0 && len(buf) > 1 {
+					vals := make([]float64, len(buf))
+					heuristicValuesP(&v, buf, vals, &heurHard)
+					hv := hardCards(v, buf)
+					best := 0
+					for j := range hv {
+						if hv[j] > hv[best] {
+							best = j
+						}
+					}
+					order := make([]int, len(buf))
+					for j := range order {
+						order[j] = j
+					}
+					slices.SortStableFunc(order, func(a, b int) int {
+						switch {
+						case vals[a] > vals[b]:
+							return -1
+						case vals[a] < vals[b]:
+							return 1
+						}
+						return 0
+					})
+					r := slices.Index(order, best)
+					hist[min(r, 11)]++
+					nlegal += len(buf)
+					dec++
+					m = buf[best]
+				} else {
+					m = Choose(HardV1, v, buf)
+				}
+				g.Apply(m)
+			}
+		}
+		fmt.Println(variant, "decisions", dec, "mean legal", float64(nlegal)/float64(dec), "rank hist", hist)
+	}
+}
+
+type calibPos struct {
+	g      *game.Game
+	margin float64 // final, seat 0 minus seat 1
+	win    float64
+	turn   int
+}
+
+// TestCalibJudge measures how well variants of the search's judge predict
+// heuristic self-play (two players, seeds from 110001, each turn's start):
+// the final margin (rmse) and the win (log loss of Φ(d/(σ·s))).
+func TestCalibJudge(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip()
+	}
+	variant := game.Cards
+	if os.Getenv("QT_VARIANT") == "jokers" {
+		variant = game.Jokers
+	}
+	var pos []calibPos
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		var s [32]byte
+		x := uint64(110001 + i)
+		for b := 0; b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+		var mine []calibPos
+		last := -1
+		for !g.Over() {
+			if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
+				last = g.Turn()
+				mine = append(mine, calibPos{g: g.Clone(), turn: g.Turn()})
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			v := g.Private(p)
+			g.Apply(heuristicChoiceP(&v, buf, &heurBase))
+		}
+		a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
+		w := 0.0
+		if a > b {
+			w = 1
+		} else if a == b {
+			w = 0.5
+		}
+		for _, c := range mine {
+			c.margin, c.win = float64(a-b), w
+			pos = append(pos, c)
+		}
+	}
+	type cfg struct {
+		name  string
+		hp    heurParams
+		hands float64
+		tempo float64
+	}
+	var cfgs []cfg
+	base := heurBase
+	cfgs = append(cfgs, cfg{"base", base, 1, 0})
+	for _, h := range []float64{0, 0.5, 1.5, 2} {
+		cfgs = append(cfgs, cfg{fmt.Sprintf("hands=%v", h), base, h, 0})
+	}
+	for _, r := range []float64{0.8, 1.1, 1.7, 2.0} {
+		c := base
+		c.rate = r
+		cfgs = append(cfgs, cfg{fmt.Sprintf("rate=%v", r), c, 1, 0})
+	}
+	for _, l := range []float64{0.8, 0.9, 1.1, 1.2} {
+		c := base
+		c.length = l
+		cfgs = append(cfgs, cfg{fmt.Sprintf("len=%v", l), c, 1, 0})
+	}
+	for _, cv := range []float64{0.3, 0.8, 1.0} {
+		c := base
+		c.cardVal = cv
+		cfgs = append(cfgs, cfg{fmt.Sprintf("card=%v", cv), c, 1, 0})
+	}
+	for _, tp := range []float64{-3, 3, 6} {
+		cfgs = append(cfgs, cfg{fmt.Sprintf("tempo=%v", tp), base, 1, tp})
+	}
+	var view game.PrivateView
+	for _, c := range cfgs {
+		hp := c.hp
+		sse, n := 0.0, 0
+		// fit scale s: margin ≈ a*d ; win ≈ Φ(d/(σ s)) — report log loss for several s
+		scales := []float64{1, 1.5, 2, 2.5, 3, 4}
+		var bll [4][6]float64
+		var bn [4]int
+		ll := make([]float64, len(scales))
+		sxy, sxx := 0.0, 0.0
+		for _, p := range pos {
+			var x [2]float64
+			var sig, gg float64
+			for q := range 2 {
+				p.g.PrivateInto(&view, q)
+				e := newCardEvalP(&view, &hp)
+				sh := view.Players[q].Sheet
+				x[q] = e.project(sh) + c.hands*e.handWorth(sh, nil, nil)
+				if q == p.g.Active() {
+					x[q] += c.tempo
+				}
+				if q == 0 {
+					sig = e.sigma
+					gg = e.g
+				}
+			}
+			d := x[0] - x[1]
+			sxy += d * p.margin
+			sxx += d * d
+			sse += (d - p.margin) * (d - p.margin)
+			for i, s := range scales {
+				pr := math.Min(1-1e-6, math.Max(1e-6, normCDF(d/(sig*s))))
+				l := p.win*math.Log(pr) + (1-p.win)*math.Log(1-pr)
+				ll[i] -= l
+				bk := 0
+				switch {
+				case gg > 15:
+					bk = 3
+				case gg > 10:
+					bk = 2
+				case gg > 5:
+					bk = 1
+				}
+				bll[bk][i] -= l
+				if i == 0 {
+					bn[bk]++
+				}
+			}
+			n++
+		}
+		a := sxy / sxx
+		fmt.Printf("CALIB %-10s n %d rmse %.3f slope %.3f logloss", c.name, n, math.Sqrt(sse/float64(n)), a)
+		for i, s := range scales {
+			fmt.Printf(" s%.1f:%.4f", s, ll[i]/float64(n))
+		}
+		fmt.Println()
+		if c.name == "base" {
+			for bk := range 4 {
+				fmt.Printf("  bucket %d n %d:", bk, bn[bk])
+				for i, s := range scales {
+					fmt.Printf(" s%.1f:%.4f", s, bll[bk][i]/float64(bn[bk]))
+				}
+				fmt.Println()
+			}
+		}
+	}
+}
+
+// TestCalibSigma fits the judge's spread σ = a + b·√g by log loss.
+func TestCalibSigma(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip()
+	}
+	variant := game.Cards
+	if os.Getenv("QT_VARIANT") == "jokers" {
+		variant = game.Jokers
+	}
+	type rec struct{ d, g, win float64 }
+	var recs []rec
+	buf := make([]game.Move, 0, 64)
+	var view game.PrivateView
+	for i := range n {
+		var s [32]byte
+		x := uint64(110001 + i)
+		for b := 0; b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+		var mine []rec
+		last := -1
+		for !g.Over() {
+			if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
+				last = g.Turn()
+				var xx [2]float64
+				var gg float64
+				for q := range 2 {
+					g.PrivateInto(&view, q)
+					e := newCardEvalP(&view, &heurBase)
+					sh := view.Players[q].Sheet
+					xx[q] = e.project(sh) + e.handWorth(sh, nil, nil)
+					if q == 0 {
+						gg = e.g
+					}
+				}
+				mine = append(mine, rec{d: xx[0] - xx[1], g: gg})
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			v := g.Private(p)
+			g.Apply(heuristicChoiceP(&v, buf, &heurBase))
+		}
+		a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
+		w := 0.0
+		if a > b {
+			w = 1
+		} else if a == b {
+			w = 0.5
+		}
+		for _, c := range mine {
+			c.win = w
+			recs = append(recs, c)
+		}
+	}
+	best, ba, bb := math.Inf(1), 0.0, 0.0
+	for _, a := range []float64{3, 5, 7, 9, 11, 13, 15, 18} {
+		for _, b := range []float64{0, 1, 1.5, 2.2, 3, 4} {
+			ll := 0.0
+			for _, r := range recs {
+				pr := math.Min(1-1e-6, math.Max(1e-6, normCDF(r.d/(a+b*math.Sqrt(r.g)))))
+				ll -= r.win*math.Log(pr) + (1-r.win)*math.Log(1-pr)
+			}
+			ll /= float64(len(recs))
+			fmt.Printf("SIG a %v b %v ll %.4f\n", a, b, ll)
+			if ll < best {
+				best, ba, bb = ll, a, b
+			}
+		}
+	}
+	fmt.Printf("SIGBEST a %v b %v ll %.4f (base 3+2.2: see above)\n", ba, bb, best)
+}
+
+func calibFeatures(view *game.PrivateView, q int, hp *heurParams, out []float64) {
+	e := newCardEvalP(view, hp)
+	sh := view.Players[q].Sheet
+	var cnt, cnt2, free, locks float64
+	for _, r := range sh.Rows {
+		c := float64(r.Count())
+		cnt += c
+		cnt2 += c * c
+		if r.Locked() {
+			locks++
+		} else {
+			free += float64(game.LastPos - r.Last())
+		}
+	}
+	gg := e.g / 20
+	out[0] = e.project(sh)
+	out[1] = e.handWorth(sh, nil, nil)
+	out[2] = cnt
+	out[3] = cnt2
+	out[4] = free
+	out[5] = float64(sh.Misthrows)
+	out[6] = locks
+	out[7] = free * gg
+	out[8] = cnt * gg
+	out[9] = out[1] * gg
+}
+
+const nFeat = 11
+
+// TestCalibFit fits a linear judge of the final margin on half the
+// positions and reports its rmse on the other half.
+func TestCalibFit(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip()
+	}
+	variant := game.Cards
+	if os.Getenv("QT_VARIANT") == "jokers" {
+		variant = game.Jokers
+	}
+	type rec struct {
+		f      [nFeat]float64
+		base   float64
+		margin float64
+	}
+	var recs []rec
+	buf := make([]game.Move, 0, 64)
+	var view game.PrivateView
+	for i := range n {
+		var s [32]byte
+		x := uint64(110001 + i)
+		for b := 0; b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+		var mine []rec
+		last := -1
+		for !g.Over() {
+			if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
+				last = g.Turn()
+				var r rec
+				var f [2][nFeat]float64
+				for q := range 2 {
+					g.PrivateInto(&view, q)
+					calibFeatures(&view, q, &heurBase, f[q][:])
+				}
+				for k := range nFeat - 1 {
+					r.f[k] = f[0][k] - f[1][k]
+				}
+				r.f[nFeat-1] = 1
+				if g.Active() == 1 {
+					r.f[nFeat-1] = -1
+				}
+				r.base = r.f[0] + r.f[1]
+				mine = append(mine, r)
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			v := g.Private(p)
+			g.Apply(heuristicChoiceP(&v, buf, &heurBase))
+		}
+		m := float64(g.Sheet(0).Score() - g.Sheet(1).Score())
+		for _, c := range mine {
+			c.margin = m
+			recs = append(recs, c)
+		}
+	}
+	half := len(recs) / 2
+	// normal equations on the first half
+	var A [nFeat][nFeat + 1]float64
+	for _, r := range recs[:half] {
+		for i := range nFeat {
+			for j := range nFeat {
+				A[i][j] += r.f[i] * r.f[j]
+			}
+			A[i][nFeat] += r.f[i] * r.margin
+		}
+	}
+	for i := range nFeat { // Gauss-Jordan
+		p := i
+		for k := i + 1; k < nFeat; k++ {
+			if math.Abs(A[k][i]) > math.Abs(A[p][i]) {
+				p = k
+			}
+		}
+		A[i], A[p] = A[p], A[i]
+		for k := range nFeat {
+			if k != i {
+				f := A[k][i] / A[i][i]
+				for j := i; j <= nFeat; j++ {
+					A[k][j] -= f * A[i][j]
+				}
+			}
+		}
+	}
+	beta := make([]float64, nFeat)
+	for i := range nFeat {
+		beta[i] = A[i][nFeat] / A[i][i]
+	}
+	sseB, sseF, sseB2 := 0.0, 0.0, 0.0
+	for _, r := range recs[half:] {
+		y := 0.0
+		for i := range nFeat {
+			y += beta[i] * r.f[i]
+		}
+		sseF += (y - r.margin) * (y - r.margin)
+		sseB += (r.base - r.margin) * (r.base - r.margin)
+		sseB2 += (1.19*r.base - r.margin) * (1.19*r.base - r.margin)
+	}
+	m := float64(len(recs) - half)
+	fmt.Printf("FIT beta %.3f\nFIT holdout rmse base %.3f base*1.19 %.3f fitted %.3f\n", beta, math.Sqrt(sseB/m), math.Sqrt(sseB2/m), math.Sqrt(sseF/m))
+}
