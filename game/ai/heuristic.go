@@ -283,12 +283,7 @@ func heuristicValuesP(v *game.PrivateView, legal []game.Move, out []float64, hp 
 	}
 }
 
-// heuristicChoice is the heuristic's choice among legal.
-func heuristicChoice(v *game.PrivateView, legal []game.Move) game.Move {
-	return heuristicChoiceP(v, legal, &heurBase)
-}
-
-// heuristicChoiceP is heuristicChoice with tuning hp.
+// heuristicChoiceP is the heuristic's choice among legal with tuning hp.
 func heuristicChoiceP(v *game.PrivateView, legal []game.Move, hp *heurParams) game.Move {
 	e := newCardEvalP(v, hp)
 	best, bv := 0, math.Inf(-1)
