@@ -142,44 +142,16 @@ type calibPos struct {
 // heuristic self-play (two players, seeds from 110001, each turn's start):
 // the final margin (rmse) and the win (log loss of Φ(d/(σ·s))).
 func TestCalibJudge(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip()
-	}
-	variant := game.Cards
-	if os.Getenv("QT_VARIANT") == "jokers" {
-		variant = game.Jokers
-	}
+	n, variant := calibEnv(t)
 	var pos []calibPos
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		var s [32]byte
-		x := uint64(110001 + i)
-		for b := 0; b < 8; b, x = b+1, x>>8 {
-			s[b] = byte(x)
-		}
-		g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
 		var mine []calibPos
-		last := -1
-		for !g.Over() {
-			if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
-				last = g.Turn()
-				mine = append(mine, calibPos{g: g.Clone(), turn: g.Turn()})
-			}
-			p := g.Waiting()[0]
-			buf = g.AppendLegalMoves(buf[:0], p)
-			v := g.Private(p)
-			g.Apply(heuristicChoiceP(&v, buf, &heurBase))
-		}
-		a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
-		w := 0.0
-		if a > b {
-			w = 1
-		} else if a == b {
-			w = 0.5
-		}
+		margin, win := selfPlay(variant, i, &buf, func(g *game.Game) {
+			mine = append(mine, calibPos{g: g.Clone(), turn: g.Turn()})
+		})
 		for _, c := range mine {
-			c.margin, c.win = float64(a-b), w
+			c.margin, c.win = margin, win
 			pos = append(pos, c)
 		}
 	}
@@ -283,57 +255,29 @@ func TestCalibJudge(t *testing.T) {
 
 // TestCalibSigma fits the judge's spread σ = a + b·√g by log loss.
 func TestCalibSigma(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip()
-	}
-	variant := game.Cards
-	if os.Getenv("QT_VARIANT") == "jokers" {
-		variant = game.Jokers
-	}
+	n, variant := calibEnv(t)
 	type rec struct{ d, g, win float64 }
 	var recs []rec
 	buf := make([]game.Move, 0, 64)
 	var view game.PrivateView
 	for i := range n {
-		var s [32]byte
-		x := uint64(110001 + i)
-		for b := 0; b < 8; b, x = b+1, x>>8 {
-			s[b] = byte(x)
-		}
-		g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
 		var mine []rec
-		last := -1
-		for !g.Over() {
-			if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
-				last = g.Turn()
-				var xx [2]float64
-				var gg float64
-				for q := range 2 {
-					g.PrivateInto(&view, q)
-					e := newCardEvalP(&view, &heurBase)
-					sh := view.Players[q].Sheet
-					xx[q] = e.project(sh) + e.handWorth(sh, nil, nil)
-					if q == 0 {
-						gg = e.g
-					}
+		_, win := selfPlay(variant, i, &buf, func(g *game.Game) {
+			var xx [2]float64
+			var gg float64
+			for q := range 2 {
+				g.PrivateInto(&view, q)
+				e := newCardEvalP(&view, &heurBase)
+				sh := view.Players[q].Sheet
+				xx[q] = e.project(sh) + e.handWorth(sh, nil, nil)
+				if q == 0 {
+					gg = e.g
 				}
-				mine = append(mine, rec{d: xx[0] - xx[1], g: gg})
 			}
-			p := g.Waiting()[0]
-			buf = g.AppendLegalMoves(buf[:0], p)
-			v := g.Private(p)
-			g.Apply(heuristicChoiceP(&v, buf, &heurBase))
-		}
-		a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
-		w := 0.0
-		if a > b {
-			w = 1
-		} else if a == b {
-			w = 0.5
-		}
+			mine = append(mine, rec{d: xx[0] - xx[1], g: gg})
+		})
 		for _, c := range mine {
-			c.win = w
+			c.win = win
 			recs = append(recs, c)
 		}
 	}
@@ -387,14 +331,7 @@ const nFeat = 11
 // TestCalibFit fits a linear judge of the final margin on half the
 // positions and reports its rmse on the other half.
 func TestCalibFit(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip()
-	}
-	variant := game.Cards
-	if os.Getenv("QT_VARIANT") == "jokers" {
-		variant = game.Jokers
-	}
+	n, variant := calibEnv(t)
 	type rec struct {
 		f      [nFeat]float64
 		base   float64
@@ -404,39 +341,24 @@ func TestCalibFit(t *testing.T) {
 	buf := make([]game.Move, 0, 64)
 	var view game.PrivateView
 	for i := range n {
-		var s [32]byte
-		x := uint64(110001 + i)
-		for b := 0; b < 8; b, x = b+1, x>>8 {
-			s[b] = byte(x)
-		}
-		g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
 		var mine []rec
-		last := -1
-		for !g.Over() {
-			if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
-				last = g.Turn()
-				var r rec
-				var f [2][nFeat]float64
-				for q := range 2 {
-					g.PrivateInto(&view, q)
-					calibFeatures(&view, q, &heurBase, f[q][:])
-				}
-				for k := range nFeat - 1 {
-					r.f[k] = f[0][k] - f[1][k]
-				}
-				r.f[nFeat-1] = 1
-				if g.Active() == 1 {
-					r.f[nFeat-1] = -1
-				}
-				r.base = r.f[0] + r.f[1]
-				mine = append(mine, r)
+		m, _ := selfPlay(variant, i, &buf, func(g *game.Game) {
+			var r rec
+			var f [2][nFeat]float64
+			for q := range 2 {
+				g.PrivateInto(&view, q)
+				calibFeatures(&view, q, &heurBase, f[q][:])
 			}
-			p := g.Waiting()[0]
-			buf = g.AppendLegalMoves(buf[:0], p)
-			v := g.Private(p)
-			g.Apply(heuristicChoiceP(&v, buf, &heurBase))
-		}
-		m := float64(g.Sheet(0).Score() - g.Sheet(1).Score())
+			for k := range nFeat - 1 {
+				r.f[k] = f[0][k] - f[1][k]
+			}
+			r.f[nFeat-1] = 1
+			if g.Active() == 1 {
+				r.f[nFeat-1] = -1
+			}
+			r.base = r.f[0] + r.f[1]
+			mine = append(mine, r)
+		})
 		for _, c := range mine {
 			c.margin = m
 			recs = append(recs, c)
@@ -486,4 +408,48 @@ func TestCalibFit(t *testing.T) {
 	}
 	m := float64(len(recs) - half)
 	fmt.Printf("FIT beta %.3f\nFIT holdout rmse base %.3f base*1.19 %.3f fitted %.3f\n", beta, math.Sqrt(sseB/m), math.Sqrt(sseB2/m), math.Sqrt(sseF/m))
+}
+
+// calibEnv reads QT_CALIB (games) and QT_VARIANT, skipping when QT_CALIB
+// is not set.
+func calibEnv(t *testing.T) (int, game.Variant) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip("QT_CALIB not set")
+	}
+	if os.Getenv("QT_VARIANT") == "jokers" {
+		return n, game.Jokers
+	}
+	return n, game.Cards
+}
+
+// selfPlay plays heuristic self-play game i (two players, seed 110001+i),
+// calling atTurn at the start of every turn from the second, and returns
+// seat 0's final margin and win (1, ½ or 0).
+func selfPlay(variant game.Variant, i int, buf *[]game.Move, atTurn func(g *game.Game)) (margin, win float64) {
+	var s [32]byte
+	x := uint64(110001 + i)
+	for b := 0; b < 8; b, x = b+1, x>>8 {
+		s[b] = byte(x)
+	}
+	g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+	last := -1
+	for !g.Over() {
+		if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
+			last = g.Turn()
+			atTurn(g)
+		}
+		p := g.Waiting()[0]
+		*buf = g.AppendLegalMoves((*buf)[:0], p)
+		v := g.Private(p)
+		g.Apply(heuristicChoiceP(&v, *buf, &heurBase))
+	}
+	a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
+	switch {
+	case a > b:
+		win = 1
+	case a == b:
+		win = 0.5
+	}
+	return float64(a - b), win
 }
