@@ -124,7 +124,7 @@ type Bot struct {
 	// snapshots holds, by channel, the game last saved or restored there
 	// (gameSnapshot), so that reading a table does not restore it again.
 	snapshots sync.Map
-	// decoded holds, by channel, the table last decoded there
+	// decoded holds, by channel, the table last decoded or saved there
 	// (decodedTable), so that reading the same bytes again does not
 	// decode them again.
 	decoded sync.Map
@@ -587,14 +587,9 @@ func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]
 	}
 	if t != nil {
 		t.Finished = nil
-		// The next read of these bytes hands out a copy of the table as
-		// saved instead of decoding them (the reconciler and the private
-		// views read the table a click has just saved). The bytes are
-		// Encode's own, which nobody changes: shared.
-		b.decoded.Store(channelID, &decodedTable{blob: stored, t: t.CloneStored()})
 	}
 	b.timers.set(channelID, t)
-	b.keepSnapshot(channelID, t)
+	b.keepSaved(channelID, stored, t)
 	return stored, nil
 }
 
@@ -715,8 +710,8 @@ func (b *Bot) misfiled(ctx context.Context, channelID, storedFor string) error {
 	return nil
 }
 
-// decodedTable is a channel's table as last decoded, with the bytes it was
-// decoded from: while the store holds the same bytes, reading the table
+// decodedTable is a channel's table as last decoded or saved, with its
+// bytes: while the store holds the same bytes, reading the table
 // hands out a copy (session.Table.CloneStored) instead of decoding them
 // again (a click reads its table several times: the click, the channel's
 // update, the private views).
@@ -750,15 +745,23 @@ func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
 	return g, nil
 }
 
-// keepSnapshot remembers the game t was just saved with (nil: none).
-func (b *Bot) keepSnapshot(channelID string, t *Table) {
+// keepSaved remembers the table t was just saved as (nil: none): the next
+// read of these bytes hands out a copy of it instead of decoding them (the
+// reconciler and the private views read the table a click has just
+// saved), and a table read with the same game snapshot reuses its game.
+// One copy serves both (neither hands out its game, only clones); the
+// bytes are Encode's own, which nobody changes, and are shared.
+func (b *Bot) keepSaved(channelID string, stored []byte, t *Table) {
 	if t == nil {
 		b.decoded.Delete(channelID)
-	}
-	if t == nil || t.Game == nil || len(t.Snapshot) == 0 {
 		b.snapshots.Delete(channelID)
 		return
 	}
-	// The snapshot's bytes are only ever replaced, never changed: shared.
-	b.snapshots.Store(channelID, &gameSnapshot{raw: t.Snapshot, live: t.Game.Clone()})
+	kept := t.CloneStored()
+	b.decoded.Store(channelID, &decodedTable{blob: stored, t: kept})
+	if kept.Game == nil || len(kept.Snapshot) == 0 {
+		b.snapshots.Delete(channelID)
+		return
+	}
+	b.snapshots.Store(channelID, &gameSnapshot{raw: kept.Snapshot, live: kept.Game})
 }

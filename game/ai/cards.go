@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -34,23 +33,13 @@ func dealsFor(n int) int { return min(32, max(8, cardRollouts/n)) }
 func hardCardsV1(v game.PrivateView, legal []game.Move) []float64 {
 	med := mediumPolicy(v)
 	vals := make([]float64, len(legal))
-	order := make([]int, len(legal))
 	for i, m := range legal {
 		vals[i] = med(m)
-		order[i] = i
 	}
 	if len(legal) == 1 {
 		return vals
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case vals[a] > vals[b]:
-			return -1
-		case vals[a] < vals[b]:
-			return 1
-		}
-		return 0
-	})
+	order := byValue(vals)
 	cands := order[:min(cardCandidates, len(order))]
 	out := make([]float64, len(legal))
 	for i := range out {

@@ -103,19 +103,7 @@ func TestRankHist(t *testing.T) {
 							best = j
 						}
 					}
-					order := make([]int, len(buf))
-					for j := range order {
-						order[j] = j
-					}
-					slices.SortStableFunc(order, func(a, b int) int {
-						switch {
-						case vals[a] > vals[b]:
-							return -1
-						case vals[a] < vals[b]:
-							return 1
-						}
-						return 0
-					})
+					order := byValue(vals)
 					r := slices.Index(order, best)
 					hist[min(r, 11)]++
 					nlegal += len(buf)

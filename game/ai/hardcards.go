@@ -63,19 +63,7 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 	if len(legal) == 1 {
 		return vals, points, win
 	}
-	order := make([]int, len(legal))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case vals[a] > vals[b]:
-			return -1
-		case vals[a] < vals[b]:
-			return 1
-		}
-		return 0
-	})
+	order := byValue(vals)
 	cands := order[:min(hardCardCandidates, len(order))]
 	totals, pts, wins := make([]float64, len(cands)), make([]float64, len(cands)), make([]float64, len(cands))
 	seed := viewSeed(v)
@@ -204,4 +192,23 @@ func (s *searcher) judge(g *game.Game, seat int) outcome {
 		}
 	}
 	return outcome{win: normCDF((mine - rival) / sigma), margin: mine - rival, points: mine}
+}
+
+// byValue is the indices of vals, the highest value first (ties in their
+// order): the candidates of a search.
+func byValue(vals []float64) []int {
+	order := make([]int, len(vals))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case vals[a] > vals[b]:
+			return -1
+		case vals[a] < vals[b]:
+			return 1
+		}
+		return 0
+	})
+	return order
 }
