@@ -219,6 +219,27 @@ func newFakeDiscord() *fakeDiscord {
 	return &fakeDiscord{responses: map[string]*discordgo.InteractionResponse{}, channel: map[string][]*discordgo.Message{}, byID: map[string]*discordgo.Message{}}
 }
 
+// forgetFiles drops the files, answers and edits the fake kept of
+// interactions and all but a channel's last 50 messages, so that a benchmark playing game after game measures the bot,
+// not a growing heap of pictures nobody looks at again.
+func (f *fakeDiscord) forgetFiles() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.files, f.edits = nil, nil
+	answered := &discordgo.InteractionResponse{}
+	for id := range f.responses {
+		f.responses[id] = answered // still answered, for the follow-ups' check
+	}
+	for ch, msgs := range f.channel {
+		if n := len(msgs) - 50; n > 0 {
+			for _, m := range msgs[:n] {
+				delete(f.byID, m.ID)
+			}
+			f.channel[ch] = slices.Clone(msgs[n:])
+		}
+	}
+}
+
 func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, _ ...discordgo.RequestOption) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -265,11 +265,7 @@ func (s *InteractionSession) FollowupMessageCreate(i *discordgo.Interaction, wai
 	if err != nil || !wait {
 		return nil, err
 	}
-	var m *discordgo.Message
-	if err := discordgo.Unmarshal(resp, &m); err != nil {
-		return nil, fmt.Errorf("%w: %s", discordgo.ErrJSONUnmarshal, err)
-	}
-	return m, nil
+	return returned(resp, data.Components)
 }
 
 // FollowupMessageEdit edits a follow-up message the interaction made (or
@@ -285,11 +281,38 @@ func (s *InteractionSession) FollowupMessageEdit(i *discordgo.Interaction, messa
 	if err != nil {
 		return nil, err
 	}
-	var m *discordgo.Message
-	if err := discordgo.Unmarshal(resp, &m); err != nil {
+	var comps []discordgo.MessageComponent
+	if e.Components != nil {
+		comps = *e.Components
+	}
+	return returned(resp, comps)
+}
+
+// returnedMessage is what the bot reads of a message Discord returns for
+// a follow-up or an edit: not its components, the costliest part to
+// decode (a table's message holds a few dozen), which are the ones the
+// request sent.
+type returnedMessage struct {
+	ID          string                         `json:"id"`
+	ChannelID   string                         `json:"channel_id"`
+	Content     string                         `json:"content"`
+	WebhookID   string                         `json:"webhook_id"`
+	Flags       discordgo.MessageFlags         `json:"flags"`
+	Attachments []*discordgo.MessageAttachment `json:"attachments"`
+}
+
+// returned decodes a message Discord returned, with sent as its
+// components (nil when the request left them as they were).
+func returned(resp []byte, sent []discordgo.MessageComponent) (*discordgo.Message, error) {
+	var r *returnedMessage
+	if err := json.Unmarshal(resp, &r); err != nil {
 		return nil, fmt.Errorf("%w: %s", discordgo.ErrJSONUnmarshal, err)
 	}
-	return m, nil
+	if r == nil {
+		return nil, nil
+	}
+	return &discordgo.Message{ID: r.ID, ChannelID: r.ChannelID, Content: r.Content, WebhookID: r.WebhookID,
+		Flags: r.Flags, Attachments: r.Attachments, Components: sent}, nil
 }
 
 // requestBody encodes data as discordgo does: JSON, or multipart with the

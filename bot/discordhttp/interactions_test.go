@@ -469,3 +469,49 @@ func TestFollowupMadeAtMostOnce(t *testing.T) {
 		t.Errorf("discordgo buckets made: %v (%v)", keys, err)
 	}
 }
+
+// TestReturnedMessageKeepsWhatTheBotReads: a follow-up's or an edit's
+// returned message is read without its components (the costliest part to
+// decode), which are the ones the request sent; its ID and attachments
+// (the picture the next edit keeps) come from Discord's answer.
+func TestReturnedMessageKeepsWhatTheBotReads(t *testing.T) {
+	answer := `{"id": "77", "channel_id": "1", "content": "turn 2", "webhook_id": "222", "flags": 64,
+		"attachments": [{"id": "a9", "filename": "table.png", "size": 3}],
+		"components": [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Pass", "custom_id": "from-discord"}]}]}`
+	is, _, _ := interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, answer)
+	})
+	sent := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Pass", Style: discordgo.PrimaryButton, CustomID: "sent"}}}}
+	check := func(what string, m *discordgo.Message, err error, wantComps bool) {
+		t.Helper()
+		if err != nil || m == nil || m.ID != "77" || m.ChannelID != "1" || m.Content != "turn 2" || m.WebhookID != "222" ||
+			m.Flags != discordgo.MessageFlagsEphemeral || len(m.Attachments) != 1 || m.Attachments[0].ID != "a9" {
+			t.Fatalf("%s: %+v, %v", what, m, err)
+		}
+		if !wantComps {
+			if m.Components != nil {
+				t.Errorf("%s: components %v, want none (the edit left them)", what, m.Components)
+			}
+			return
+		}
+		if len(m.Components) != 1 || m.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.Button).CustomID != "sent" {
+			t.Errorf("%s: components %+v, want the ones sent", what, m.Components)
+		}
+	}
+	m, err := is.FollowupMessageCreate(unitInteraction, true, &discordgo.WebhookParams{Content: "turn 2", Components: sent})
+	check("follow-up", m, err, true)
+	content := "turn 2"
+	m, err = is.FollowupMessageEdit(unitInteraction, "77", &discordgo.WebhookEdit{Content: &content, Components: &sent})
+	check("edit", m, err, true)
+	m, err = is.InteractionResponseEdit(unitInteraction, &discordgo.WebhookEdit{Content: &content})
+	check("edit of @original without components", m, err, false)
+	is, _, _ = interactionServer(t, func(n int, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id": 77`)
+	})
+	if _, err := is.FollowupMessageCreate(unitInteraction, true, &discordgo.WebhookParams{Content: "x"}); !errors.Is(err, discordgo.ErrJSONUnmarshal) {
+		t.Errorf("a cut answer: %v, want ErrJSONUnmarshal", err)
+	}
+}
