@@ -438,3 +438,36 @@ func TestFitNameKeepsTheWords(t *testing.T) {
 		t.Errorf("narrow: %q (%d px of %d), want the name", got, fLabel.width(got), narrow)
 	}
 }
+
+// TestDieFacesPaintedOnce: a die drawn from its face painted once gives
+// the pixels painting it in place on the dice panel would, every die and
+// every face (D1, D7: a die that left the game is an outline), and
+// touches nothing outside its square.
+func TestDieFacesPaintedOnce(t *testing.T) {
+	const pad = 9
+	for i := range 6 {
+		for d := range 7 {
+			painted, drawn := newCanvas(dieS+2*pad, dieS+2*pad, cPaper), newCanvas(dieS+2*pad, dieS+2*pad, cPaper)
+			paintDie(painted, i, d, pad, pad)
+			drawDie(drawn, i, d, pad, pad)
+			drawDie(drawn, i, d, pad, pad) // the face again, from memory
+			if !bytes.Equal(painted.p.Pix, drawn.p.Pix) {
+				t.Errorf("die %d showing %d: the face differs from the die painted in place", i, d)
+			}
+			inked := 0
+			for y := range painted.p.Rect.Dy() {
+				for x := range painted.p.Rect.Dx() {
+					if painted.p.ColorIndexAt(x, y) != cPaper {
+						inked++
+						if !image.Rect(pad, pad, pad+dieS, pad+dieS).Overlaps(image.Rect(x, y, x+1, y+1)) {
+							t.Fatalf("die %d showing %d paints (%d,%d), outside its square", i, d, x, y)
+						}
+					}
+				}
+			}
+			if inked < dieS { // a die is more than a few pixels
+				t.Errorf("die %d showing %d: %d pixels painted", i, d, inked)
+			}
+		}
+	}
+}
