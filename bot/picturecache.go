@@ -2,9 +2,10 @@ package bot
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
+
+	"github.com/segmentio/encoding/json"
 
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"

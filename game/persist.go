@@ -1,11 +1,12 @@
 package game
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/segmentio/encoding/json"
 )
 
 // StateVersion is the version of the serialised game state. Restore refuses
