@@ -14,6 +14,62 @@ import (
 type canvas struct {
 	p   *image.Paletted
 	log *textLog
+	// paintAll paints sprites in place instead of copying them (to check
+	// that copying gives the same pixels).
+	paintAll bool
+}
+
+// A sprite is a part of a picture that is always drawn on the panels'
+// paper and inside its box (a die, a card, a pile): painted once on paper
+// and copied, with the texts it drew, wherever it is drawn. Dice and
+// cards were about a tenth of a picture's drawing.
+type sprite struct {
+	once  sync.Once
+	img   *image.Paletted
+	texts []drawnText
+}
+
+// spriteKey names a sprite: its kind and what it shows.
+type spriteKey struct {
+	kind    spriteKind
+	a, b, c int
+	s       string
+}
+
+type spriteKind uint8
+
+const (
+	spriteDie spriteKind = iota + 1
+	spriteCardBack
+	spriteStack
+	spritePlayed
+)
+
+// sprites holds the sprites painted so far; there are a few hundred at
+// most (dice faces, numbers, colours, joker marks per language).
+var sprites sync.Map // spriteKey → *sprite
+
+// sprite draws what paint paints in the w×h box at (x, y), which must lie
+// on the panels' paper (cPaper) when it is drawn and hold all paint
+// paints, from a copy painted once (TestSpritesPaintAsInPlace).
+func (c canvas) sprite(k spriteKey, w, h, x, y int, paint func(c canvas, x, y int)) {
+	if c.paintAll {
+		paint(c, x, y)
+		return
+	}
+	v, ok := sprites.Load(k)
+	if !ok {
+		v, _ = sprites.LoadOrStore(k, new(sprite))
+	}
+	s := v.(*sprite)
+	s.once.Do(func() {
+		sc := newCanvas(w, h, cPaper)
+		sc.log = &textLog{}
+		paint(sc, 0, 0)
+		s.img, s.texts = sc.p, sc.log.texts
+	})
+	c.blit(s.img, s.img.Rect, image.Pt(x, y))
+	c.log.addAt(s.texts, x, y)
 }
 
 func newCanvas(w, h int, bg uint8) canvas {

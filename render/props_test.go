@@ -439,35 +439,59 @@ func TestFitNameKeepsTheWords(t *testing.T) {
 	}
 }
 
-// TestDieFacesPaintedOnce: a die drawn from its face painted once gives
-// the pixels painting it in place on the dice panel would, every die and
-// every face (D1, D7: a die that left the game is an outline), and
-// touches nothing outside its square.
-func TestDieFacesPaintedOnce(t *testing.T) {
-	const pad = 9
-	for i := range 6 {
-		for d := range 7 {
-			painted, drawn := newCanvas(dieS+2*pad, dieS+2*pad, cPaper), newCanvas(dieS+2*pad, dieS+2*pad, cPaper)
-			paintDie(painted, i, d, pad, pad)
-			drawDie(drawn, i, d, pad, pad)
-			drawDie(drawn, i, d, pad, pad) // the face again, from memory
-			if !bytes.Equal(painted.p.Pix, drawn.p.Pix) {
-				t.Errorf("die %d showing %d: the face differs from the die painted in place", i, d)
-			}
-			inked := 0
-			for y := range painted.p.Rect.Dy() {
-				for x := range painted.p.Rect.Dx() {
-					if painted.p.ColorIndexAt(x, y) != cPaper {
-						inked++
-						if !image.Rect(pad, pad, pad+dieS, pad+dieS).Overlaps(image.Rect(x, y, x+1, y+1)) {
-							t.Fatalf("die %d showing %d paints (%d,%d), outside its square", i, d, x, y)
-						}
+// TestSpritesPaintAsInPlace: dice, cards and piles copied from sprites
+// painted once give the pixels and texts that painting them in place
+// would, at every step of whole games: the dice game (D1, D7: every face,
+// dice that left the game), the card games (C3 display, C5 draw pile, C6
+// discard pile and the cards just played, jokers), on the table, a
+// player's sheet and a hand.
+func TestSpritesPaintAsInPlace(t *testing.T) {
+	l := DefaultLabels()
+	same := func(what string, draw func(alloc) (canvas, error)) {
+		t.Helper()
+		a, err := draw(func(w, h int) canvas { c := newPage(w, h); c.log = &textLog{}; return c })
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := draw(func(w, h int) canvas { c := newPage(w, h); c.paintAll, c.log = true, &textLog{}; return c })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.p.Pix, b.p.Pix) {
+			t.Fatalf("%s: copied sprites differ from painting in place", what)
+		}
+		if !reflect.DeepEqual(a.log.texts, b.log.texts) {
+			t.Fatalf("%s: texts %v, painted in place %v", what, a.log.texts, b.log.texts)
+		}
+	}
+	faces, played := map[int]bool{}, 0
+	for _, v := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
+		for seed := byte(1); seed <= 3; seed++ {
+			g := newGame(t, v, seed, "Anna", "Ben", "Chloé")
+			for step := 0; step < 400 && !g.Over(); step++ {
+				pv := g.Public()
+				for _, d := range pv.Dice {
+					faces[d] = true
+				}
+				if pv.Table != nil && len(pv.Table.Played) > 0 {
+					played++
+				}
+				what := fmt.Sprintf("%v seed %d step %d", v, seed, step)
+				same(what+" table", func(a alloc) (canvas, error) { return table(pv, l, a) })
+				if step%5 == 0 {
+					same(what+" sheet", func(a alloc) (canvas, error) { return sheet(pv, 1, l, nil, a) })
+					if v.CardGame() {
+						priv := g.Private(0)
+						same(what+" hand", func(a alloc) (canvas, error) { return hand(priv, l, a) })
 					}
 				}
-			}
-			if inked < dieS { // a die is more than a few pixels
-				t.Errorf("die %d showing %d: %d pixels painted", i, d, inked)
+				if err := g.Apply(choose(g, g.Waiting()[0], int(seed))); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
+	}
+	if len(faces) < 7 || played < 10 {
+		t.Errorf("dice faces seen %v, %d tables with cards just played: the games showed too little", faces, played)
 	}
 }

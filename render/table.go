@@ -6,7 +6,6 @@ import (
 	"image"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -192,34 +191,7 @@ func drawDice(c canvas, v game.PublicView, l Labels, y int) {
 // (red ●, yellow ▲, green ■, blue ◆), so the dice are told apart without
 // their colours; a die that left the game keeps its symbol in grey.
 func drawDie(c canvas, i, d, x, y int) {
-	if i < 0 || i >= len(dieFaces) || d < 0 || d >= len(dieFaces[i]) {
-		paintDie(c, i, d, x, y)
-		return
-	}
-	f := dieFaces[i][d].get(func() *image.Paletted {
-		fc := newCanvas(dieS, dieS, cPaper)
-		paintDie(fc, i, d, 0, 0)
-		return fc.p
-	})
-	c.blit(f, f.Rect, image.Pt(x, y))
-}
-
-// dieFaces are the dice's faces (die i showing d, 0 for a die that left
-// the game) painted once on the dice panel's paper, which is what lies
-// under a die when it is drawn: copying a face gives the pixels painting
-// it would (TestDieFacesPaintedOnce). The dice were about a tenth of the
-// bot's time per click.
-var dieFaces [6][7]lazyImage
-
-// lazyImage is an image made once, on first use.
-type lazyImage struct {
-	once sync.Once
-	img  *image.Paletted
-}
-
-func (l *lazyImage) get(paint func() *image.Paletted) *image.Paletted {
-	l.once.Do(func() { l.img = paint() })
-	return l.img
+	c.sprite(spriteKey{kind: spriteDie, a: i, b: d}, dieS, dieS, x, y, func(c canvas, x, y int) { paintDie(c, i, d, x, y) })
 }
 
 // paintDie paints die i showing d with its top-left corner at (x, y).
@@ -298,13 +270,7 @@ func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 	x = tcDrawX
 	label(l.DrawPile, x, tcDiscardX-x-8)
 	if t.DrawSize > 0 {
-		if t.DrawSize > 2 {
-			cardBack(c, x+6, cy+6, 0)
-		}
-		if t.DrawSize > 1 {
-			cardBack(c, x+3, cy+3, 0)
-		}
-		cardBack(c, x, cy, t.DrawTop)
+		cardStack(c, x, cy, min(t.DrawSize, 3), 3, t.DrawTop)
 		count(c, t.DrawSize, x+tcW+4, cy+tcH-14)
 	} else {
 		c.draw(dashed(tcW, tcH), x, cy, cLine)
@@ -313,10 +279,7 @@ func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 	x = tcDiscardX
 	label(l.Discard, x, tcPlayedX-x-8)
 	if t.DiscardSize > 0 {
-		if t.DiscardSize > 1 {
-			cardBack(c, x+4, cy+4, 0)
-		}
-		cardBack(c, x, cy, 0)
+		cardStack(c, x, cy, min(t.DiscardSize, 2), 4, 0)
 		count(c, t.DiscardSize, x+tcW+4, cy+tcH-14)
 	} else {
 		c.draw(dashed(tcW, tcH), x, cy, cLine)
@@ -337,6 +300,21 @@ func drawCards(c canvas, v game.PublicView, l Labels, y int) {
 
 // cardBack is a card on its neutral side: number n (none if 0).
 func cardBack(c canvas, x, y, n int) {
+	c.sprite(spriteKey{kind: spriteCardBack, a: n}, tcW, tcH, x, y, func(c canvas, x, y int) { paintCardBack(c, x, y, n) })
+}
+
+// cardStack is a pile of depth cards (1–3), each step off by d pixels
+// right and down, n on top (none if 0).
+func cardStack(c canvas, x, y, depth, d, n int) {
+	c.sprite(spriteKey{kind: spriteStack, a: depth, b: d, c: n}, tcW+(depth-1)*d, tcH+(depth-1)*d, x, y, func(c canvas, x, y int) {
+		for k := depth - 1; k > 0; k-- {
+			paintCardBack(c, x+k*d, y+k*d, 0)
+		}
+		paintCardBack(c, x, y, n)
+	})
+}
+
+func paintCardBack(c canvas, x, y, n int) {
 	c.draw(box(tcW, tcH, 8), x, y, cCardEdge)
 	c.draw(box(tcW-4, tcH-4, 6), x+2, y+2, cCard)
 	if n > 0 {
@@ -358,6 +336,14 @@ func count(c canvas, n, cx, cy int) {
 // its row's symbol, so the colour reads without telling hues apart (a
 // joker: the colour it was played as, with the joker's stripe and mark).
 func playedCard(c canvas, l Labels, x, y int, pc game.PlayedCard) {
+	k := spriteKey{kind: spritePlayed, a: int(pc.Color), b: pc.Number}
+	if pc.Joker {
+		k.c, k.s = 1, l.JokerMark
+	}
+	c.sprite(k, tcW, tcH, x, y, func(c canvas, x, y int) { paintPlayedCard(c, l, x, y, pc) })
+}
+
+func paintPlayedCard(c canvas, l Labels, x, y int, pc game.PlayedCard) {
 	col := pc.Color
 	if !col.Valid() {
 		col = game.Red
