@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -104,28 +105,59 @@ var printers = sync.OnceValue(func() map[language.Tag]*message.Printer {
 // LangFor picks the language for a Discord locale ("de", "fr", "en-US", …),
 // English when none matches.
 func LangFor(locale string) Lang {
-	tag := language.English
-	if t, err := language.Parse(locale); err == nil {
-		_, i, conf := matcher().Match(t)
-		if conf >= language.High {
-			tag = Languages()[i]
-		}
+	if l, ok := matchLang(locale); ok {
+		return l
 	}
-	return Lang{Tag: tag, p: printers()[tag]}
+	return Lang{Tag: language.English, p: printers()[language.English]}
 }
 
 // langOr picks the language for a Discord locale, or the fallback language
 // code when the bot does not speak that locale.
 func langOr(locale, fallback string) Lang {
-	if t, err := language.Parse(locale); err == nil {
-		if _, _, conf := matcher().Match(t); conf >= language.High {
-			return LangFor(locale)
-		}
+	if l, ok := matchLang(locale); ok {
+		return l
 	}
 	if fallback == "" {
 		fallback = "en"
 	}
 	return LangFor(fallback)
+}
+
+// matched remembers matchLang's answers (a locale is parsed and matched
+// once, not at every message: that was 3 % of a click's time) for up to
+// maxMatched locales: Discord's are a few dozen, the rest are what
+// somebody typed.
+var (
+	matched    sync.Map // locale → langMatch
+	nMatched   atomic.Int32
+	maxMatched = int32(256)
+)
+
+type langMatch struct {
+	l  Lang
+	ok bool
+}
+
+// matchLang is the language of Languages for locale, if one matches it
+// with high confidence.
+func matchLang(locale string) (Lang, bool) {
+	if v, ok := matched.Load(locale); ok {
+		m := v.(langMatch)
+		return m.l, m.ok
+	}
+	var m langMatch
+	if t, err := language.Parse(locale); err == nil {
+		if _, i, conf := matcher().Match(t); conf >= language.High {
+			tag := Languages()[i]
+			m = langMatch{Lang{Tag: tag, p: printers()[tag]}, true}
+		}
+	}
+	if nMatched.Load() < maxMatched {
+		if _, loaded := matched.LoadOrStore(locale, m); !loaded {
+			nMatched.Add(1)
+		}
+	}
+	return m.l, m.ok
 }
 
 // T formats message key with args in this language.

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"testing"
@@ -58,5 +59,34 @@ func TestImageLabelsValid(t *testing.T) {
 	}
 	if LangFor("de").Labels().Misthrows != "Fehlwürfe" || LangFor("fr").Labels().Misthrows != "Coups manqués" {
 		t.Error("rulebook terms missing")
+	}
+}
+
+// TestLangForRemembersBoundedly: a locale's language is the same asked
+// once or again, and what is remembered stays bounded however many
+// different locales arrive (they come from interactions).
+func TestLangForRemembersBoundedly(t *testing.T) {
+	for _, c := range []struct{ locale, want string }{
+		{"de", "de"}, {"fr", "fr"}, {"en-US", "en"}, {"en-GB", "en"}, {"pt-BR", "en"}, {"", "en"}, {"not a locale", "en"},
+	} {
+		for range 2 {
+			if got := LangFor(c.locale).Code(); got != c.want {
+				t.Errorf("LangFor(%q) = %s, want %s", c.locale, got, c.want)
+			}
+		}
+	}
+	if got := langOr("pt-BR", "de").Code(); got != "de" {
+		t.Errorf("langOr(pt-BR, de) = %s, want the fallback de", got)
+	}
+	for i := range 3 * int(maxMatched) {
+		LangFor(fmt.Sprintf("x-%d", i))
+	}
+	n := 0
+	matched.Range(func(any, any) bool { n++; return true })
+	if n > int(maxMatched) {
+		t.Errorf("%d locales remembered, want at most %d", n, maxMatched)
+	}
+	if got := LangFor("fr-CA").Code(); got != "fr" {
+		t.Errorf("LangFor(fr-CA) once the memory is full = %s, want fr", got)
 	}
 }
