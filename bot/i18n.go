@@ -169,7 +169,27 @@ func (l Lang) T(key string, args ...any) string {
 	if p == nil {
 		p = printers()[language.English]
 	}
-	return p.Sprintf(key, args...)
+	if len(args) > 0 {
+		return p.Sprintf(key, args...)
+	}
+	// A message without arguments is the same every time: formatted once
+	// per language (x/text makes a new printer context per message).
+	k := plainKey{p, key}
+	if v, ok := plain.Load(k); ok {
+		return v.(string)
+	}
+	out := p.Sprintf(key)
+	plain.Store(k, out)
+	return out
+}
+
+// plain holds the messages without arguments, formatted, per printer (a
+// language) and key: at most the languages times the messages.
+var plain sync.Map // plainKey → string
+
+type plainKey struct {
+	p   *message.Printer
+	key string
 }
 
 // Code is the language's short code: en, de or fr.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -88,5 +89,28 @@ func TestLangForRemembersBoundedly(t *testing.T) {
 	}
 	if got := LangFor("fr-CA").Code(); got != "fr" {
 		t.Errorf("LangFor(fr-CA) once the memory is full = %s, want fr", got)
+	}
+}
+
+// TestPlainMessagesFormattedOnce: a message asked for without arguments
+// reads the same from memory as formatted afresh, every message in every
+// language.
+func TestPlainMessagesFormattedOnce(t *testing.T) {
+	n := 0
+	for _, tag := range Languages() {
+		l := LangFor(tag.String())
+		for key, text := range languages()[0].Messages {
+			if strings.Contains(text, "%") || strings.Contains(text, "{") {
+				continue // takes arguments
+			}
+			first, again := l.T(key), l.T(key)
+			if fresh := l.p.Sprintf(key); first != fresh || again != fresh {
+				t.Errorf("%s %q: %q, then %q; formatted afresh %q", tag, key, first, again, fresh)
+			}
+			n++
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d messages without arguments checked", n)
 	}
 }
