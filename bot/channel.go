@@ -17,6 +17,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
+	"github.com/qwixxbot/qwixxbot/bot/discordjson"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -168,7 +169,7 @@ func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv 
 		pv.Players[i].Decided = false
 	}
 	pv.Phase = 0
-	return content, comps, pv, fingerprint(content, comps), fingerprint(pv)
+	return content, comps, pv, controlsFingerprint(content, comps), fingerprint(pv)
 }
 
 // fingerprint hashes values' JSON.
@@ -178,6 +179,17 @@ func fingerprint(vs ...any) string {
 		b, _ := json.Marshal(v)
 		h.Write(b)
 	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// controlsFingerprint hashes a message's text and components as they are
+// sent.
+func controlsFingerprint(content string, comps []discordgo.MessageComponent) string {
+	h := fnv.New64a()
+	b, _ := json.Marshal(content)
+	h.Write(b)
+	b, _ = discordjson.ComponentsJSON(comps)
+	h.Write(b)
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 

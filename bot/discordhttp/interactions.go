@@ -115,7 +115,7 @@ func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *dis
 	if err != nil {
 		return err
 	}
-	contentType, body, err := requestBody(r, files.fresh())
+	body, err := requestBody(r, files.fresh())
 	if err != nil {
 		return err
 	}
@@ -125,17 +125,17 @@ func (s *InteractionSession) InteractionRespond(i *discordgo.Interaction, r *dis
 	if canDefer {
 		full = deadline.Add(-deferReserve)
 	}
-	_, err = s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts, full, sendCallback)
+	_, err = s.interactionRequest(http.MethodPost, endpoint, body, opts, full, sendCallback)
 	if err == nil || !canDefer || !retryable(err) {
 		return err
 	}
 	s.log.Warn().Err(withoutAddress(err)).Int("type", int(r.Type)).Msg("interaction answer failed: deferring it")
 	defer func() { r.Type = deferred.Type }()
-	_, dbody, derr := requestBody(deferred, nil)
+	dbody, derr := requestBody(deferred, nil)
 	if derr != nil {
 		return derr
 	}
-	if _, derr = s.interactionRequest(http.MethodPost, endpoint, "application/json", dbody, opts, deadline, sendCallback); derr != nil {
+	if _, derr = s.interactionRequest(http.MethodPost, endpoint, dbody, opts, deadline, sendCallback); derr != nil {
 		return fmt.Errorf("deferred answer after %w: %w", err, derr)
 	}
 	// The deferred answer (or the full one, if an attempt of it that
@@ -173,14 +173,16 @@ func deferredOf(r *discordgo.InteractionResponse) (*discordgo.InteractionRespons
 // be sent more than once (the answer, then its edit).
 type bufferedFiles struct {
 	files []*discordgo.File
-	data  [][]byte
+	data  []piece
 }
 
-// bufferFiles reads the files.
+// bufferFiles keeps what is left to read of the files: the bytes behind
+// a reader that reads at an offset (the pictures' bytes.Readers), without
+// copying them, or what the reader gives.
 func bufferFiles(files []*discordgo.File) (bufferedFiles, error) {
-	b := bufferedFiles{files: files, data: make([][]byte, len(files))}
+	b := bufferedFiles{files: files, data: make([]piece, len(files))}
 	for k, f := range files {
-		d, err := io.ReadAll(f.Reader)
+		d, err := fileData(f.Reader)
 		if err != nil {
 			return b, fmt.Errorf("reading %s: %w", f.Name, err)
 		}
@@ -196,7 +198,13 @@ func (b bufferedFiles) fresh() []*discordgo.File {
 	}
 	out := make([]*discordgo.File, len(b.files))
 	for k, f := range b.files {
-		out[k] = &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(b.data[k])}
+		var r io.Reader
+		if p := b.data[k]; p.file != nil {
+			r = io.NewSectionReader(p.file, p.off, p.n)
+		} else {
+			r = bytes.NewReader(p.b)
+		}
+		out[k] = &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: r}
 	}
 	return out
 }
@@ -260,11 +268,11 @@ func (s *InteractionSession) FollowupMessageCreate(i *discordgo.Interaction, wai
 	if wait {
 		endpoint += "?wait=true"
 	}
-	contentType, body, err := requestBody(data, data.Files)
+	body, err := requestBody(data, data.Files)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.interactionRequest(http.MethodPost, endpoint, contentType, body, opts, requestDeadline(opts, editBudget), sendCreate)
+	resp, err := s.interactionRequest(http.MethodPost, endpoint, body, opts, requestDeadline(opts, editBudget), sendCreate)
 	if err != nil || !wait {
 		return nil, err
 	}
@@ -276,11 +284,11 @@ func (s *InteractionSession) FollowupMessageCreate(i *discordgo.Interaction, wai
 // past discordgo's rate limiter, and returns it.
 func (s *InteractionSession) FollowupMessageEdit(i *discordgo.Interaction, messageID string, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error) {
 	endpoint := discordgo.EndpointWebhookMessage(i.AppID, i.Token, messageID)
-	contentType, body, err := requestBody(e, e.Files)
+	body, err := requestBody(e, e.Files)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.interactionRequest(http.MethodPatch, endpoint, contentType, body, opts, requestDeadline(opts, editBudget), sendEdit)
+	resp, err := s.interactionRequest(http.MethodPatch, endpoint, body, opts, requestDeadline(opts, editBudget), sendEdit)
 	if err != nil {
 		return nil, err
 	}
@@ -319,16 +327,6 @@ func returned(resp []byte, sent []discordgo.MessageComponent) (*discordgo.Messag
 		Flags: r.Flags, Attachments: r.Attachments, Components: sent}, nil
 }
 
-// requestBody encodes data as discordgo does: JSON, or multipart with the
-// JSON as payload_json and the files as files[n] when there are files.
-func requestBody(data any, files []*discordgo.File) (contentType string, body []byte, err error) {
-	if len(files) > 0 {
-		return discordgo.MultipartBodyWithJSON(data, files)
-	}
-	body, err = discordgo.Marshal(data)
-	return "application/json", body, err
-}
-
 // interactionRequest sends one request with the session's client, token and
 // user agent (and the request options), without a rate-limit bucket. A 429
 // is waited out (Retry-After) and sent again, up to maxInteractionRetries
@@ -355,21 +353,23 @@ const (
 	sendCreate
 )
 
-func (s *InteractionSession) interactionRequest(method, url, contentType string, body []byte, opts []discordgo.RequestOption, deadline time.Time, how sending) ([]byte, error) {
+func (s *InteractionSession) interactionRequest(method, url string, body body, opts []discordgo.RequestOption, deadline time.Time, how sending) ([]byte, error) {
 	limited, attempts := 0, 0
 	unknown := false // an earlier attempt may have gone through
 	backoff := firstBackoff
 	for {
 		attempts++
-		req, err := http.NewRequest(method, url, bytes.NewReader(body))
+		req, err := http.NewRequest(method, url, body.reader())
 		if err != nil {
 			return nil, err
 		}
+		req.ContentLength = body.size
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.reader()), nil }
 		if s.Token != "" {
 			req.Header.Set("authorization", s.Token)
 		}
-		if body != nil {
-			req.Header.Set("Content-Type", contentType)
+		if body.pieces != nil {
+			req.Header.Set("Content-Type", body.contentType)
 		}
 		req.Header.Set("User-Agent", s.UserAgent)
 		cfg := &discordgo.RequestConfig{

@@ -3,6 +3,7 @@ package discordhttp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -282,7 +284,7 @@ func TestInteractionAnswerDeferredWhenTimeRunsShort(t *testing.T) {
 			if len(reqs) != maxInteractionAttempts+2 {
 				t.Fatalf("%d requests, want %d full answers, the deferred one and the edit", len(reqs), maxInteractionAttempts)
 			}
-			if d := reqs[maxInteractionAttempts]; d.method != "POST" || string(d.body) != tc.deferred {
+			if d := reqs[maxInteractionAttempts]; d.method != "POST" || !sameJSON(t, d.body, []byte(tc.deferred)) {
 				t.Fatalf("deferred answer %s %s, want %s", d.method, d.body, tc.deferred)
 			}
 			e := reqs[maxInteractionAttempts+1]
@@ -514,4 +516,18 @@ func TestReturnedMessageKeepsWhatTheBotReads(t *testing.T) {
 	if _, err := is.FollowupMessageCreate(unitInteraction, true, &discordgo.WebhookParams{Content: "x"}); !errors.Is(err, discordgo.ErrJSONUnmarshal) {
 		t.Errorf("a cut answer: %v, want ErrJSONUnmarshal", err)
 	}
+}
+
+// sameJSON reports whether two JSON texts say the same (their objects'
+// keys in any order).
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return reflect.DeepEqual(x, y)
 }

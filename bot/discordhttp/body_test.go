@@ -1,0 +1,108 @@
+package discordhttp
+
+import (
+	"bytes"
+	"io"
+	"mime"
+	"mime/multipart"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// TestRequestBodyAsDiscordgo: the bodies the interactions' client sends
+// say what discordgo's would (its Marshal and MultipartBodyWithJSON; the
+// JSON itself is checked in discordjson), for answers, follow-ups and
+// edits, with files read from where they lie, from their current position
+// (a reader partly read, a plain reader, a section of a file).
+func TestRequestBodyAsDiscordgo(t *testing.T) {
+	rows := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Pass", CustomID: "t1.pass"}}}}
+	content := "turn 3"
+	datas := []any{
+		&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+			Content: content, Components: rows, Flags: discordgo.MessageFlagsEphemeral}},
+		&discordgo.WebhookParams{Content: content, Components: rows},
+		&discordgo.WebhookEdit{Content: &content, Components: &rows},
+	}
+	png := bytes.Repeat([]byte("\x89PNG pixels "), 500)
+	filesets := []func() []*discordgo.File{
+		func() []*discordgo.File { return nil },
+		func() []*discordgo.File {
+			r := bytes.NewReader(png)
+			r.Read(make([]byte, 5)) // what is left is sent, as discordgo sends it
+			return []*discordgo.File{
+				{Name: "table.png", ContentType: "image/png", Reader: r},
+				{Name: `odd "name".txt`, Reader: strings.NewReader("plain reader")},
+				{Name: "part.png", ContentType: "image/png", Reader: io.NewSectionReader(bytes.NewReader(png), 100, 300)},
+			}
+		},
+	}
+	for di, data := range datas {
+		want, err := discordgo.Marshal(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for fi, files := range filesets {
+			wantType, wantBody, err := discordgo.MultipartBodyWithJSON(data, files())
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := requestBody(data, files())
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotBody := b.bytes()
+			if int64(len(gotBody)) != b.size {
+				t.Errorf("request %d files %d: size %d, body %d bytes", di, fi, b.size, len(gotBody))
+			}
+			if fi == 0 {
+				if b.contentType != "application/json" || !sameJSON(t, gotBody, want) {
+					t.Errorf("request %d without files: %s %s", di, b.contentType, gotBody)
+				}
+				continue
+			}
+			if !bytes.Equal(b.bytes(), gotBody) {
+				t.Errorf("request %d files %d: read twice, the body differs", di, fi)
+			}
+			gp, wp := formParts(t, b.contentType, gotBody), formParts(t, wantType, wantBody)
+			if !sameJSON(t, []byte(gp["payload_json"]), []byte(wp["payload_json"])) {
+				t.Errorf("request %d files %d: payload %s, want %s", di, fi, gp["payload_json"], wp["payload_json"])
+			}
+			delete(gp, "payload_json")
+			delete(wp, "payload_json")
+			if !reflect.DeepEqual(gp, wp) {
+				t.Errorf("request %d files %d: parts %q, want %q", di, fi, gp, wp)
+			}
+		}
+	}
+}
+
+// formParts reads a multipart body: each part's content by its
+// Content-Disposition and Content-Type.
+func formParts(t *testing.T, contentType string, body []byte) map[string]string {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/form-data" {
+		t.Fatalf("content type %q: %v", contentType, err)
+	}
+	out := map[string]string{}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(p)
+		key := p.Header.Get("Content-Disposition") + " | " + p.Header.Get("Content-Type")
+		if p.FormName() == "payload_json" {
+			key = "payload_json"
+		}
+		out[key] = string(b)
+	}
+}
