@@ -12,14 +12,14 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot/discordjson"
 )
 
-// A request's body is kept in pieces: the JSON and the multipart framing,
-// written once, and the files' bytes where they already are (a picture
-// the bot holds is not copied into the body). Each attempt reads the
-// pieces again from their start.
+// A request's body: the JSON, and for files the multipart framing and the
+// files' bytes, assembled once into a buffer of its exact size (the
+// pictures are copied once, read where they lie) and read again from the
+// start for each attempt. One buffer, not a chain of readers: net/http
+// then writes a picture in one piece, not in chunks of its buffer's size.
 type body struct {
 	contentType string
-	pieces      []piece
-	size        int64
+	b           []byte
 }
 
 // piece is bytes of the body, or n bytes of a file at off.
@@ -30,26 +30,7 @@ type piece struct {
 }
 
 // reader reads the whole body from its start.
-func (b body) reader() io.Reader {
-	if len(b.pieces) == 1 && b.pieces[0].file == nil {
-		return bytes.NewReader(b.pieces[0].b)
-	}
-	rs := make([]io.Reader, len(b.pieces))
-	for k, p := range b.pieces {
-		if p.file != nil {
-			rs[k] = io.NewSectionReader(p.file, p.off, p.n)
-		} else {
-			rs[k] = bytes.NewReader(p.b)
-		}
-	}
-	return io.MultiReader(rs...)
-}
-
-// bytes is the whole body in one piece (tests, and nothing else).
-func (b body) bytes() []byte {
-	out, _ := io.ReadAll(b.reader())
-	return out
-}
+func (b body) reader() io.Reader { return bytes.NewReader(b.b) }
 
 // fileData is what is left to read of a file's reader, without reading it
 // when the reader can be read at an offset (a bytes.Reader, a
@@ -85,7 +66,7 @@ func requestBody(data any, files []*discordgo.File) (body, error) {
 		return body{}, err
 	}
 	if len(files) == 0 {
-		return body{contentType: "application/json", pieces: []piece{{b: payload}}, size: int64(len(payload))}, nil
+		return body{contentType: "application/json", b: payload}, nil
 	}
 	var c cutter
 	w := multipart.NewWriter(&c)
@@ -118,11 +99,23 @@ func requestBody(data any, files []*discordgo.File) (body, error) {
 		return body{}, err
 	}
 	c.cut()
-	b := body{contentType: w.FormDataContentType(), pieces: c.pieces}
-	for _, p := range b.pieces {
-		b.size += p.size()
+	size := int64(0)
+	for _, p := range c.pieces {
+		size += p.size()
 	}
-	return b, nil
+	out := make([]byte, 0, size)
+	for _, p := range c.pieces {
+		if p.file == nil {
+			out = append(out, p.b...)
+			continue
+		}
+		n := len(out)
+		out = out[:n+int(p.n)]
+		if got, err := p.file.ReadAt(out[n:], p.off); got < int(p.n) {
+			return body{}, fmt.Errorf("reading a file: %d of %d bytes: %w", got, p.n, err)
+		}
+	}
+	return body{contentType: w.FormDataContentType(), b: out}, nil
 }
 
 // quoteEscaper escapes a file name in a Content-Disposition header, as

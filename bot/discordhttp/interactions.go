@@ -363,12 +363,10 @@ func (s *InteractionSession) interactionRequest(method, url string, body body, o
 		if err != nil {
 			return nil, err
 		}
-		req.ContentLength = body.size
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.reader()), nil }
 		if s.Token != "" {
 			req.Header.Set("authorization", s.Token)
 		}
-		if body.pieces != nil {
+		if body.b != nil {
 			req.Header.Set("Content-Type", body.contentType)
 		}
 		req.Header.Set("User-Agent", s.UserAgent)
