@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 )
 
 // Variant is the kind of game.
@@ -118,6 +119,9 @@ type Game struct {
 	st  state
 	src *rand.ChaCha8
 	rnd *rand.Rand
+	// encMoves is the JSON of the moves written in the last snapshot
+	// (MarshalBinary), kept to write the next one.
+	encMoves atomic.Pointer[encodedMoves]
 }
 
 // state is everything that persists, apart from the generator.

@@ -26,11 +26,76 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game: save generator: %w", err)
 	}
-	b, err := json.Marshal(snapshot{Version: StateVersion, State: g.st, Rand: r})
+	mj := g.movesJSON()
+	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: mj}}
+	b, err := json.Append(make([]byte, 0, len(mj)+1024), snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage)
 	if err != nil {
 		return nil, fmt.Errorf("game: save: %w", err)
 	}
 	return b, nil
+}
+
+// A snapshot is written at every move, and the move log is most of it
+// late in a game. The log is only ever appended to, so the JSON of the
+// moves written last time is kept (movesJSON) and only the moves made
+// since are encoded. The snapshot is written as snapshot reads (Restore),
+// with the log's moves as that JSON (the outer field hides the embedded
+// one of the same name).
+type (
+	snapshotWire struct {
+		Version int       `json:"version"`
+		State   stateWire `json:"state"`
+		Rand    []byte    `json:"rand"`
+	}
+	stateWire struct {
+		state
+		Log logWire `json:"log"`
+	}
+	logWire struct {
+		history
+		Moves json.RawMessage `json:"moves"`
+	}
+)
+
+// encodedMoves is the JSON array of moves, a copy of which they are: a
+// value never changed once made, shared by a game and its clones.
+type encodedMoves struct {
+	moves []Move
+	json  []byte
+}
+
+// movesJSON is the JSON of the game's moves, from the moves encoded last
+// time (when they are the first of today's, as they are unless the game
+// was changed by other means than its moves) and the moves since.
+func (g *Game) movesJSON() json.RawMessage {
+	moves := g.st.Log.Moves
+	if moves == nil {
+		return json.RawMessage("null")
+	}
+	prev := g.encMoves.Load()
+	var out []byte
+	from := 0
+	if prev != nil && len(prev.moves) <= len(moves) && slices.Equal(prev.moves, moves[:len(prev.moves)]) {
+		if len(prev.moves) == len(moves) {
+			return prev.json
+		}
+		out = append(make([]byte, 0, len(prev.json)*(len(moves)+4)/max(len(prev.moves), 1)), prev.json[:len(prev.json)-1]...)
+		from = len(prev.moves)
+	} else {
+		out = append(make([]byte, 0, 64*len(moves)+2), '[')
+	}
+	for i, m := range moves[from:] {
+		if from+i > 0 {
+			out = append(out, ',')
+		}
+		var err error
+		if out, err = json.Append(out, m, 0); err != nil {
+			return nil // not reached: a Move always encodes
+		}
+	}
+	out = append(out, ']')
+	g.encMoves.Store(&encodedMoves{moves: slices.Clone(moves), json: out})
+	return out
 }
 
 // Restore rebuilds a game saved by MarshalBinary. A snapshot of another
@@ -239,6 +304,7 @@ func (g *Game) Clone() *Game {
 	src := *g.src
 	c := &Game{st: st, src: &src}
 	c.rnd = rand.New(c.src)
+	c.encMoves.Store(g.encMoves.Load())
 	return c
 }
 
@@ -289,6 +355,7 @@ func (g *Game) CloneInto(dst *Game) *Game {
 		dst.rnd = rand.New(dst.src)
 	}
 	*dst.src = *g.src
+	dst.encMoves.Store(g.encMoves.Load())
 	return dst
 }
 
