@@ -610,11 +610,21 @@ func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTab
 	}
 	kt, kb := keep.t, keep.blob
 	keep.t, keep.blob = nil, nil
-	data, ok, err := b.st.Get(ctx, channelID)
-	if err == nil && ok && bytes.Equal(data, kb) {
+	data, ok, same, err := b.getUnless(ctx, channelID, kb)
+	if err == nil && ok && (same || bytes.Equal(data, kb)) {
 		return kt, nil
 	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
+}
+
+// getUnless reads the channel's stored table unless it is have (same),
+// with the store's GetUnless where it has one.
+func (b *Bot) getUnless(ctx context.Context, channelID string, have []byte) (data []byte, ok, same bool, err error) {
+	if u, can := b.st.(session.TablesUnless); can && have != nil {
+		return u.GetUnless(ctx, channelID, have)
+	}
+	data, ok, err = b.st.Get(ctx, channelID)
+	return data, ok, false, err
 }
 
 // keyedMutex serialises work per key (channel).
@@ -657,7 +667,18 @@ func variantName(l Lang, v game.Variant) string { return l.T("variant." + v.Stri
 
 // loadTable reads the channel's table, or nil when it has none.
 func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
-	data, ok, err := b.st.Get(ctx, channelID)
+	var have *decodedTable
+	if v, ok := b.decoded.Load(channelID); ok {
+		have = v.(*decodedTable)
+	}
+	if have == nil {
+		data, ok, err := b.st.Get(ctx, channelID)
+		return b.decodeStored(ctx, channelID, data, ok, err)
+	}
+	data, ok, same, err := b.getUnless(ctx, channelID, have.blob)
+	if err == nil && ok && same {
+		return have.t.CloneStored(), nil
+	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 

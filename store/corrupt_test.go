@@ -677,3 +677,39 @@ func FuzzDecodeFrame(f *testing.F) {
 		}
 	})
 }
+
+// TestGetUnless: asked with the bytes read last, GetUnless only says they
+// are still the stored ones; any other stored game is read, checked and
+// copied as Get does (a damaged one is an error), and a missing one is
+// missing.
+func TestGetUnless(t *testing.T) {
+	s := newStore(t)
+	if _, exists, same, err := s.GetUnless("c1", gameBlob); exists || same || err != nil {
+		t.Fatalf("missing game: exists %v, same %v, %v", exists, same, err)
+	}
+	if err := s.Put("c1", gameBlob); err != nil {
+		t.Fatal(err)
+	}
+	blob, exists, same, err := s.GetUnless("c1", bytes.Clone(gameBlob))
+	if blob != nil || !exists || !same || err != nil {
+		t.Fatalf("unchanged game: %q, exists %v, same %v, %v", blob, exists, same, err)
+	}
+	older := append(bytes.Clone(gameBlob), ' ')
+	blob, exists, same, err = s.GetUnless("c1", older)
+	if !bytes.Equal(blob, gameBlob) || !exists || same || err != nil {
+		t.Fatalf("changed game: %q, exists %v, same %v, %v", blob, exists, same, err)
+	}
+	blob[0] = 'X' // a copy: the store's bytes are not the caller's
+	if again, _, _ := s.Get("c1"); !bytes.Equal(again, gameBlob) {
+		t.Fatal("the returned blob shares the stored bytes")
+	}
+	if blob, exists, same, err = s.GetUnless("c1", nil); !bytes.Equal(blob, gameBlob) || same || err != nil {
+		t.Fatalf("without bytes read before: %q, same %v, %v", blob, same, err)
+	}
+	raw := getRaw(t, s, "games", "c1")
+	raw[len(raw)-1] ^= 1 // the payload damaged: its checksum fails
+	putRaw(t, s, "games", "c1", raw)
+	if _, exists, same, err = s.GetUnless("c1", gameBlob); !exists || same || !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("damaged game: exists %v, same %v, %v; want ErrCorrupt", exists, same, err)
+	}
+}

@@ -72,6 +72,33 @@ func (s *Store) Get(channelID string) ([]byte, bool, error) {
 	return blob, exists, nil
 }
 
+// GetUnless is Get, but when the stored game is have (bytes read earlier)
+// it returns same and neither copies nor checks them again: a reader that
+// keeps what it read last asks whether it changed at the cost of a
+// comparison.
+func (s *Store) GetUnless(channelID string, have []byte) (blob []byte, exists, same bool, err error) {
+	if channelID == "" {
+		return nil, false, false, fmt.Errorf("store: get game: channel ID: %w", ErrEmptyKey)
+	}
+	err = s.view(func(tx *bbolt.Tx) error {
+		b, err := bucket(tx, bucketGames)
+		if err != nil {
+			return err
+		}
+		key := []byte(channelID)
+		if v, ok := rawValue(b, key); ok && have != nil && len(v) >= frameHeaderLen && v[0] == frameMagic && bytes.Equal(v[frameHeaderLen:], have) {
+			exists, same = true, true
+			return nil
+		}
+		blob, exists, err = readFramed(b, bucketGames, key)
+		return err
+	})
+	if err != nil {
+		return nil, exists, false, fmt.Errorf("store: get game %s: %w", channelID, err)
+	}
+	return blob, exists, same, nil
+}
+
 // Put stores blob as the game of channelID, replacing any other, even a
 // corrupt one; a nil blob stores an empty one.
 func (s *Store) Put(channelID string, blob []byte) error {

@@ -47,6 +47,15 @@ func (d *OnDisk) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	return b, ok, terms(err)
 }
 
+// GetUnless implements TablesUnless.
+func (d *OnDisk) GetUnless(ctx context.Context, key string, have []byte) ([]byte, bool, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, false, err
+	}
+	b, ok, same, err := d.st.GetUnless(key, have)
+	return b, ok, same, terms(err)
+}
+
 // Update implements Tables.
 func (d *OnDisk) Update(ctx context.Context, key string, fn func(old []byte, exists bool) ([]byte, bool, error)) error {
 	if err := ctx.Err(); err != nil {

@@ -31,6 +31,13 @@ type Tables interface {
 	PutGuildSettings(ctx context.Context, guildID string, blob []byte) error
 }
 
+// TablesUnless is what Tables may also do: Get, but when the stored
+// table is have (bytes read earlier), only say so (same), without reading
+// it again.
+type TablesUnless interface {
+	GetUnless(ctx context.Context, key string, have []byte) (blob []byte, exists, same bool, err error)
+}
+
 // History keeps the finished games: their results (statistics,
 // leaderboards) and records (replays, reviews), and applies the retention
 // and the forgetting of a user.
