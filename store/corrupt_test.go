@@ -703,8 +703,8 @@ func TestGetUnless(t *testing.T) {
 	if again, _, _ := s.Get("c1"); !bytes.Equal(again, gameBlob) {
 		t.Fatal("the returned blob shares the stored bytes")
 	}
-	if blob, exists, same, err = s.GetUnless("c1", nil); !bytes.Equal(blob, gameBlob) || same || err != nil {
-		t.Fatalf("without bytes read before: %q, same %v, %v", blob, same, err)
+	if blob, exists, same, err = s.GetUnless("c1", nil); !bytes.Equal(blob, gameBlob) || !exists || same || err != nil {
+		t.Fatalf("without bytes read before: %q, exists %v, same %v, %v", blob, exists, same, err)
 	}
 	raw := getRaw(t, s, "games", "c1")
 	raw[len(raw)-1] ^= 1 // the payload damaged: its checksum fails
