@@ -12,10 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/segmentio/encoding/json"
-
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
+	"github.com/segmentio/encoding/json"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordjson"
 	"github.com/qwixxbot/qwixxbot/bot/session"

@@ -28,7 +28,7 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 	}
 	mj := g.movesJSON()
 	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: mj}}
-	b, err := json.Append(make([]byte, 0, len(mj)+1024), snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage)
+	b, err := json.Append(make([]byte, 0, len(mj)+1024), snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage|json.SortMapKeys)
 	if err != nil {
 		return nil, fmt.Errorf("game: save: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-
 	"errors"
 	"fmt"
 	"io"
@@ -16,10 +15,9 @@ import (
 	"strconv"
 	"time"
 
-	fastjson "github.com/segmentio/encoding/json"
-
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/qwixxbot/qwixxbot/bot"
 )
