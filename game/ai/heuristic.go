@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -47,6 +48,11 @@ var heurBase = heurParams{
 var heurHard = heurBase
 
 // cardEval is what the heuristic weighs the moves of one decision with.
+// Each move changes one row of the seat's sheet at most, so the rows'
+// expected scores and the hand cards' worths on the sheet as it is are
+// computed once (mine, rows, worth, jokerWorth, takeWorth) and only the
+// changed row's are computed again for a move: the same operations in
+// the same order as recomputing them all, so the same values to the bit.
 type cardEval struct {
 	v        *game.PrivateView
 	p        *heurParams
@@ -58,6 +64,14 @@ type cardEval struct {
 	rivalNow int     // the best other player's score now
 	sigma    float64 // spread of the final margin
 	crossed  bool    // the active player has crossed this turn
+
+	mine       game.Sheet                             // the seat's sheet now
+	rows       [game.NumColors]float64                // rowValue of each of mine's rows
+	cached     bool                                   // worth and jokerWorth hold the hand (at most HandSize cards)
+	worth      [game.HandSize]float64                 // cardWorth of each hand card on mine
+	jokerWorth [game.HandSize][game.NumColors]float64 // a joker's cardWorth as each colour on mine
+	takeWorth  [13]float64                            // a taken number's worth on mine (handWorth's add term)
+	takeKnown  uint16                                 // bit n: takeWorth[n] is computed
 }
 
 // gapWorth is how much of a card's worth is left when playing it would
@@ -107,6 +121,20 @@ func newCardEvalP(v *game.PrivateView, hp *heurParams) cardEval {
 	}
 	for _, r := range v.Players[v.Active].Fresh {
 		e.crossed = e.crossed || r != 0
+	}
+	e.mine = v.Players[v.Seat].Sheet
+	for c, r := range e.mine.Rows {
+		e.rows[c] = e.rowValue(r)
+	}
+	if e.cached = len(v.Hand) <= game.HandSize; e.cached {
+		for i, c := range v.Hand {
+			if c.Joker() {
+				for _, col := range game.Colors {
+					e.jokerWorth[i][col] = hp.cardWorth(e.mine, col, c.Number(), false)
+				}
+			}
+			e.worth[i] = hp.cardWorth(e.mine, c.Color(), c.Number(), c.Joker())
+		}
 	}
 	return e
 }
@@ -219,7 +247,8 @@ func (e *cardEval) value(m game.Move) float64 {
 // win.
 func (e *cardEval) parts(m game.Move) (points, win float64) {
 	v := e.v
-	s := v.Players[e.seat].Sheet
+	s := e.mine
+	changed := -1 // the row m crosses in
 	var drop []game.Card
 	var add []int8
 	crossedNow := false
@@ -229,14 +258,14 @@ func (e *cardEval) parts(m game.Move) (points, win float64) {
 	case game.Number:
 		n := v.Table.DrawTop
 		crossCell(&s, m.Color, n)
-		crossedNow = true
+		crossedNow, changed = true, int(m.Color)
 	case game.Play:
 		drop = m.Cards[:min(int(m.N), len(m.Cards))]
-		for pos := 0; pos <= game.LastPos; pos++ {
-			if n := game.NumberAt(m.Color, pos); m.Cross&(1<<n) != 0 {
-				crossCell(&s, m.Color, n)
-				crossedNow = true
+		if cross := m.Cross & rowNumbers; cross != 0 {
+			for ; cross != 0; cross &= cross - 1 {
+				crossCell(&s, m.Color, bits.TrailingZeros16(cross))
 			}
+			crossedNow, changed = true, int(m.Color)
 		}
 		if !crossedNow && !e.crossed {
 			s.Misthrows++
@@ -245,14 +274,89 @@ func (e *cardEval) parts(m game.Move) (points, win float64) {
 	if s.Locks() >= 2 || s.Misthrows >= game.MaxMisthrows {
 		return e.final(s.Score())
 	}
-	proj := e.project(s) + e.handWorth(s, drop, add)
+	hand, live := e.handAfter(&s, changed, drop, add)
+	proj := e.projectAfter(&s, changed) + hand
 	if m.Kind == game.Play && !crossedNow && !e.crossed {
 		proj -= e.p.misthrowGo
 	}
-	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed && !e.live(s, nil) {
-		proj -= game.MisthrowPenalty + e.p.misthrowGo // action 3 will cross nothing
+	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed {
+		if drop != nil { // not a move of action 2: the whole hand counts
+			live = e.live(s, nil)
+		}
+		if !live {
+			proj -= game.MisthrowPenalty + e.p.misthrowGo // action 3 will cross nothing
+		}
 	}
 	return proj, normCDF((proj - e.rival) / e.sigma)
+}
+
+// rowNumbers has bit n set for each number 2–12 of a row.
+const rowNumbers = 0x1ffc
+
+// projectAfter is project(s) for a sheet s that differs from mine in row
+// changed alone (or in none: changed < 0) and perhaps its misthrows.
+func (e *cardEval) projectAfter(s *game.Sheet, changed int) float64 {
+	t := -float64(game.MisthrowPenalty * s.Misthrows)
+	for c, x := range e.rows {
+		if c == changed {
+			x = e.rowValue(s.Rows[c])
+		}
+		t += x
+	}
+	return t
+}
+
+// handAfter is handWorth(s, drop, add) for a sheet s that differs from
+// mine in row changed alone (or in none: changed < 0), and whether a card
+// of the hand less drop is live (see live).
+func (e *cardEval) handAfter(s *game.Sheet, changed int, drop []game.Card, add []int8) (t float64, live bool) {
+	if !e.cached || (changed >= 0 && len(add) > 0) {
+		return e.handWorth(*s, drop, add), e.live(*s, drop)
+	}
+	hp := e.p
+	for i, c := range e.v.Hand {
+		played := false
+		for _, d := range drop {
+			played = played || d == c
+		}
+		if played {
+			continue
+		}
+		w := e.worth[i]
+		if changed >= 0 {
+			switch {
+			case c.Joker():
+				w = hp.deadCard
+				for _, col := range game.Colors {
+					x := e.jokerWorth[i][col]
+					if int(col) == changed {
+						x = hp.cardWorth(*s, col, c.Number(), false)
+					}
+					w = math.Max(w, x)
+				}
+			case int(c.Color()) == changed:
+				w = hp.cardWorth(*s, c.Color(), c.Number(), false)
+			}
+		}
+		t += w
+		live = live || w > hp.deadCard
+	}
+	for _, n := range add {
+		if n < 2 || n > 12 {
+			t += e.handWorth(*s, nil, []int8{n})
+			continue
+		}
+		if e.takeKnown&(1<<n) == 0 {
+			avg := 0.0
+			for _, col := range game.Colors {
+				avg += hp.cardWorth(*s, col, int(n), false)
+			}
+			e.takeWorth[n] = avg / game.NumColors
+			e.takeKnown |= 1 << n
+		}
+		t += e.takeWorth[n]
+	}
+	return t, live
 }
 
 // outlook is the seat's projected final score after m (sheet and hand)
