@@ -37,6 +37,7 @@ type searcher struct {
 	vals    []float64
 	opp     bool    // the other seats play like medium
 	horizon float64 // turns played out before judging (0: to the end)
+	memo    evalMemo
 }
 
 // hardCards values the moves of a card game by determinized play-outs
@@ -56,7 +57,7 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 	vals = make([]float64, len(legal))
 	points, win = make([]float64, len(legal)), make([]float64, len(legal))
 	heuristicValuesP(&v, legal, vals, &heurHard)
-	e := newCardEvalP(&v, &heurHard)
+	e := newCardEvalP(&v, &heurHard, nil)
 	for i, m := range legal {
 		points[i], win[i] = e.outlook(m)
 	}
@@ -135,7 +136,8 @@ func (s *searcher) playOut(g *game.Game, seat int) outcome {
 		if s.opp && p != seat {
 			m = Choose(Medium, s.view, s.moves)
 		} else {
-			m = heuristicChoiceP(&s.view, s.moves, &heurHard)
+			e := newCardEvalP(&s.view, &heurHard, &s.memo)
+			m = s.moves[e.choice(s.moves)]
 		}
 		if err := g.Apply(m); err != nil {
 			break
@@ -176,7 +178,7 @@ func (s *searcher) judge(g *game.Game, seat int) outcome {
 	var sigma float64
 	for p := range g.NumPlayers() {
 		g.PrivateInto(&s.view, p)
-		e := newCardEvalP(&s.view, &heurHard)
+		e := newCardEvalP(&s.view, &heurHard, &s.memo)
 		sh := s.view.Players[p].Sheet
 		x := e.project(sh) + hardHands*e.handWorth(sh, nil, nil)
 		if p == g.Active() {
@@ -188,7 +190,7 @@ func (s *searcher) judge(g *game.Game, seat int) outcome {
 				sigma = hardSigmaA + hardSigmaB*math.Sqrt(e.g)
 			}
 		} else {
-			rival = math.Max(rival, x)
+			rival = max(rival, x)
 		}
 	}
 	return outcome{win: normCDF((mine - rival) / sigma), margin: mine - rival, points: mine}

@@ -3,6 +3,7 @@ package ai
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -21,6 +22,7 @@ func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bi
 func TestC4C6CachedCardEvalMatchesReference(t *testing.T) {
 	views, moves := 0, 0
 	var legal []game.Move
+	var memo evalMemo // shared by the views, as in a play-out
 	for i := range 160 {
 		v := game.Cards
 		if i%2 == 1 {
@@ -39,7 +41,7 @@ func TestC4C6CachedCardEvalMatchesReference(t *testing.T) {
 				view := g.Private(seat)
 				for _, hp := range []*heurParams{&heurBase, &heurHard} {
 					ref := newRefEval(&view, hp)
-					e := newCardEvalP(&view, hp)
+					e := newCardEvalP(&view, hp, &memo)
 					if !sameFloat(e.g, ref.g) || !sameFloat(e.q, ref.q) || !sameFloat(e.rival, ref.rival) || !sameFloat(e.sigma, ref.sigma) || e.rivalNow != ref.rivalNow || e.crossed != ref.crossed {
 						t.Fatalf("game %d turn %d seat %d: eval %+v, want %+v", i, g.Turn(), seat, e, ref)
 					}
@@ -62,8 +64,14 @@ func TestC4C6CachedCardEvalMatchesReference(t *testing.T) {
 							moves++
 						}
 						if p == seat {
-							if a, b := heuristicChoiceP(&view, legal, hp), refChoice(&view, legal, hp); a != b {
-								t.Fatalf("game %d turn %d seat %d: choice %v, want %v", i, g.Turn(), seat, a, b)
+							want := refChoice(&view, legal, hp)
+							if a, b := heuristicChoiceP(&view, legal, hp), legal[e.choice(legal)]; a != want || b != want {
+								t.Fatalf("game %d turn %d seat %d: choice %v and %v, want %v", i, g.Turn(), seat, a, b, want)
+							}
+							slices.Reverse(legal) // ties go the other way
+							want = refChoice(&view, legal, hp)
+							if a := legal[e.choice(legal)]; a != want {
+								t.Fatalf("game %d turn %d seat %d, moves reversed: choice %v, want %v", i, g.Turn(), seat, a, want)
 							}
 						}
 					}
