@@ -289,25 +289,39 @@ func (g *Game) appendPlays(dst []Move, p int) []Move {
 	hand := g.st.Hands[p]
 	sheet := &g.st.Sheets[p]
 	n := len(hand)
+	var as [HandSize]uint8 // bit c: the card can count as colour c (a hand holds at most HandSize, C4)
+	for i := 0; i < n && i < len(as); i++ {
+		as[i] = 0xf
+		if !hand[i].Joker() {
+			as[i] = 1 << hand[i].Color()
+		}
+	}
 	var set [3]Card
 	for mask := 1; mask < 1<<n; mask++ {
 		if bits.OnesCount(uint(mask)) > 3 {
 			continue
 		}
+		colors := uint8(0xf) // the colours the cards can count as together (canCountAs)
+		for i := 0; i < n; i++ {
+			if mask&(1<<i) != 0 {
+				colors &= as[i]
+			}
+		}
+		if colors == 0 {
+			continue
+		}
 		k := 0
+		var numbers uint16
 		for i := 0; i < n; i++ {
 			if mask&(1<<i) != 0 {
 				set[k] = hand[i]
+				numbers |= 1 << hand[i].Number()
 				k++
 			}
 		}
 		cards := set[:k]
-		var numbers uint16
-		for _, card := range cards {
-			numbers |= 1 << card.Number()
-		}
 		for _, c := range Colors {
-			if !canCountAs(cards, c) {
+			if colors&(1<<c) == 0 {
 				continue
 			}
 			m := PlayMove(p, c, cards)

@@ -131,13 +131,15 @@ func (s *searcher) playOut(g *game.Game, seat int) outcome {
 			p = g.Active()
 		}
 		s.moves = g.AppendLegalMoves(s.moves[:0], p)
-		g.PrivateInto(&s.view, p)
-		var m game.Move
-		if s.opp && p != seat {
-			m = Choose(Medium, s.view, s.moves)
-		} else {
-			e := newCardEvalP(&s.view, &heurHard, &s.memo)
-			m = s.moves[e.choice(s.moves)]
+		m := s.moves[0] // every policy makes the only move
+		if len(s.moves) > 1 {
+			g.PrivateInto(&s.view, p)
+			if s.opp && p != seat {
+				m = Choose(Medium, s.view, s.moves)
+			} else {
+				e := newCardEvalP(&s.view, &heurHard, &s.memo)
+				m = s.moves[e.choice(s.moves)]
+			}
 		}
 		if err := g.Apply(m); err != nil {
 			break

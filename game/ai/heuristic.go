@@ -156,12 +156,17 @@ func newCardEvalP(v *game.PrivateView, hp *heurParams, memo *evalMemo) cardEval 
 	}
 	if e.cached = len(v.Hand) <= game.HandSize; e.cached {
 		for i, c := range v.Hand {
-			if c.Joker() {
-				for _, col := range game.Colors {
-					e.jokerWorth[i][col] = hp.cardWorth(e.mine, col, c.Number(), false)
-				}
+			if !c.Joker() {
+				e.worth[i] = hp.cardWorth(e.mine, c.Color(), c.Number(), false)
+				continue
 			}
-			e.worth[i] = hp.cardWorth(e.mine, c.Color(), c.Number(), c.Joker())
+			w := hp.deadCard // as cardWorth values a joker
+			for _, col := range game.Colors {
+				x := hp.cardWorth(e.mine, col, c.Number(), false)
+				e.jokerWorth[i][col] = x
+				w = max(w, x)
+			}
+			e.worth[i] = w
 		}
 	}
 	return e
@@ -358,12 +363,12 @@ func (e *cardEval) handAfter(s *game.Sheet, changed int, drop []game.Card, add [
 		return e.handWorth(*s, drop, add), e.live(*s, drop)
 	}
 	hp := e.p
+	var dropped uint64 // bit c: card c is played
+	for _, d := range drop {
+		dropped |= 1 << d
+	}
 	for i, c := range e.v.Hand {
-		played := false
-		for _, d := range drop {
-			played = played || d == c
-		}
-		if played {
+		if dropped&(1<<c) != 0 {
 			continue
 		}
 		w := e.worth[i]
