@@ -45,6 +45,13 @@ func TestC4C6CachedCardEvalMatchesReference(t *testing.T) {
 					if !sameFloat(e.g, ref.g) || !sameFloat(e.q, ref.q) || !sameFloat(e.rival, ref.rival) || !sameFloat(e.sigma, ref.sigma) || e.rivalNow != ref.rivalNow || e.crossed != ref.crossed {
 						t.Fatalf("game %d turn %d seat %d: eval %+v, want %+v", i, g.Turn(), seat, e, ref)
 					}
+					mine := view.Players[seat].Sheet
+					if a, b := e.projectAfter(&e.mine, -1), ref.project(mine); !sameFloat(a, b) {
+						t.Fatalf("projectAfter = %v, want %v", a, b)
+					}
+					if a, _ := e.handAfter(&e.mine, -1, nil, nil); !sameFloat(a, ref.handWorth(mine, nil, nil)) {
+						t.Fatalf("handAfter = %v, want %v", a, ref.handWorth(mine, nil, nil))
+					}
 					for _, pv := range view.Players {
 						if a, b := e.project(pv.Sheet), ref.project(pv.Sheet); !sameFloat(a, b) {
 							t.Fatalf("project %v = %v, want %v", pv.Sheet, a, b)
