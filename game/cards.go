@@ -279,38 +279,57 @@ func (g *Game) appendTakes(dst []Move, p int) []Move {
 
 // appendPlays lists every legal play: each set of 1–3 hand cards that can
 // share a colour, each colour they can count as, and each legal set of
-// numbers to cross (including none).
+// numbers to cross (including none). The order is fixed (sets by the
+// hand's bit mask, colours in sheet order, crossings from the most numbers'
+// bit pattern down to none) and computer players rely on it (ties go to
+// the first). playLegal stands in for checkPlay: the cards come from the
+// hand, are distinct and can count as the colour, so only the crossing
+// is left to check.
 func (g *Game) appendPlays(dst []Move, p int) []Move {
 	hand := g.st.Hands[p]
+	sheet := &g.st.Sheets[p]
 	n := len(hand)
+	var as [HandSize]uint8 // bit c: the card can count as colour c (a hand holds at most HandSize, C4)
+	for i := 0; i < n && i < len(as); i++ {
+		as[i] = 0xf
+		if !hand[i].Joker() {
+			as[i] = 1 << hand[i].Color()
+		}
+	}
 	var set [3]Card
 	for mask := 1; mask < 1<<n; mask++ {
-		k := 0
-		for i := 0; i < n && k <= 3; i++ {
+		if bits.OnesCount(uint(mask)) > 3 {
+			continue
+		}
+		colors := uint8(0xf) // the colours the cards can count as together (canCountAs)
+		for i := 0; i < n; i++ {
 			if mask&(1<<i) != 0 {
-				if k < 3 {
-					set[k] = hand[i]
-				}
+				colors &= as[i]
+			}
+		}
+		if colors == 0 {
+			continue
+		}
+		k := 0
+		var numbers uint16
+		for i := 0; i < n; i++ {
+			if mask&(1<<i) != 0 {
+				set[k] = hand[i]
+				numbers |= 1 << hand[i].Number()
 				k++
 			}
 		}
-		if k > 3 {
-			continue
-		}
 		cards := set[:k]
 		for _, c := range Colors {
-			if !canCountAs(cards, c) {
+			if colors&(1<<c) == 0 {
 				continue
 			}
-			var numbers uint16
-			for _, card := range cards {
-				numbers |= 1 << card.Number()
-			}
+			m := PlayMove(p, c, cards)
+			r := sheet.Rows[c]
 			// every subset of the distinct numbers, the empty one included
 			for sub := numbers; ; sub = (sub - 1) & numbers {
-				m := PlayMove(p, c, cards)
-				m.Cross = sub
-				if _, _, e := g.checkPlay(m); e.Reason == 0 {
+				if playLegal(r, c, sub) {
+					m.Cross = sub
 					dst = append(dst, m)
 				}
 				if sub == 0 {
@@ -320,6 +339,34 @@ func (g *Game) appendPlays(dst []Move, p int) []Move {
 		}
 	}
 	return dst
+}
+
+// playLegal reports whether a play of cards that may count as colour c
+// may cross the numbers in cross (bit n for number n) on row r: what
+// checkPlay checks of the crossing (S2, S3, C6's one left-out number).
+func playLegal(r Row, c Color, cross uint16) bool {
+	if cross == 0 {
+		return true
+	}
+	if r.Locked() {
+		return false
+	}
+	var pos uint16 // the crossing by position
+	if c.Ascending() {
+		pos = cross >> 2
+	} else {
+		for m := cross; m != 0; m &= m - 1 {
+			pos |= 1 << (12 - bits.TrailingZeros16(m))
+		}
+	}
+	first, last, k := bits.TrailingZeros16(pos), bits.Len16(pos)-1, bits.OnesCount16(pos)
+	if first <= r.Last() {
+		return false
+	}
+	if last == LastPos && r.Count()+k-1 < 5 {
+		return false
+	}
+	return last-first+1-k <= 1
 }
 
 // canCountAs reports whether cards can be played together as colour c.

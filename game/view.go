@@ -199,11 +199,19 @@ func (g *Game) PrivateInto(v *PrivateView, p int) {
 // appendDiscarded appends the discard pile's cards as public cards.
 func appendDiscarded(dst []PlayedCard, pile []Card) []PlayedCard {
 	for _, c := range pile {
-		pc := PlayedCard{Number: c.Number(), Joker: c.Joker()}
-		if !c.Joker() {
-			pc.Color = c.Color()
-		}
-		dst = append(dst, pc)
+		dst = append(dst, discardedCard[c])
 	}
 	return dst
 }
+
+// discardedCard is each card as the discard pile shows it to those who
+// remember (a joker without colour).
+var discardedCard = func() (t [maxCard]PlayedCard) {
+	for c := range Card(maxCard) {
+		t[c] = PlayedCard{Number: c.Number(), Joker: c.Joker()}
+		if !c.Joker() {
+			t[c].Color = c.Color()
+		}
+	}
+	return t
+}()

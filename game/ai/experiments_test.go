@@ -188,7 +188,7 @@ func TestCalibJudge(t *testing.T) {
 			var sig, gg float64
 			for q := range 2 {
 				p.g.PrivateInto(&view, q)
-				e := newCardEvalP(&view, &hp)
+				e := newCardEvalP(&view, &hp, nil)
 				sh := view.Players[q].Sheet
 				x[q] = e.project(sh) + c.hands*e.handWorth(sh, nil, nil)
 				if q == p.g.Active() {
@@ -255,7 +255,7 @@ func TestCalibSigma(t *testing.T) {
 			var gg float64
 			for q := range 2 {
 				g.PrivateInto(&view, q)
-				e := newCardEvalP(&view, &heurBase)
+				e := newCardEvalP(&view, &heurBase, nil)
 				sh := view.Players[q].Sheet
 				xx[q] = e.project(sh) + e.handWorth(sh, nil, nil)
 				if q == 0 {
@@ -288,7 +288,7 @@ func TestCalibSigma(t *testing.T) {
 }
 
 func calibFeatures(view *game.PrivateView, q int, hp *heurParams, out []float64) {
-	e := newCardEvalP(view, hp)
+	e := newCardEvalP(view, hp, nil)
 	sh := view.Players[q].Sheet
 	var cnt, cnt2, free, locks float64
 	for _, r := range sh.Rows {

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -47,6 +48,11 @@ var heurBase = heurParams{
 var heurHard = heurBase
 
 // cardEval is what the heuristic weighs the moves of one decision with.
+// Each move changes one row of the seat's sheet at most, so the rows'
+// expected scores and the hand cards' worths on the sheet as it is are
+// computed once (mine, rows, worth, jokerWorth, takeWorth) and only the
+// changed row's are computed again for a move: the same operations in
+// the same order as recomputing them all, so the same values to the bit.
 type cardEval struct {
 	v        *game.PrivateView
 	p        *heurParams
@@ -58,6 +64,14 @@ type cardEval struct {
 	rivalNow int     // the best other player's score now
 	sigma    float64 // spread of the final margin
 	crossed  bool    // the active player has crossed this turn
+
+	mine       game.Sheet                             // the seat's sheet now
+	rows       [game.NumColors]float64                // rowValue of each of mine's rows
+	cached     bool                                   // worth and jokerWorth hold the hand (at most HandSize cards)
+	worth      [game.HandSize]float64                 // cardWorth of each hand card on mine
+	jokerWorth [game.HandSize][game.NumColors]float64 // a joker's cardWorth as each colour on mine
+	takeWorth  [13]float64                            // a taken number's worth on mine (handWorth's add term)
+	takeKnown  uint16                                 // bit n: takeWorth[n] is computed
 }
 
 // gapWorth is how much of a card's worth is left when playing it would
@@ -65,15 +79,43 @@ type cardEval struct {
 var gapWorth = [...]float64{1, 0.6, 0.35, 0.2, 0.1, 0.05}
 
 // newCardEval reads the view once, with the heuristic's tuning.
-func newCardEval(v *game.PrivateView) cardEval { return newCardEvalP(v, &heurBase) }
+func newCardEval(v *game.PrivateView) cardEval { return newCardEvalP(v, &heurBase, nil) }
 
-// newCardEvalP reads the view once, with tuning hp.
-func newCardEvalP(v *game.PrivateView, hp *heurParams) cardEval {
+// evalMemo remembers the last results of math.Exp and math.Sqrt that
+// newCardEvalP computed: a play-out's views share the expected length
+// for a turn and more. The same argument gives the same result.
+type evalMemo struct {
+	x, expX, g, sqrtG float64
+	hasX, hasG        bool
+}
+
+func (m *evalMemo) exp(x float64) float64 {
+	if m == nil {
+		return math.Exp(x)
+	}
+	if !m.hasX || m.x != x {
+		m.x, m.expX, m.hasX = x, math.Exp(x), true
+	}
+	return m.expX
+}
+
+func (m *evalMemo) sqrt(g float64) float64 {
+	if m == nil {
+		return math.Sqrt(g)
+	}
+	if !m.hasG || m.g != g {
+		m.g, m.sqrtG, m.hasG = g, math.Sqrt(g), true
+	}
+	return m.sqrtG
+}
+
+// newCardEvalP reads the view once, with tuning hp (memo may be nil).
+func newCardEvalP(v *game.PrivateView, hp *heurParams, memo *evalMemo) cardEval {
 	n := len(v.Players)
 	e := cardEval{v: v, p: hp, seat: v.Seat, k: (0.45 + 1.3/float64(n)) / 4}
 	// Expected length: about 16 + 2.2 turns per player in all, less as the
 	// leaders get close to a second lock or a fourth misthrow.
-	g := math.Max(1.5, hp.length*(16+2.2*float64(n))-float64(v.Turn))
+	g := max(1.5, hp.length*(16+2.2*float64(n))-float64(v.Turn))
 	for _, p := range v.Players {
 		locks, ready := 0, 0
 		for _, r := range p.Sheet.Rows {
@@ -86,27 +128,46 @@ func newCardEvalP(v *game.PrivateView, hp *heurParams) cardEval {
 		}
 		switch {
 		case locks >= 1 && ready >= 1:
-			g = math.Min(g, 2.5)
+			g = min(g, 2.5)
 		case locks >= 1 || ready >= 2:
-			g = math.Min(g, 5)
+			g = min(g, 5)
 		}
 		if p.Sheet.Misthrows >= 3 {
-			g = math.Min(g, 4)
+			g = min(g, 4)
 		}
 	}
 	e.g = g
-	e.q = 1 - math.Exp(-hp.rate*e.k*g/11)
-	e.sigma = 3 + 2.2*math.Sqrt(g)
+	e.q = 1 - memo.exp(-hp.rate*e.k*g/11)
+	e.sigma = 3 + 2.2*memo.sqrt(g)
 	e.rival, e.rivalNow = math.Inf(-1), math.MinInt
 	for p, pv := range v.Players {
 		if p == v.Seat {
 			continue
 		}
-		e.rival = math.Max(e.rival, e.project(pv.Sheet))
+		e.rival = max(e.rival, e.project(pv.Sheet))
 		e.rivalNow = max(e.rivalNow, pv.Sheet.Score())
 	}
 	for _, r := range v.Players[v.Active].Fresh {
 		e.crossed = e.crossed || r != 0
+	}
+	e.mine = v.Players[v.Seat].Sheet
+	for c, r := range e.mine.Rows {
+		e.rows[c] = e.rowValue(r)
+	}
+	if e.cached = len(v.Hand) <= game.HandSize; e.cached {
+		for i, c := range v.Hand {
+			if !c.Joker() {
+				e.worth[i] = hp.cardWorth(e.mine, c.Color(), c.Number(), false)
+				continue
+			}
+			w := hp.deadCard // as cardWorth values a joker
+			for _, col := range game.Colors {
+				x := hp.cardWorth(e.mine, col, c.Number(), false)
+				e.jokerWorth[i][col] = x
+				w = max(w, x)
+			}
+			e.worth[i] = w
+		}
 	}
 	return e
 }
@@ -141,7 +202,7 @@ func (hp *heurParams) cardWorth(s game.Sheet, c game.Color, n int, joker bool) f
 	if joker {
 		best := hp.deadCard
 		for _, col := range game.Colors {
-			best = math.Max(best, hp.cardWorth(s, col, n, false))
+			best = max(best, hp.cardWorth(s, col, n, false))
 		}
 		return best
 	}
@@ -157,7 +218,7 @@ func (hp *heurParams) cardWorth(s game.Sheet, c game.Color, n int, joker bool) f
 	if gap >= len(gapWorth) {
 		return hp.deadCard
 	}
-	return math.Max(hp.deadCard, hp.cardVal*float64(r.Count()+1)*gapWorth[gap])
+	return max(hp.deadCard, hp.cardVal*float64(r.Count()+1)*gapWorth[gap])
 }
 
 // handWorth is the worth of the seat's hand without the cards in drop
@@ -218,8 +279,24 @@ func (e *cardEval) value(m game.Move) float64 {
 // parts are the seat's projected final score after m and its chance to
 // win.
 func (e *cardEval) parts(m game.Move) (points, win float64) {
+	points, ended, win := e.points(m)
+	if !ended {
+		win = e.winChance(points)
+	}
+	return points, win
+}
+
+// winChance is the chance to win with a projected final score of proj:
+// at most 1 (math.Erfc is at most 2).
+func (e *cardEval) winChance(proj float64) float64 { return normCDF((proj - e.rival) / e.sigma) }
+
+// points is the seat's projected final score after m and, when m ends the
+// game (ended), its share of the win; parts without the chance to win of
+// a game that goes on.
+func (e *cardEval) points(m game.Move) (points float64, ended bool, win float64) {
 	v := e.v
-	s := v.Players[e.seat].Sheet
+	s := e.mine
+	changed := -1 // the row m crosses in
 	var drop []game.Card
 	var add []int8
 	crossedNow := false
@@ -229,30 +306,106 @@ func (e *cardEval) parts(m game.Move) (points, win float64) {
 	case game.Number:
 		n := v.Table.DrawTop
 		crossCell(&s, m.Color, n)
-		crossedNow = true
+		crossedNow, changed = true, int(m.Color)
 	case game.Play:
 		drop = m.Cards[:min(int(m.N), len(m.Cards))]
-		for pos := 0; pos <= game.LastPos; pos++ {
-			if n := game.NumberAt(m.Color, pos); m.Cross&(1<<n) != 0 {
-				crossCell(&s, m.Color, n)
-				crossedNow = true
+		if cross := m.Cross & rowNumbers; cross != 0 {
+			for ; cross != 0; cross &= cross - 1 {
+				crossCell(&s, m.Color, bits.TrailingZeros16(cross))
 			}
+			crossedNow, changed = true, int(m.Color)
 		}
 		if !crossedNow && !e.crossed {
 			s.Misthrows++
 		}
 	}
 	if s.Locks() >= 2 || s.Misthrows >= game.MaxMisthrows {
-		return e.final(s.Score())
+		points, win = e.final(s.Score())
+		return points, true, win
 	}
-	proj := e.project(s) + e.handWorth(s, drop, add)
+	hand, live := e.handAfter(&s, changed, drop, add)
+	proj := e.projectAfter(&s, changed) + hand
 	if m.Kind == game.Play && !crossedNow && !e.crossed {
 		proj -= e.p.misthrowGo
 	}
-	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed && !e.live(s, nil) {
-		proj -= game.MisthrowPenalty + e.p.misthrowGo // action 3 will cross nothing
+	if v.Phase == game.PhaseNumber && e.seat == v.Active && !crossedNow && !e.crossed {
+		if drop != nil { // not a move of action 2: the whole hand counts
+			live = e.live(s, nil)
+		}
+		if !live {
+			proj -= game.MisthrowPenalty + e.p.misthrowGo // action 3 will cross nothing
+		}
 	}
-	return proj, normCDF((proj - e.rival) / e.sigma)
+	return proj, false, 0
+}
+
+// rowNumbers has bit n set for each number 2–12 of a row.
+const rowNumbers = 0x1ffc
+
+// projectAfter is project(s) for a sheet s that differs from mine in row
+// changed alone (or in none: changed < 0) and perhaps its misthrows.
+func (e *cardEval) projectAfter(s *game.Sheet, changed int) float64 {
+	t := -float64(game.MisthrowPenalty * s.Misthrows)
+	for c, x := range e.rows {
+		if c == changed {
+			x = e.rowValue(s.Rows[c])
+		}
+		t += x
+	}
+	return t
+}
+
+// handAfter is handWorth(s, drop, add) for a sheet s that differs from
+// mine in row changed alone (or in none: changed < 0), and whether a card
+// of the hand less drop is live (see live).
+func (e *cardEval) handAfter(s *game.Sheet, changed int, drop []game.Card, add []int8) (t float64, live bool) {
+	if !e.cached || (changed >= 0 && len(add) > 0) {
+		return e.handWorth(*s, drop, add), e.live(*s, drop)
+	}
+	hp := e.p
+	var dropped uint64 // bit c: card c is played
+	for _, d := range drop {
+		dropped |= 1 << d
+	}
+	for i, c := range e.v.Hand {
+		if dropped&(1<<c) != 0 {
+			continue
+		}
+		w := e.worth[i]
+		if changed >= 0 {
+			switch {
+			case c.Joker():
+				w = hp.deadCard
+				for _, col := range game.Colors {
+					x := e.jokerWorth[i][col]
+					if int(col) == changed {
+						x = hp.cardWorth(*s, col, c.Number(), false)
+					}
+					w = max(w, x)
+				}
+			case int(c.Color()) == changed:
+				w = hp.cardWorth(*s, c.Color(), c.Number(), false)
+			}
+		}
+		t += w
+		live = live || w > hp.deadCard
+	}
+	for _, n := range add {
+		if n < 2 || n > 12 {
+			t += e.handWorth(*s, nil, []int8{n})
+			continue
+		}
+		if e.takeKnown&(1<<n) == 0 {
+			avg := 0.0
+			for _, col := range game.Colors {
+				avg += hp.cardWorth(*s, col, int(n), false)
+			}
+			e.takeWorth[n] = avg / game.NumColors
+			e.takeKnown |= 1 << n
+		}
+		t += e.takeWorth[n]
+	}
+	return t, live
 }
 
 // outlook is the seat's projected final score after m (sheet and hand)
@@ -277,7 +430,7 @@ func heuristicValues(v *game.PrivateView, legal []game.Move, out []float64) {
 
 // heuristicValuesP is heuristicValues with tuning hp.
 func heuristicValuesP(v *game.PrivateView, legal []game.Move, out []float64, hp *heurParams) {
-	e := newCardEvalP(v, hp)
+	e := newCardEvalP(v, hp, nil)
 	for i, m := range legal {
 		out[i] = e.value(m)
 	}
@@ -285,14 +438,62 @@ func heuristicValuesP(v *game.PrivateView, legal []game.Move, out []float64, hp 
 
 // heuristicChoiceP is the heuristic's choice among legal with tuning hp.
 func heuristicChoiceP(v *game.PrivateView, legal []game.Move, hp *heurParams) game.Move {
-	e := newCardEvalP(v, hp)
-	best, bv := 0, math.Inf(-1)
+	e := newCardEvalP(v, hp, nil)
+	return legal[e.choice(legal)]
+}
+
+// choice is the index of the first of legal's highest values. It computes
+// the chance to win (math.Erfc, the costly part) of few moves: a move that
+// goes on is worth its projection x plus winBonus·Φ(x), Φ growing with x,
+// so a move whose projection is below the highest one (top) is worth
+// less than top, by at least the difference of the projections, as long
+// as that is more than Φ's rounding error (math.Erfc's is below 1e-15;
+// the margin below allows 1e-9). Those are not valued; the choice is the
+// same as valuing every move.
+func (e *cardEval) choice(legal []game.Move) int {
+	wb := e.p.winBonus
+	var buf [128]float64
+	var ends [128]bool
+	if len(legal) > len(buf) || !(wb >= 0) {
+		best, bv := 0, math.Inf(-1)
+		for i, m := range legal {
+			if x := e.value(m); x > bv {
+				best, bv = i, x
+			}
+		}
+		return best
+	}
+	top := -1 // the first move that goes on with the highest projection
 	for i, m := range legal {
-		if x := e.value(m); x > bv {
+		p, ended, w := e.points(m)
+		if ended {
+			p += wb * w
+		} else if top < 0 || p > buf[top] {
+			top = i
+		}
+		buf[i], ends[i] = p, ended
+	}
+	var topValue, bound float64
+	if top >= 0 {
+		phi := e.winChance(buf[top])
+		topValue, bound = buf[top]+wb*phi, wb*(phi+1e-9)+1e-9
+	}
+	best, bv := 0, math.Inf(-1)
+	for i, x := range buf[:len(legal)] {
+		switch {
+		case ends[i]:
+		case i == top:
+			x = topValue
+		case x+bound < topValue:
+			continue // worth less than top
+		default:
+			x += wb * e.winChance(x)
+		}
+		if x > bv {
 			best, bv = i, x
 		}
 	}
-	return legal[best]
+	return best
 }
 
 // normCDF is the standard normal distribution function.
