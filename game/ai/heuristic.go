@@ -85,28 +85,35 @@ func newCardEval(v *game.PrivateView) cardEval { return newCardEvalP(v, &heurBas
 // newCardEvalP computed: a play-out's views share the expected length
 // for a turn and more. The same argument gives the same result.
 type evalMemo struct {
-	x, expX, g, sqrtG float64
-	hasX, hasG        bool
+	e, s lastResult
+}
+
+// lastResult is a function's last argument and result.
+type lastResult struct {
+	in, out float64
+	ok      bool
+}
+
+// of is f(x), from memory when x was the last argument.
+func (r *lastResult) of(x float64, f func(float64) float64) float64 {
+	if !r.ok || r.in != x {
+		r.in, r.out, r.ok = x, f(x), true
+	}
+	return r.out
 }
 
 func (m *evalMemo) exp(x float64) float64 {
 	if m == nil {
 		return math.Exp(x)
 	}
-	if !m.hasX || m.x != x {
-		m.x, m.expX, m.hasX = x, math.Exp(x), true
-	}
-	return m.expX
+	return m.e.of(x, math.Exp)
 }
 
 func (m *evalMemo) sqrt(g float64) float64 {
 	if m == nil {
 		return math.Sqrt(g)
 	}
-	if !m.hasG || m.g != g {
-		m.g, m.sqrtG, m.hasG = g, math.Sqrt(g), true
-	}
-	return m.sqrtG
+	return m.s.of(g, math.Sqrt)
 }
 
 // newCardEvalP reads the view once, with tuning hp (memo may be nil).
