@@ -610,22 +610,13 @@ func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTab
 	}
 	kt, kb := keep.t, keep.blob
 	keep.t, keep.blob = nil, nil
-	data, ok, same, err := b.getUnless(ctx, channelID, kb)
-	if err == nil && ok && (same || bytes.Equal(data, kb)) {
+	data, ok, same, err := b.st.GetUnless(ctx, channelID, kb)
+	if err == nil && ok && same {
 		return kt, nil
 	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
-// getUnless reads the channel's stored table unless it is have (same),
-// with the store's GetUnless where it has one.
-func (b *Bot) getUnless(ctx context.Context, channelID string, have []byte) (data []byte, ok, same bool, err error) {
-	if u, can := b.st.(session.TablesUnless); can && have != nil {
-		return u.GetUnless(ctx, channelID, have)
-	}
-	data, ok, err = b.st.Get(ctx, channelID)
-	return data, ok, false, err
-}
 
 // keyedMutex serialises work per key (channel).
 type keyedMutex struct {
@@ -675,7 +666,7 @@ func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
 		data, ok, err := b.st.Get(ctx, channelID)
 		return b.decodeStored(ctx, channelID, data, ok, err)
 	}
-	data, ok, same, err := b.getUnless(ctx, channelID, have.blob)
+	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
 	if err == nil && ok && same {
 		return have.t.CloneStored(), nil
 	}

@@ -48,6 +48,18 @@ func (s *memStore) Get(ctx context.Context, ch string) ([]byte, bool, error) {
 	return slices.Clone(b), ok, nil
 }
 
+func (s *memStore) GetUnless(ctx context.Context, ch string, have []byte) ([]byte, bool, bool, error) {
+	s.mu.Lock()
+	b, ok := s.m[ch]
+	same := ok && have != nil && !s.corrupt[ch] && bytes.Equal(b, have)
+	s.mu.Unlock()
+	if same {
+		return nil, true, true, ctx.Err()
+	}
+	b, ok, err := s.Get(ctx, ch)
+	return b, ok, false, err
+}
+
 func (s *memStore) Update(ctx context.Context, ch string, fn func([]byte, bool) ([]byte, bool, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err

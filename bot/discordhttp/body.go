@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+
 	"github.com/qwixxbot/qwixxbot/bot/discordjson"
 )
 

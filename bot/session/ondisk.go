@@ -47,7 +47,7 @@ func (d *OnDisk) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	return b, ok, terms(err)
 }
 
-// GetUnless implements TablesUnless.
+// GetUnless implements Tables.
 func (d *OnDisk) GetUnless(ctx context.Context, key string, have []byte) ([]byte, bool, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, false, err

@@ -20,6 +20,9 @@ import (
 // Update must run fn and write its result in one durable transaction.
 type Tables interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
+	// GetUnless is Get, but when the stored table is have (bytes read
+	// earlier, not nil) it only says so (same), without reading it again.
+	GetUnless(ctx context.Context, key string, have []byte) (blob []byte, exists, same bool, err error)
 	Update(ctx context.Context, key string, fn func(old []byte, exists bool) (blob []byte, del bool, err error)) error
 	// ForEach calls fn with every stored table; a damaged one comes with
 	// an error for which IsCorrupt holds.
@@ -29,13 +32,6 @@ type Tables interface {
 	Quarantine(ctx context.Context, key, reason string) (moved bool, err error)
 	GuildSettings(ctx context.Context, guildID string) ([]byte, bool, error)
 	PutGuildSettings(ctx context.Context, guildID string, blob []byte) error
-}
-
-// TablesUnless is what Tables may also do: Get, but when the stored
-// table is have (bytes read earlier), only say so (same), without reading
-// it again.
-type TablesUnless interface {
-	GetUnless(ctx context.Context, key string, have []byte) (blob []byte, exists, same bool, err error)
 }
 
 // History keeps the finished games: their results (statistics,
