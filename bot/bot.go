@@ -617,7 +617,6 @@ func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTab
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
-
 // keyedMutex serialises work per key (channel).
 type keyedMutex struct {
 	mu sync.Mutex
