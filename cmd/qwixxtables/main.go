@@ -22,19 +22,23 @@ func main() {
 	dir := flag.String("dir", "game/ai", "directory to write the tables to")
 	flag.Parse()
 	for _, t := range []struct {
-		name  string
-		build func() []byte
+		names []string
+		build func() [][]byte
 	}{
-		{"solo.tbl", ai.SoloTable},
-		{"duo.tbl", ai.DuoTable},
+		{[]string{"solo.tbl"}, func() [][]byte { return [][]byte{ai.SoloTable()} }},
+		{[]string{"duo.tbl", "duospread.tbl"}, func() [][]byte {
+			values, spread := ai.DuoTables()
+			return [][]byte{values, spread}
+		}},
 	} {
 		start := time.Now()
-		data := t.build()
-		path := filepath.Join(*dir, t.name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "qwixxtables:", err)
-			os.Exit(1)
+		for i, data := range t.build() {
+			path := filepath.Join(*dir, t.names[i])
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "qwixxtables:", err)
+				os.Exit(1)
+			}
+			fmt.Printf("%s: %d bytes, sha256 %x, %v\n", path, len(data), sha256.Sum256(data), time.Since(start).Round(time.Second))
 		}
-		fmt.Printf("%s: %d bytes, sha256 %x, %v\n", path, len(data), sha256.Sum256(data), time.Since(start).Round(time.Second))
 	}
 }

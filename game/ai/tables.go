@@ -24,6 +24,9 @@ var soloData []byte
 //go:embed duo.tbl
 var duoData []byte
 
+//go:embed duospread.tbl
+var duoSpreadData []byte
+
 // tableScale is the tables' resolution: values are stored in 1/32 points,
 // plus tableOffset (points still to come are negative where misthrows
 // are near).
@@ -47,14 +50,26 @@ func (t *valueTable) at(rows [4]uint8, m int) float64 {
 	return float64(t.q[stateIndex(rows, m)])/tableScale - tableOffset
 }
 
-// DuoTable builds the table of the game with others (built for two
+// DuoTables builds the tables of the game with others (built for two
 // players): the points still to come before the throw of one's own turn,
 // when between two of one's own turns another player's turn lets one
 // cross only the white sum, after which the game ends by the others'
-// doing with probability hazard. It takes about a minute on two cores.
-func DuoTable() []byte {
-	a, _ := duoValues(hazard)
-	return encodeTable(a)
+// doing with probability hazard (values, as duo.tbl holds it); and their
+// standard deviation under the same play (spread, as duospread.tbl
+// holds it). It takes about two minutes on two cores.
+func DuoTables() (values, spread []byte) {
+	a, a2 := duoValues(hazard)
+	return encodeTable(a), encodeTable(spreads(a, a2))
+}
+
+// spreads is the standard deviation of each state's points from their
+// expectation a and second moment a2.
+func spreads(a, a2 []float32) []float32 {
+	sd := make([]float32, len(a))
+	for i := range a {
+		sd[i] = float32(math.Sqrt(max(0, float64(a2[i])-float64(a[i])*float64(a[i]))))
+	}
+	return sd
 }
 
 // hazard is the chance that the others end the game in their turn (D9),
@@ -182,17 +197,54 @@ var duoTable = sync.OnceValue(func() *valueTable {
 	return t
 })
 
+var duoSpread = sync.OnceValue(func() *valueTable {
+	t, err := decodeTable(duoSpreadData)
+	if err != nil {
+		panic(err) // the embedded table is checked by the tests
+	}
+	return t
+})
+
+// momentsAt is the expectation and the second moment of the points still
+// to come from rows with m misthrows, from a table of expectations and
+// one of standard deviations.
+func momentsAt(mean, sd *valueTable, rows [4]uint8, m int) (float64, float64) {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0, 0
+	}
+	i := stateIndex(rows, m)
+	v := float64(mean.q[i])/tableScale - tableOffset
+	s := float64(sd.q[i])/tableScale - tableOffset
+	return v, s*s + v*v
+}
+
 // afterOwn is the points still to come after one's own turn, before
 // another player's throw: the white sum may be crossed in one row (D4),
-// then the game goes on unless the others end it (hazard).
-type afterOwn struct{ before *valueTable }
+// then the game goes on unless the others end it (hazard). spread, when
+// set, is the standard deviation table of before (moments).
+type afterOwn struct{ before, spread *valueTable }
 
 func (t afterOwn) at(rows [4]uint8, m int) float64 {
 	if m >= 4 || lockedRows(rows) >= 2 {
 		return 0
 	}
-	own := func(r [4]uint8, m int) float32 { return float32(t.before.at(r, m)) }
-	return float64(whiteOnly(rows, m, 1-hazard(rows, m), own))
+	own := func(r [4]uint8, m int) (float32, float32) { return float32(t.before.at(r, m)), 0 }
+	v, _ := whiteOnly(rows, m, 1-hazard(rows, m), own)
+	return float64(v)
+}
+
+// moments is the expectation (at's value) and the second moment of the
+// points still to come after one's own turn.
+func (t afterOwn) moments(rows [4]uint8, m int) (float64, float64) {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0, 0
+	}
+	own := func(r [4]uint8, m int) (float32, float32) {
+		v, s := momentsAt(t.before, t.spread, r, m)
+		return float32(v), float32(s)
+	}
+	v, s := whiteOnly(rows, m, 1-hazard(rows, m), own)
+	return float64(v), float64(s)
 }
 
 // tablesFor gives the hard dice player's tables for a table of n players:
@@ -203,7 +255,12 @@ func tablesFor(n int) diceTables {
 		t := soloTable()
 		return diceTables{own: t, others: t, keep: func([4]uint8, int) float64 { return 1 }}
 	}
-	before := duoTable()
-	return diceTables{own: afterOwn{before}, others: before, rivalWeight: 1,
-		keep: func(rows [4]uint8, m int) float64 { return 1 - float64(hazard(rows, m)) }}
+	before, spread := duoTable(), duoSpread()
+	after := afterOwn{before, spread}
+	return diceTables{own: after, others: before, rivalWeight: 1,
+		keep:       func(rows [4]uint8, m int) float64 { return 1 - float64(hazard(rows, m)) },
+		ownMoments: after.moments,
+		othersMoments: func(rows [4]uint8, m int) (float64, float64) {
+			return momentsAt(before, spread, rows, m)
+		}}
 }
