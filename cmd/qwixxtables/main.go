@@ -1,8 +1,10 @@
-// Command qwixxtables generates the value tables the hard computer player
-// reads (game/ai/*.tbl): for every sheet state of the dice game, the points
-// still to come under best play, found by backward induction. It is
-// deterministic: the same code writes the same bytes. On two cores it takes
-// about a minute per table.
+// Command qwixxtables generates the value tables the hard and hard-v1
+// computer players read (game/ai/*.tbl): for every sheet state of the dice
+// game, the points still to come under best play, found by backward
+// induction (solo.tbl; duo.tbl, hard-v1's two-player table; hardduo.tbl,
+// hard's), and for hard's two-player table their standard deviation under
+// the same play (hardduospread.tbl). It is deterministic: the same code
+// writes the same bytes. On two cores it takes about a minute per table.
 //
 //	go run ./cmd/qwixxtables [-dir game/ai]
 package main
@@ -26,8 +28,9 @@ func main() {
 		build func() [][]byte
 	}{
 		{[]string{"solo.tbl"}, func() [][]byte { return [][]byte{ai.SoloTable()} }},
-		{[]string{"duo.tbl", "duospread.tbl"}, func() [][]byte {
-			values, spread := ai.DuoTables()
+		{[]string{"duo.tbl"}, func() [][]byte { return [][]byte{ai.DuoTable()} }},
+		{[]string{"hardduo.tbl", "hardduospread.tbl"}, func() [][]byte {
+			values, spread := ai.HardDuoTables()
 			return [][]byte{values, spread}
 		}},
 	} {

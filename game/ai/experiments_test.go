@@ -454,8 +454,9 @@ func TestCalibDice(t *testing.T) {
 	if n == 0 {
 		t.Skip("QT_CALIB not set")
 	}
-	before, spread := duoTable(), duoSpread()
-	after := afterOwn{before, spread}
+	set := duoHard()
+	before, spread := set.before, set.spread
+	after := afterOwn(set)
 	type est struct{ mean, v0, v1, crude float64 }
 	var pos []est
 	var res []float64
@@ -531,6 +532,58 @@ func TestCalibDice(t *testing.T) {
 			fmt.Printf("CALIBDICE table ρ %.1f × %.2f: %.4f\n", rho, k, loss(func(e est) float64 {
 				return k * math.Sqrt(max(4, 4+e.v0+e.v1-2*rho*math.Sqrt(e.v0*e.v1)))
 			}))
+		}
+	}
+}
+
+// TestHazardDice measures the duo tables' hazard (QT_CALIB games of hard
+// self-play, two players): at the start of every turn, the passive
+// player's crosses (a locked row counting 10, as hazard counts them) and
+// whether the game ended in that turn, against hazard's value.
+func TestHazardDice(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip("QT_CALIB not set")
+	}
+	var cnt, ends [80]float64
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		var s [32]byte
+		x := uint64(110001 + i)
+		for b := 0; b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, _ := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+		last, bucket := -1, -1
+		for !g.Over() {
+			if g.Phase() == game.PhaseWhite && g.Turn() != last {
+				last = g.Turn()
+				v := g.Private(0)
+				rows, _ := sheetState(v, 1-v.Active)
+				x := 0
+				for _, r := range rows {
+					if r == rowLocked {
+						x += 10
+					} else {
+						x += int(rowCount[r])
+					}
+				}
+				bucket = min(x, 79)
+				cnt[bucket]++
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			g.Apply(Choose(Hard, g.Private(p), buf))
+		}
+		ends[bucket]++
+	}
+	for x := 0; x < 80; x += 4 {
+		var c, e float64
+		for y := x; y < x+4; y++ {
+			c, e = c+cnt[y], e+ends[y]
+		}
+		if c > 0 {
+			fmt.Printf("HAZARD x %2d-%2d turns %6.0f ended %.3f model %.3f\n", x, x+3, c, e/c, min(0.4, 0.06+0.004*float64(x+2)))
 		}
 	}
 }

@@ -339,7 +339,7 @@ var negInf = math.Inf(-1)
 // of the seat's and the rival's points still to come now, from the
 // tables; the result itself where the move ends the game).
 func diceDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
-	d := newDiceState(v, tablesFor(len(v.Players)))
+	d := newDiceState(v, tablesFor(len(v.Players), duoHard))
 	d.judge = true
 	plain := d
 	plain.judge = false

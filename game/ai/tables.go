@@ -24,8 +24,11 @@ var soloData []byte
 //go:embed duo.tbl
 var duoData []byte
 
-//go:embed duospread.tbl
-var duoSpreadData []byte
+//go:embed hardduo.tbl
+var hardDuoData []byte
+
+//go:embed hardduospread.tbl
+var hardDuoSpreadData []byte
 
 // tableScale is the tables' resolution: values are stored in 1/32 points,
 // plus tableOffset (points still to come are negative where misthrows
@@ -50,15 +53,23 @@ func (t *valueTable) at(rows [4]uint8, m int) float64 {
 	return float64(t.q[stateIndex(rows, m)])/tableScale - tableOffset
 }
 
-// DuoTables builds the tables of the game with others (built for two
+// DuoTable builds hard-v1's table of the game with others (built for two
 // players): the points still to come before the throw of one's own turn,
 // when between two of one's own turns another player's turn lets one
 // cross only the white sum, after which the game ends by the others'
-// doing with probability hazard (values, as duo.tbl holds it); and their
-// standard deviation under the same play (spread, as duospread.tbl
-// holds it). It takes about two minutes on two cores.
-func DuoTables() (values, spread []byte) {
-	a, a2 := duoValues(hazard)
+// doing with probability hazard (as duo.tbl holds it). It takes about a
+// minute on two cores.
+func DuoTable() []byte {
+	a, _ := duoValues(hazard)
+	return encodeTable(a)
+}
+
+// HardDuoTables builds hard's tables of the game with others: as
+// DuoTable, with hazardHard (values, as hardduo.tbl holds it); and the
+// standard deviation of the same points under the same play (spread, as
+// hardduospread.tbl holds it). It takes about a minute on two cores.
+func HardDuoTables() (values, spread []byte) {
+	a, a2 := duoValues(hazardHard)
 	return encodeTable(a), encodeTable(spreads(a, a2))
 }
 
@@ -87,6 +98,29 @@ func hazard(rows [4]uint8, m int) float32 {
 	}
 	return min(0.4, 0.06+0.004*float32(x))
 }
+
+// hazardHard is hard's hazard: a quarter more than hazard (at most 40 %).
+// Over 40,000 two-player games hard won 51.7 % against hard-v1 with it,
+// 50.3 % with hazard; 0.8, 1.6 and 2 times hazard won less (NOTES.md).
+func hazardHard(rows [4]uint8, m int) float32 { return min(0.4, 1.25*hazard(rows, m)) }
+
+// A duoSet is a table of the game with others, the table of its spread,
+// and the hazard both were built with.
+type duoSet struct {
+	before, spread *valueTable
+	hazard         func(rows [4]uint8, m int) float32
+}
+
+// duoV1 is hard-v1's duo set (duo.tbl and hazard; no spread: hard-v1
+// does not weigh its chance to win); duoHard is hard's (hardduo.tbl,
+// hardduospread.tbl, hazardHard).
+var (
+	duoV1 = sync.OnceValue(func() duoSet { return duoSet{duoTable(), nil, hazard} })
+	// a variable, so experiments may try other tables
+	duoHard = sync.OnceValue(func() duoSet {
+		return duoSet{mustDecode(hardDuoData), mustDecode(hardDuoSpreadData), hazardHard}
+	})
+)
 
 // SoloTable builds the solo dice game's value table (the points still to
 // come under best play, for every sheet state) and returns it encoded, as
@@ -181,29 +215,19 @@ func decodeTable(data []byte) (*valueTable, error) {
 	return &valueTable{q: q}, nil
 }
 
-var soloTable = sync.OnceValue(func() *valueTable {
-	t, err := decodeTable(soloData)
+// mustDecode decodes an embedded table, which the tests check.
+func mustDecode(data []byte) *valueTable {
+	t, err := decodeTable(data)
 	if err != nil {
-		panic(err) // the embedded table is checked by the tests
+		panic(err)
 	}
 	return t
-})
+}
 
-var duoTable = sync.OnceValue(func() *valueTable {
-	t, err := decodeTable(duoData)
-	if err != nil {
-		panic(err) // the embedded table is checked by the tests
-	}
-	return t
-})
-
-var duoSpread = sync.OnceValue(func() *valueTable {
-	t, err := decodeTable(duoSpreadData)
-	if err != nil {
-		panic(err) // the embedded table is checked by the tests
-	}
-	return t
-})
+var (
+	soloTable = sync.OnceValue(func() *valueTable { return mustDecode(soloData) })
+	duoTable  = sync.OnceValue(func() *valueTable { return mustDecode(duoData) })
+)
 
 // momentsAt is the expectation and the second moment of the points still
 // to come from rows with m misthrows, from a table of expectations and
@@ -219,17 +243,17 @@ func momentsAt(mean, sd *valueTable, rows [4]uint8, m int) (float64, float64) {
 }
 
 // afterOwn is the points still to come after one's own turn, before
-// another player's throw: the white sum may be crossed in one row (D4),
-// then the game goes on unless the others end it (hazard). spread, when
-// set, is the standard deviation table of before (moments).
-type afterOwn struct{ before, spread *valueTable }
+// another player's throw, from a duo set: the white sum may be crossed in
+// one row (D4), then the game goes on unless the others end it (the set's
+// hazard). moments needs the set's spread table.
+type afterOwn duoSet
 
 func (t afterOwn) at(rows [4]uint8, m int) float64 {
 	if m >= 4 || lockedRows(rows) >= 2 {
 		return 0
 	}
 	own := func(r [4]uint8, m int) (float32, float32) { return float32(t.before.at(r, m)), 0 }
-	v, _ := whiteOnly(rows, m, 1-hazard(rows, m), own)
+	v, _ := whiteOnly(rows, m, 1-t.hazard(rows, m), own)
 	return float64(v)
 }
 
@@ -243,22 +267,23 @@ func (t afterOwn) moments(rows [4]uint8, m int) (float64, float64) {
 		v, s := momentsAt(t.before, t.spread, r, m)
 		return float32(v), float32(s)
 	}
-	v, s := whiteOnly(rows, m, 1-hazard(rows, m), own)
+	v, s := whiteOnly(rows, m, 1-t.hazard(rows, m), own)
 	return float64(v), float64(s)
 }
 
 // tablesFor gives the hard dice player's tables for a table of n players:
-// the solo table alone, else the table of the game with others (made for
-// two players, used at larger tables too) weighing the rival.
-func tablesFor(n int) diceTables {
+// the solo table alone, else the duo set's table of the game with others
+// (made for two players, used at larger tables too) weighing the rival.
+func tablesFor(n int, duoSetOf func() duoSet) diceTables {
 	if n == 1 {
 		t := soloTable()
 		return diceTables{own: t, others: t, keep: func([4]uint8, int) float64 { return 1 }}
 	}
-	before, spread := duoTable(), duoSpread()
-	after := afterOwn{before, spread}
+	duo := duoSetOf()
+	before, spread := duo.before, duo.spread
+	after := afterOwn(duo)
 	return diceTables{own: after, others: before, rivalWeight: 1,
-		keep:       func(rows [4]uint8, m int) float64 { return 1 - float64(hazard(rows, m)) },
+		keep:       func(rows [4]uint8, m int) float64 { return 1 - float64(duo.hazard(rows, m)) },
 		ownMoments: after.moments,
 		othersMoments: func(rows [4]uint8, m int) (float64, float64) {
 			return momentsAt(before, spread, rows, m)
