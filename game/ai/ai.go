@@ -119,7 +119,11 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	case l == Easy:
 		value = func(m game.Move) float64 { return easyValue(v, m) }
 	case (l == Hard || l == HardV1) && v.Variant == game.Dice:
-		d := newDiceState(v, tablesFor(len(v.Players)))
+		duo := duoHard
+		if l == HardV1 {
+			duo = duoV1
+		}
+		d := newDiceState(v, tablesFor(len(v.Players), duo))
 		d.judge = l == Hard
 		value = func(m game.Move) float64 { return d.value(v, m) }
 	case l == GA && v.Variant == game.Dice:

@@ -104,8 +104,22 @@ func TestMediumBeatsEasy(t *testing.T) {
 }
 
 // A misthrow is never taken while a cross skipping at most one cell is
-// legal (D6, C7), at any level.
-func TestD6NoMisthrowWithACheapCrossAtHand(t *testing.T) {
+// legal (D6, C7), at any level, unless it is the fourth, ending the game
+// (D9) as a sure win: after action 1, with the penalty above every other
+// score (hard does that).
+func TestD6D9NoMisthrowWithACheapCrossAtHand(t *testing.T) {
+	winningEnd := func(v game.PrivateView) bool {
+		me := v.Players[v.Seat].Sheet
+		if v.Phase != game.PhaseColor || me.Misthrows != 3 {
+			return false
+		}
+		for p, pv := range v.Players {
+			if p != v.Seat && pv.Sheet.Score() >= me.Score()-game.MisthrowPenalty {
+				return false
+			}
+		}
+		return true
+	}
 	for _, l := range Levels {
 		for seed := range byte(20) {
 			var s [32]byte
@@ -118,7 +132,7 @@ func TestD6NoMisthrowWithACheapCrossAtHand(t *testing.T) {
 				p := g.Waiting()[0]
 				v, legal := g.Private(p), g.LegalMoves(p)
 				m := Choose(l, v, legal)
-				if misthrow(v, m) {
+				if misthrow(v, m) && !winningEnd(v) {
 					for _, o := range legal {
 						if cs := crosses(v, o); len(cs) > 0 && effectOf(v, cs).skipped <= 1 {
 							t.Fatalf("%s took a misthrow with %+v at hand", l, o)

@@ -441,3 +441,149 @@ func selfPlay(variant game.Variant, i int, buf *[]game.Move, atTurn func(g *game
 	}
 	return float64(a - b), win
 }
+
+// TestCalibDice measures the dice win estimate (QT_CALIB games of hard
+// self-play, two players, seeds from 110001): at the start of every turn
+// from the second, seat 0's chance to win from a normal final margin of
+// expectation (scores now + points still to come: the active player's
+// before its own throw, the other's after its own turn) and variance from
+// the spread table (correlation ρ, scaled by s) or, as before issue 28's
+// spread table, 4 + the points still to come; log loss against the result.
+func TestCalibDice(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip("QT_CALIB not set")
+	}
+	set := duoHard()
+	before, spread := set.before, set.spread
+	after := afterOwn(set)
+	type est struct{ mean, v0, v1, crude float64 }
+	var pos []est
+	var res []float64
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		var s [32]byte
+		x := uint64(110001 + i)
+		for b := 0; b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, _ := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+		last := -1
+		var mine []est
+		for !g.Over() {
+			if g.Phase() == game.PhaseWhite && g.Turn() != last && g.Turn() > 0 {
+				last = g.Turn()
+				v := g.Private(0)
+				var e est
+				for q := range 2 {
+					rows, m := sheetState(v, q)
+					var mu, sec float64
+					if q == v.Active {
+						mu, sec = momentsAt(before, spread, rows, m)
+					} else {
+						mu, sec = after.moments(rows, m)
+					}
+					sign := 1.0
+					if q == 1 {
+						sign = -1
+					}
+					e.mean += sign * (float64(v.Players[q].Sheet.Score()) + mu)
+					if q == 0 {
+						e.v0 = max(0, sec-mu*mu)
+					} else {
+						e.v1 = max(0, sec-mu*mu)
+					}
+					e.crude += mu
+				}
+				e.crude = max(4, 4+e.crude)
+				mine = append(mine, e)
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			g.Apply(Choose(Hard, g.Private(p), buf))
+		}
+		a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
+		w := 0.0
+		switch {
+		case a > b:
+			w = 1
+		case a == b:
+			w = 0.5
+		}
+		for _, e := range mine {
+			pos = append(pos, e)
+			res = append(res, w)
+		}
+	}
+	loss := func(sd func(e est) float64) float64 {
+		l := 0.0
+		for i, e := range pos {
+			pr := math.Min(1-1e-6, math.Max(1e-6, normCDF(e.mean/sd(e))))
+			l -= res[i]*math.Log(pr) + (1-res[i])*math.Log(1-pr)
+		}
+		return l / float64(len(pos))
+	}
+	fmt.Printf("CALIBDICE positions %d\n", len(pos))
+	for _, k := range []float64{0.5, 0.75, 1, 1.5, 2} {
+		fmt.Printf("CALIBDICE crude spread × %.2f: %.4f\n", k, loss(func(e est) float64 { return k * math.Sqrt(e.crude) }))
+	}
+	for _, rho := range []float64{0, 0.3, 0.6} {
+		for _, k := range []float64{0.5, 0.75, 1, 1.25} {
+			fmt.Printf("CALIBDICE table ρ %.1f × %.2f: %.4f\n", rho, k, loss(func(e est) float64 {
+				return k * math.Sqrt(max(4, 4+e.v0+e.v1-2*rho*math.Sqrt(e.v0*e.v1)))
+			}))
+		}
+	}
+}
+
+// TestHazardDice measures the duo tables' hazard (QT_CALIB games of hard
+// self-play, two players): at the start of every turn, the passive
+// player's crosses (a locked row counting 10, as hazard counts them) and
+// whether the game ended in that turn, against hazard's value.
+func TestHazardDice(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip("QT_CALIB not set")
+	}
+	var cnt, ends [80]float64
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		var s [32]byte
+		x := uint64(110001 + i)
+		for b := 0; b < 8; b, x = b+1, x>>8 {
+			s[b] = byte(x)
+		}
+		g, _ := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+		last, bucket := -1, -1
+		for !g.Over() {
+			if g.Phase() == game.PhaseWhite && g.Turn() != last {
+				last = g.Turn()
+				v := g.Private(0)
+				rows, _ := sheetState(v, 1-v.Active)
+				x := 0
+				for _, r := range rows {
+					if r == rowLocked {
+						x += 10
+					} else {
+						x += int(rowCount[r])
+					}
+				}
+				bucket = min(x, 79)
+				cnt[bucket]++
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			g.Apply(Choose(Hard, g.Private(p), buf))
+		}
+		ends[bucket]++
+	}
+	for x := 0; x < 80; x += 4 {
+		var c, e float64
+		for y := x; y < x+4; y++ {
+			c, e = c+cnt[y], e+ends[y]
+		}
+		if c > 0 {
+			fmt.Printf("HAZARD x %2d-%2d turns %6.0f ended %.3f model %.3f\n", x, x+3, c, e/c, min(0.4, 0.06+0.004*float64(x+2)))
+		}
+	}
+}

@@ -40,6 +40,10 @@ type diceTables struct {
 	// rivalWeight weighs the leading other player's points still to come
 	// against one's own: 0 plays for points alone.
 	rivalWeight float64
+	// ownMoments and othersMoments, where there are others, give the
+	// expectation (own's and others' value) and the second moment of the
+	// same points still to come, under the same play.
+	ownMoments, othersMoments func(rows [4]uint8, m int) (float64, float64)
 }
 
 // diceState is what the hard dice player weighs a choice with: its sheet
@@ -71,22 +75,57 @@ const endWorth = 1000
 // Tuning of the win estimate (see worth).
 var (
 	diceWinWeight = 0.0 // points a certain win is worth beyond the margin
-	diceSpread    = 1.0 // variance of the final margin per point still to come
 	diceSpread0   = 4.0 // variance of the final margin at the end
+	// diceRho is the correlation assumed between the seat's points still
+	// to come and the rival's (the game ends for both at once).
+	diceRho = 0.0
 )
 
-// worth is a choice's worth that scores pts, leaves the seat fut points
-// still to come and the rival riv: the expected margin, plus, when
-// judging by the result, diceWinWeight times the chance to win, from a
-// normal margin whose variance grows with the points still to come.
-func (d diceState) worth(pts, fut, riv float64) float64 {
+// winning reports whether worth weighs the chance to win.
+func (d diceState) winning() bool { return d.judge && d.hasRival && diceWinWeight != 0 }
+
+// worth is a choice's worth that scores pts and leaves the seat points
+// still to come of expectation fut and variance futVar, and the rival
+// rivalLoss's points, riv (variance rivVar): the expected margin, plus,
+// when judging by the result (winning), diceWinWeight times the chance
+// to win from a normal final margin.
+func (d diceState) worth(pts, fut, riv, futVar, rivVar float64) float64 {
 	v := pts + fut - riv
-	if !d.judge || !d.hasRival || diceWinWeight == 0 {
+	if !d.winning() {
 		return v
 	}
+	return v + diceWinWeight*d.winChance(v, futVar, rivVar)
+}
+
+// winChance is the chance that the final margin, normal with expectation
+// the margin now plus v and variance from the seat's and the rival's
+// variances of points still to come (correlated by diceRho), is positive.
+func (d diceState) winChance(v, futVar, rivVar float64) float64 {
 	mean := float64(d.score-d.rivalScore) + v
-	sd := math.Sqrt(diceSpread0 + diceSpread*(fut+riv))
-	return v + diceWinWeight*normCDF(mean/sd)
+	sd := math.Sqrt(max(diceSpread0, diceSpread0+futVar+rivVar-2*diceRho*math.Sqrt(futVar*rivVar)))
+	return normCDF(mean / sd)
+}
+
+// ownAfter is the expectation and the variance (when winning) of the
+// points still to come after one's own turn at rows with m misthrows.
+func (d diceState) ownAfter(rows [4]uint8, m int) (float64, float64) {
+	if !d.winning() {
+		return d.t.own.at(rows, m), 0
+	}
+	v, s := d.t.ownMoments(rows, m)
+	return v, max(0, s-v*v)
+}
+
+// othersAfter is the expectation and the variance (when winning) of the
+// points still to come after another player's turn that leaves rows with
+// m misthrows: the game goes on with the chance keep.
+func (d diceState) othersAfter(rows [4]uint8, m int) (float64, float64) {
+	keep := d.t.keep(rows, m)
+	if !d.winning() {
+		return keep * d.t.others.at(rows, m), 0
+	}
+	v, s := d.t.othersMoments(rows, m)
+	return keep * v, max(0, keep*s-keep*v*keep*v)
 }
 
 // ended reports whether the game is over at rows with m misthrows (D9).
@@ -135,6 +174,22 @@ func (d diceState) rivalLoss(rows [4]uint8, m int) float64 {
 	return d.t.rivalWeight * d.t.own.at(r, d.rivalM)
 }
 
+// rivalVar is the variance of the rival's points still to come once rows
+// are reached (as rivalLoss), when winning.
+func (d diceState) rivalVar(rows [4]uint8, m int) float64 {
+	if !d.winning() || d.t.rivalWeight == 0 || ended(rows, m) {
+		return 0
+	}
+	r := d.rival
+	for i := range r {
+		if rows[i] == rowLocked {
+			r[i] = rowLocked
+		}
+	}
+	v, s := d.t.ownMoments(r, d.rivalM)
+	return d.t.rivalWeight * d.t.rivalWeight * max(0, s-v*v)
+}
+
 // cross is rows with number n crossed in row i, and the points scored.
 func (d diceState) cross(rows [4]uint8, i, n int) ([4]uint8, float64, bool) {
 	q := posOf(i, n)
@@ -157,7 +212,8 @@ func (d diceState) after(rows [4]uint8, m int, pts float64) float64 {
 	if d.judge && ended(rows, m) {
 		return d.result(pts)
 	}
-	return d.worth(pts, d.t.own.at(rows, m), d.rivalLoss(rows, m))
+	fut, futVar := d.ownAfter(rows, m)
+	return d.worth(pts, fut, d.rivalLoss(rows, m), futVar, d.rivalVar(rows, m))
 }
 
 // newDiceState reads v.Seat's sheet and picks the rival: the other
@@ -209,19 +265,19 @@ func newDiceState(v game.PrivateView, t diceTables) diceState {
 // the best action 2 the dice then allow, as it sees all dice at once
 // (D4, D5).
 func (d diceState) value(v game.PrivateView, m game.Move) float64 {
-	rows, mis, t := d.rows, d.m, d.t
+	rows, mis := d.rows, d.m
 	active := v.Seat == v.Active
 	switch {
 	case v.Phase == game.PhaseWhite && !active:
-		keep := t.keep(rows, mis)
-		if m.Kind == game.Pass {
-			return d.worth(0, keep*t.others.at(rows, mis), d.rivalLoss(rows, mis))
+		r, pts := rows, 0.0
+		if m.Kind != game.Pass {
+			r, pts, _ = d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
+			if d.judge && ended(r, mis) {
+				return d.result(pts)
+			}
 		}
-		r, pts, _ := d.cross(rows, int(m.Color), v.Dice[game.White1]+v.Dice[game.White2])
-		if d.judge && ended(r, mis) {
-			return d.result(pts)
-		}
-		return d.worth(pts, keep*t.others.at(r, mis), d.rivalLoss(r, mis))
+		fut, futVar := d.othersAfter(r, mis)
+		return d.worth(pts, fut, d.rivalLoss(r, mis), futVar, d.rivalVar(r, mis))
 	case v.Phase == game.PhaseWhite:
 		r, pts := rows, 0.0
 		crossed := false
@@ -279,15 +335,22 @@ var negInf = math.Inf(-1)
 // diceDetail values legal as the hard dice player does (vals), and gives
 // for each move the expected margin in points without the weight of
 // results (points: differences between moves are points gained) and the
-// estimated chance to win (a normal margin whose variance grows with the
-// points still to come; the result itself where the move ends the game).
+// estimated chance to win (a normal final margin whose variance is that
+// of the seat's and the rival's points still to come now, from the
+// tables; the result itself where the move ends the game).
 func diceDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
-	d := newDiceState(v, tablesFor(len(v.Players)))
+	d := newDiceState(v, tablesFor(len(v.Players), duoHard))
 	d.judge = true
 	plain := d
 	plain.judge = false
 	vals, points, win = make([]float64, len(legal)), make([]float64, len(legal)), make([]float64, len(legal))
-	spread := math.Sqrt(diceSpread0 + diceSpread*(d.t.own.at(d.rows, d.m)+d.rivalLoss(d.rows, d.m)))
+	var futVar, rivVar float64
+	if d.hasRival {
+		v, s := d.t.ownMoments(d.rows, d.m)
+		futVar = max(0, s-v*v)
+		v, s = d.t.ownMoments(d.rival, d.rivalM)
+		rivVar = max(0, s-v*v)
+	}
 	for i, m := range legal {
 		vals[i] = d.value(v, m)
 		points[i] = plain.value(v, m)
@@ -299,7 +362,7 @@ func diceDetail(v game.PrivateView, legal []game.Move) (vals, points, win []floa
 		case vals[i] < -endWorth/2:
 			win[i] = 0
 		default:
-			win[i] = normCDF((float64(d.score-d.rivalScore) + points[i]) / spread)
+			win[i] = d.winChance(points[i], futVar, rivVar)
 		}
 	}
 	return vals, points, win

@@ -128,62 +128,80 @@ func posOf(i, n int) int {
 // a, the points still to come before the throw of one's own turn; for
 // the two-player game also p, before the throw of the other player's
 // turn, in which one may only cross the white sum, and after which the
-// game ends by the other's doing with probability hazard.
+// game ends by the other's doing with probability hazard. Beside each
+// expectation it keeps the second moment (a2, p2) of the same points
+// under the same play: the choices maximize the expectation alone.
 type builder struct {
-	a, p   []float32
-	hazard func(rows [4]uint8, m int) float32
+	a, p, a2, p2 []float32
+	hazard       func(rows [4]uint8, m int) float32
 	// after, when set, gives the points still to come after one's own
-	// turn instead of a or p (the tests check stored tables with it).
-	after func(rows [4]uint8, m int) float32
+	// turn, expectation and second moment, instead of a or p (the tests
+	// check stored tables with it).
+	after func(rows [4]uint8, m int) (float32, float32)
 }
 
 // val is the points still to come after one's own turn from rows with m
-// misthrows: 0 once the game is over (D9).
-func (b *builder) val(rows [4]uint8, m int) float32 {
+// misthrows, expectation and second moment: 0 once the game is over (D9).
+func (b *builder) val(rows [4]uint8, m int) (float32, float32) {
 	if m >= 4 || lockedRows(rows) >= 2 {
-		return 0
+		return 0, 0
 	}
 	if b.after != nil {
 		return b.after(rows, m)
 	}
+	i := stateIndex(rows, m)
 	if b.p != nil {
-		return b.p[stateIndex(rows, m)]
+		return b.p[i], b.p2[i]
 	}
-	return b.a[stateIndex(rows, m)]
+	return b.a[i], b.a2[i]
 }
 
 // own is the points still to come before one's own throw.
-func (b *builder) own(rows [4]uint8, m int) float32 {
+func (b *builder) own(rows [4]uint8, m int) (float32, float32) {
 	if m >= 4 || lockedRows(rows) >= 2 {
-		return 0
+		return 0, 0
 	}
-	return b.a[stateIndex(rows, m)]
+	i := stateIndex(rows, m)
+	return b.a[i], b.a2[i]
 }
 
 // passive is the points still to come before the other player's throw.
-func (w *soloWorker) passive(rows [4]uint8, m int) float32 {
+func (w *soloWorker) passive(rows [4]uint8, m int) (float32, float32) {
 	return whiteOnly(rows, m, 1-w.b.hazard(rows, m), w.b.own)
 }
 
+// then2 is the second moment of pts + X, where X has expectation v and
+// second moment s: the points scored now and those still to come.
+func then2(pts, v, s float32) float32 { return pts*pts + 2*pts*v + s }
+
 // whiteOnly is the points still to come before a throw in which one may
 // only cross the white sum in one row (D4; no misthrow, D6), keep being
-// the share of own (the points still to come before one's next own
-// throw) that counts.
-func whiteOnly(rows [4]uint8, m int, keep float32, own func([4]uint8, int) float32) float32 {
-	var total float32
+// the chance that own (the points still to come before one's next own
+// throw, expectation and second moment) counts; else the game ends. It
+// returns the expectation and the second moment under the choices that
+// maximize the expectation.
+func whiteOnly(rows [4]uint8, m int, keep float32, own func([4]uint8, int) (float32, float32)) (float32, float32) {
+	var total, total2 float32
 	for ws := 2; ws <= 12; ws++ {
-		best := keep * own(rows, m)
+		v, s := own(rows, m)
+		best, best2 := keep*v, keep*s
 		for i := range 4 {
 			q := posOf(i, ws)
 			if next := rowNext[rows[i]][q]; next != noRow {
 				r := rows
 				r[i] = next
-				best = max(best, float32(rowGain[rows[i]][q])+keep*own(r, m))
+				pts := float32(rowGain[rows[i]][q])
+				v, s := own(r, m)
+				if x := pts + keep*v; x > best {
+					best, best2 = x, pts*pts+keep*(2*pts*v+s)
+				}
 			}
 		}
-		total += float32(ways(ws)) / 36 * best
+		p := float32(ways(ws)) / 36
+		total += p * best
+		total2 += p * best2
 	}
-	return total
+	return total, total2
 }
 
 // soloWorker holds one goroutine's scratch space.
@@ -191,10 +209,10 @@ type soloWorker struct {
 	b *builder
 	// memo caches the value of an action 1 (key: 0 none, 1+row*11+sum-2)
 	// followed by a colour cross (row, number) for the state at hand,
-	// valid where gen matches.
-	memo [45][4][13]float32
-	gen  [45][4][13]uint32
-	cur  uint32
+	// with its second moment (memo2), valid where gen matches.
+	memo, memo2 [45][4][13]float32
+	gen         [45][4][13]uint32
+	cur         uint32
 }
 
 type option struct {
@@ -203,15 +221,17 @@ type option struct {
 	pts   float32
 	ends  bool
 	value float32
+	sec   float32 // the second moment of value's points
 }
 
 // solo is the expected points still to come in the solo game (one sheet,
-// always active) before the throw of a turn, playing best.
-func (w *soloWorker) solo(rows [4]uint8, m int) float32 {
+// always active) before the throw of a turn, playing best, and their
+// second moment under the same play.
+func (w *soloWorker) solo(rows [4]uint8, m int) (float32, float32) {
 	w.cur++
-	var total float32
+	var total, total2 float32
 	var opts [5]option
-	var h [4][6]float32
+	var h, hs [4][6]float32
 	for w1 := 1; w1 <= 6; w1++ {
 		for w2 := w1; w2 <= 6; w2++ {
 			prob := float32(2.0 / 36)
@@ -222,11 +242,13 @@ func (w *soloWorker) solo(rows [4]uint8, m int) float32 {
 			// Action 1: nothing (a misthrow unless action 2 crosses) or
 			// the white sum in one row.
 			n := 0
-			mis := float32(-5)
+			mis, mis2 := float32(-5), float32(25)
 			if m+1 < 4 {
-				mis += w.b.val(rows, m+1)
+				v, s := w.b.val(rows, m+1)
+				mis += v
+				mis2 = then2(-5, v, s)
 			}
-			opts[n] = option{key: 0, rows: rows, value: mis}
+			opts[n] = option{key: 0, rows: rows, value: mis, sec: mis2}
 			n++
 			for i := range 4 {
 				next := rowNext[rows[i]][posOf(i, ws)]
@@ -236,68 +258,80 @@ func (w *soloWorker) solo(rows [4]uint8, m int) float32 {
 				o := option{key: 1 + i*11 + ws - 2, rows: rows, pts: float32(rowGain[rows[i]][posOf(i, ws)])}
 				o.rows[i] = next
 				o.ends = lockedRows(o.rows) >= 2
-				o.value = o.pts + w.b.val(o.rows, m)
+				v, s := w.b.val(o.rows, m)
+				o.value = o.pts + v
+				o.sec = then2(o.pts, v, s)
 				opts[n] = o
 				n++
 			}
-			c := float32(math.Inf(-1))
+			c, cs := float32(math.Inf(-1)), float32(0)
 			for _, o := range opts[:n] {
-				c = max(c, o.value)
+				if o.value > c {
+					c, cs = o.value, o.sec
+				}
 			}
 			// Action 2: white die + colour die d in row j, after action 1.
 			for j := range 4 {
 				for d := 1; d <= 6; d++ {
-					best := float32(math.Inf(-1))
+					best, best2 := float32(math.Inf(-1)), float32(0)
 					for _, o := range opts[:n] {
 						if o.ends {
 							continue
 						}
 						for _, k := range [2]int{w1, w2} {
-							if v, ok := w.then(o, m, j, k+d); ok {
-								best = max(best, v)
+							if v, s, ok := w.then(o, m, j, k+d); ok && v > best {
+								best, best2 = v, s
 							}
 						}
 					}
-					h[j][d-1] = best
+					h[j][d-1], hs[j][d-1] = best, best2
 				}
 			}
-			total += prob * expectMax(c, &h)
+			e, e2 := expectMax(c, cs, &h, &hs)
+			total += prob * e
+			total2 += prob * e2
 		}
 	}
-	return total
+	return total, total2
 }
 
-// then is the value of option o followed by crossing number t in row j.
-func (w *soloWorker) then(o option, m, j, t int) (float32, bool) {
+// then is the value of option o followed by crossing number t in row j,
+// and its second moment.
+func (w *soloWorker) then(o option, m, j, t int) (float32, float32, bool) {
 	q := posOf(j, t)
 	next := rowNext[o.rows[j]][q]
 	if next == noRow {
-		return 0, false
+		return 0, 0, false
 	}
 	if w.gen[o.key][j][t] == w.cur {
-		return w.memo[o.key][j][t], true
+		return w.memo[o.key][j][t], w.memo2[o.key][j][t], true
 	}
 	rows := o.rows
 	rows[j] = next
-	v := o.pts + float32(rowGain[o.rows[j]][q]) + w.b.val(rows, m)
-	w.memo[o.key][j][t], w.gen[o.key][j][t] = v, w.cur
-	return v, true
+	pts := o.pts + float32(rowGain[o.rows[j]][q])
+	v, s := w.b.val(rows, m)
+	x := pts + v
+	x2 := then2(pts, v, s)
+	w.memo[o.key][j][t], w.memo2[o.key][j][t], w.gen[o.key][j][t] = x, x2, w.cur
+	return x, x2, true
 }
 
 // expectMax is E[max(c, X0..X3)] for independent Xj, each uniform over
-// h[j] (−Inf for an impossible choice).
-func expectMax(c float32, h *[4][6]float32) float32 {
+// h[j] (−Inf for an impossible choice), and the expected second moment of
+// the choice that is the maximum: cs for c, hs[j][d] for h[j][d] (ties go
+// to c, then to the value seen first).
+func expectMax(c, cs float32, h, hs *[4][6]float32) (float32, float32) {
 	type hit struct {
-		v   float32
-		row int
+		v, s float32
+		row  int
 	}
 	var vals [24]hit
 	n := 0
 	var below [4]int
 	for j := range h {
-		for _, v := range h[j] {
+		for d, v := range h[j] {
 			if v > c {
-				vals[n] = hit{v, j}
+				vals[n] = hit{v, hs[j][d], j}
 				n++
 			} else {
 				below[j]++
@@ -305,7 +339,7 @@ func expectMax(c float32, h *[4][6]float32) float32 {
 		}
 	}
 	if n == 0 {
-		return c
+		return c, cs
 	}
 	// insertion sort: at most 24 values
 	for i := 1; i < n; i++ {
@@ -313,14 +347,21 @@ func expectMax(c float32, h *[4][6]float32) float32 {
 			vals[k], vals[k-1] = vals[k-1], vals[k]
 		}
 	}
+	// f is the chance that the maximum is among the values so far (c
+	// and the hits before x): x is the maximum with the chance that f
+	// grows by when x joins them.
 	e, prev := c, c
+	f := float32(below[0]*below[1]*below[2]*below[3]) / 1296
+	e2 := f * cs
 	for _, x := range vals[:n] {
-		f := float32(below[0]*below[1]*below[2]*below[3]) / 1296
 		e += (x.v - prev) * (1 - f)
 		prev = x.v
 		below[x.row]++
+		g := float32(below[0]*below[1]*below[2]*below[3]) / 1296
+		e2 += (g - f) * x.s
+		f = g
 	}
-	return e
+	return e, e2
 }
 
 // build fills b's tables by falling key and falling misthrows, spreading
@@ -356,9 +397,10 @@ func (b *builder) build() {
 						}
 						for _, q := range level[i:min(i+64, len(level))] {
 							rows := quadRows(q)
-							b.a[m*quads+int(q)] = w.solo(rows, m)
+							i := m*quads + int(q)
+							b.a[i], b.a2[i] = w.solo(rows, m)
 							if b.p != nil {
-								b.p[m*quads+int(q)] = w.passive(rows, m)
+								b.p[i], b.p2[i] = w.passive(rows, m)
 							}
 						}
 					}
@@ -389,15 +431,18 @@ func quadRows(q int32) [4]uint8 {
 
 // soloValues builds the solo table.
 func soloValues() []float32 {
-	b := &builder{a: make([]float32, tableStates)}
+	b := &builder{a: make([]float32, tableStates), a2: make([]float32, tableStates)}
 	b.build()
 	return b.a
 }
 
-// duoValues builds the two-player tables: before one's own throw and
-// before the other's.
-func duoValues(hazard func(rows [4]uint8, m int) float32) (a, p []float32) {
-	b := &builder{a: make([]float32, tableStates), p: make([]float32, tableStates), hazard: hazard}
+// duoValues builds the two-player tables before one's own throw: the
+// expected points still to come (a) and their second moment (a2).
+func duoValues(hazard func(rows [4]uint8, m int) float32) (a, a2 []float32) {
+	b := &builder{hazard: hazard}
+	for _, t := range []*[]float32{&b.a, &b.a2, &b.p, &b.p2} {
+		*t = make([]float32, tableStates)
+	}
 	b.build()
-	return b.a, b.p
+	return b.a, b.a2
 }

@@ -24,6 +24,12 @@ var soloData []byte
 //go:embed duo.tbl
 var duoData []byte
 
+//go:embed hardduo.tbl
+var hardDuoData []byte
+
+//go:embed hardduospread.tbl
+var hardDuoSpreadData []byte
+
 // tableScale is the tables' resolution: values are stored in 1/32 points,
 // plus tableOffset (points still to come are negative where misthrows
 // are near).
@@ -47,14 +53,34 @@ func (t *valueTable) at(rows [4]uint8, m int) float64 {
 	return float64(t.q[stateIndex(rows, m)])/tableScale - tableOffset
 }
 
-// DuoTable builds the table of the game with others (built for two
+// DuoTable builds hard-v1's table of the game with others (built for two
 // players): the points still to come before the throw of one's own turn,
 // when between two of one's own turns another player's turn lets one
 // cross only the white sum, after which the game ends by the others'
-// doing with probability hazard. It takes about a minute on two cores.
+// doing with probability hazard (as duo.tbl holds it). It takes about a
+// minute on two cores.
 func DuoTable() []byte {
 	a, _ := duoValues(hazard)
 	return encodeTable(a)
+}
+
+// HardDuoTables builds hard's tables of the game with others: as
+// DuoTable, with hazardHard (values, as hardduo.tbl holds it); and the
+// standard deviation of the same points under the same play (spread, as
+// hardduospread.tbl holds it). It takes about a minute on two cores.
+func HardDuoTables() (values, spread []byte) {
+	a, a2 := duoValues(hazardHard)
+	return encodeTable(a), encodeTable(spreads(a, a2))
+}
+
+// spreads is the standard deviation of each state's points from their
+// expectation a and second moment a2.
+func spreads(a, a2 []float32) []float32 {
+	sd := make([]float32, len(a))
+	for i := range a {
+		sd[i] = float32(math.Sqrt(max(0, float64(a2[i])-float64(a[i])*float64(a[i]))))
+	}
+	return sd
 }
 
 // hazard is the chance that the others end the game in their turn (D9),
@@ -72,6 +98,29 @@ func hazard(rows [4]uint8, m int) float32 {
 	}
 	return min(0.4, 0.06+0.004*float32(x))
 }
+
+// hazardHard is hard's hazard: a quarter more than hazard (at most 40 %).
+// Over 40,000 two-player games hard won 51.7 % against hard-v1 with it,
+// 50.3 % with hazard; 0.8, 1.6 and 2 times hazard won less (NOTES.md).
+func hazardHard(rows [4]uint8, m int) float32 { return min(0.4, 1.25*hazard(rows, m)) }
+
+// A duoSet is a table of the game with others, the table of its spread,
+// and the hazard both were built with.
+type duoSet struct {
+	before, spread *valueTable
+	hazard         func(rows [4]uint8, m int) float32
+}
+
+// duoV1 is hard-v1's duo set (duo.tbl and hazard; no spread: hard-v1
+// does not weigh its chance to win); duoHard is hard's (hardduo.tbl,
+// hardduospread.tbl, hazardHard).
+var (
+	duoV1 = sync.OnceValue(func() duoSet { return duoSet{duoTable(), nil, hazard} })
+	// a variable, so experiments may try other tables
+	duoHard = sync.OnceValue(func() duoSet {
+		return duoSet{mustDecode(hardDuoData), mustDecode(hardDuoSpreadData), hazardHard}
+	})
+)
 
 // SoloTable builds the solo dice game's value table (the points still to
 // come under best play, for every sheet state) and returns it encoded, as
@@ -166,44 +215,77 @@ func decodeTable(data []byte) (*valueTable, error) {
 	return &valueTable{q: q}, nil
 }
 
-var soloTable = sync.OnceValue(func() *valueTable {
-	t, err := decodeTable(soloData)
+// mustDecode decodes an embedded table, which the tests check.
+func mustDecode(data []byte) *valueTable {
+	t, err := decodeTable(data)
 	if err != nil {
-		panic(err) // the embedded table is checked by the tests
+		panic(err)
 	}
 	return t
-})
+}
 
-var duoTable = sync.OnceValue(func() *valueTable {
-	t, err := decodeTable(duoData)
-	if err != nil {
-		panic(err) // the embedded table is checked by the tests
+var (
+	soloTable = sync.OnceValue(func() *valueTable { return mustDecode(soloData) })
+	duoTable  = sync.OnceValue(func() *valueTable { return mustDecode(duoData) })
+)
+
+// momentsAt is the expectation and the second moment of the points still
+// to come from rows with m misthrows, from a table of expectations and
+// one of standard deviations.
+func momentsAt(mean, sd *valueTable, rows [4]uint8, m int) (float64, float64) {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0, 0
 	}
-	return t
-})
+	i := stateIndex(rows, m)
+	v := float64(mean.q[i])/tableScale - tableOffset
+	s := float64(sd.q[i])/tableScale - tableOffset
+	return v, s*s + v*v
+}
 
 // afterOwn is the points still to come after one's own turn, before
-// another player's throw: the white sum may be crossed in one row (D4),
-// then the game goes on unless the others end it (hazard).
-type afterOwn struct{ before *valueTable }
+// another player's throw, from a duo set: the white sum may be crossed in
+// one row (D4), then the game goes on unless the others end it (the set's
+// hazard). moments needs the set's spread table.
+type afterOwn duoSet
 
 func (t afterOwn) at(rows [4]uint8, m int) float64 {
 	if m >= 4 || lockedRows(rows) >= 2 {
 		return 0
 	}
-	own := func(r [4]uint8, m int) float32 { return float32(t.before.at(r, m)) }
-	return float64(whiteOnly(rows, m, 1-hazard(rows, m), own))
+	own := func(r [4]uint8, m int) (float32, float32) { return float32(t.before.at(r, m)), 0 }
+	v, _ := whiteOnly(rows, m, 1-t.hazard(rows, m), own)
+	return float64(v)
+}
+
+// moments is the expectation (at's value) and the second moment of the
+// points still to come after one's own turn.
+func (t afterOwn) moments(rows [4]uint8, m int) (float64, float64) {
+	if m >= 4 || lockedRows(rows) >= 2 {
+		return 0, 0
+	}
+	own := func(r [4]uint8, m int) (float32, float32) {
+		v, s := momentsAt(t.before, t.spread, r, m)
+		return float32(v), float32(s)
+	}
+	v, s := whiteOnly(rows, m, 1-t.hazard(rows, m), own)
+	return float64(v), float64(s)
 }
 
 // tablesFor gives the hard dice player's tables for a table of n players:
-// the solo table alone, else the table of the game with others (made for
-// two players, used at larger tables too) weighing the rival.
-func tablesFor(n int) diceTables {
+// the solo table alone, else the duo set's table of the game with others
+// (made for two players, used at larger tables too) weighing the rival.
+func tablesFor(n int, duoSetOf func() duoSet) diceTables {
 	if n == 1 {
 		t := soloTable()
 		return diceTables{own: t, others: t, keep: func([4]uint8, int) float64 { return 1 }}
 	}
-	before := duoTable()
-	return diceTables{own: afterOwn{before}, others: before, rivalWeight: 1,
-		keep: func(rows [4]uint8, m int) float64 { return 1 - float64(hazard(rows, m)) }}
+	duo := duoSetOf()
+	before, spread := duo.before, duo.spread
+	after := afterOwn(duo)
+	return diceTables{own: after, others: before, rivalWeight: 1,
+		keep:       func(rows [4]uint8, m int) float64 { return 1 - float64(duo.hazard(rows, m)) },
+		ownMoments: after.moments,
+		othersMoments: func(rows [4]uint8, m int) (float64, float64) {
+			return momentsAt(before, spread, rows, m)
+		}}
 }
