@@ -30,10 +30,16 @@ var (
 	hardSigmaA         = 0.0  // if > 0, the judge's spread is hardSigmaA + hardSigmaB·√(turns left)
 	hardSigmaB         = 0.0
 	hardEndG           = 5.0 // play out to the end when the game is expected to last at most this many turns more
+	hardCardRollouts2  = 448 // hardCardRollouts at two players, where the time per decision has room (224 deals)
 )
 
 // hardDeals is the number of deals per move at a table of n players.
-func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
+func hardDeals(n int) int {
+	if n == 2 {
+		return max(6, hardCardRollouts2/n)
+	}
+	return max(6, hardCardRollouts/n)
+}
 
 // searcher holds the buffers one card decision's play-outs reuse.
 type searcher struct {
