@@ -17,8 +17,9 @@ import (
 // Issue 28, third round: twice the deals (hardCardRollouts 320, from 160)
 // bought with the faster evaluation, a sharper judge (hardSigmaScale 0.6)
 // with less weight on the margin (0.02, from 0.05), and play-outs to the
-// end when at most 5 turns are expected (hardEndG 5). NOTES.md has the
-// figures.
+// end when at most 5 turns are expected (hardEndG 5). Fourth round: 224
+// deals at two players (hardCardRollouts2), where the time per decision
+// had room. NOTES.md has the figures.
 var (
 	hardCardCandidates = 6    // moves searched
 	hardCardRollouts   = 320  // play-outs per move times players
