@@ -17,8 +17,9 @@ import (
 // Issue 28, third round: twice the deals (hardCardRollouts 320, from 160)
 // bought with the faster evaluation, a sharper judge (hardSigmaScale 0.6)
 // with less weight on the margin (0.02, from 0.05), and play-outs to the
-// end when at most 5 turns are expected (hardEndG 5). NOTES.md has the
-// figures.
+// end when at most 5 turns are expected (hardEndG 5). Fourth round: 224
+// deals at two players (hardCardRollouts2), where the time per decision
+// had room. NOTES.md has the figures.
 var (
 	hardCardCandidates = 6    // moves searched
 	hardCardRollouts   = 320  // play-outs per move times players
@@ -30,10 +31,16 @@ var (
 	hardSigmaA         = 0.0  // if > 0, the judge's spread is hardSigmaA + hardSigmaB·√(turns left)
 	hardSigmaB         = 0.0
 	hardEndG           = 5.0 // play out to the end when the game is expected to last at most this many turns more
+	hardCardRollouts2  = 448 // hardCardRollouts at two players, where the time per decision has room (224 deals)
 )
 
 // hardDeals is the number of deals per move at a table of n players.
-func hardDeals(n int) int { return max(6, hardCardRollouts/n) }
+func hardDeals(n int) int {
+	if n == 2 {
+		return max(6, hardCardRollouts2/n)
+	}
+	return max(6, hardCardRollouts/n)
+}
 
 // searcher holds the buffers one card decision's play-outs reuse.
 type searcher struct {

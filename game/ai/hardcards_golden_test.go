@@ -57,11 +57,11 @@ func TestC10HardCardsGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays some 40,000 play-outs")
 	}
-	c, r, mw, h, ss, o, tp, sa, sb, eg, hh := hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon, hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands
+	c, r, mw, h, ss, o, tp, sa, sb, eg, hh, r2 := hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon, hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands, hardCardRollouts2
 	defer func() {
-		hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon, hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands = c, r, mw, h, ss, o, tp, sa, sb, eg, hh
+		hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon, hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands, hardCardRollouts2 = c, r, mw, h, ss, o, tp, sa, sb, eg, hh, r2
 	}()
-	hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon = 6, 160, 0.05, 3
+	hardCardCandidates, hardCardRollouts, hardCardRollouts2, hardMarginWeight, hardHorizon = 6, 160, 160, 0.05, 3
 	hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands = 1, 0, 0, 0, 0, 0, 1
 
 	names, views, legals := goldenDecisions(t)
