@@ -462,12 +462,7 @@ func TestCalibDice(t *testing.T) {
 	var res []float64
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		var s [32]byte
-		x := uint64(110001 + i)
-		for b := 0; b < 8; b, x = b+1, x>>8 {
-			s[b] = byte(x)
-		}
-		g, _ := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+		g := calibDiceGame(uint64(110001 + i))
 		last := -1
 		var mine []est
 		for !g.Over() {
@@ -548,26 +543,14 @@ func TestHazardDice(t *testing.T) {
 	var cnt, ends [80]float64
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		var s [32]byte
-		x := uint64(110001 + i)
-		for b := 0; b < 8; b, x = b+1, x>>8 {
-			s[b] = byte(x)
-		}
-		g, _ := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+		g := calibDiceGame(uint64(110001 + i))
 		last, bucket := -1, -1
 		for !g.Over() {
 			if g.Phase() == game.PhaseWhite && g.Turn() != last {
 				last = g.Turn()
 				v := g.Private(0)
 				rows, _ := sheetState(v, 1-v.Active)
-				x := 0
-				for _, r := range rows {
-					if r == rowLocked {
-						x += 10
-					} else {
-						x += int(rowCount[r])
-					}
-				}
+				x := fill(rows)
 				bucket = min(x, 79)
 				cnt[bucket]++
 			}
@@ -586,4 +569,18 @@ func TestHazardDice(t *testing.T) {
 			fmt.Printf("HAZARD x %2d-%2d turns %6.0f ended %.3f model %.3f\n", x, x+3, c, e/c, min(0.4, 0.06+0.004*float64(x+2)))
 		}
 	}
+}
+
+// calibDiceGame is the two-player dice game of seed x, as the arena
+// seeds it.
+func calibDiceGame(x uint64) *game.Game {
+	var s [32]byte
+	for b := 0; b < 8; b, x = b+1, x>>8 {
+		s[b] = byte(x)
+	}
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
+	if err != nil {
+		panic(err)
+	}
+	return g
 }

@@ -88,6 +88,11 @@ func spreads(a, a2 []float32) []float32 {
 // (a locked row counting 10), at most 40 %. Its shape was chosen by
 // playing Hard against Medium in two-player games.
 func hazard(rows [4]uint8, m int) float32 {
+	return min(0.4, 0.06+0.004*float32(fill(rows)))
+}
+
+// fill is how far a sheet has come: its crosses, a locked row counting 10.
+func fill(rows [4]uint8) int {
 	x := 0
 	for _, r := range rows {
 		if r == rowLocked {
@@ -96,7 +101,7 @@ func hazard(rows [4]uint8, m int) float32 {
 			x += int(rowCount[r])
 		}
 	}
-	return min(0.4, 0.06+0.004*float32(x))
+	return x
 }
 
 // hazardHard is hard's hazard: a quarter more than hazard (at most 40 %).
