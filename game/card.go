@@ -94,14 +94,18 @@ func (k *Card) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// deckSize is the number of cards in a deck (C1).
+func deckSize(jokers bool) int {
+	if jokers {
+		return maxCard
+	}
+	return colorCards
+}
+
 // FullDeck returns the cards of a new deck in canonical order: the 44 colour
 // cards, plus the 11 jokers when jokers is true (C1).
 func FullDeck(jokers bool) []Card {
-	n := colorCards
-	if jokers {
-		n = maxCard
-	}
-	d := make([]Card, n)
+	d := make([]Card, deckSize(jokers))
 	for i := range d {
 		d[i] = Card(i)
 	}

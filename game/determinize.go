@@ -40,6 +40,37 @@ import (
 // game. The Dice variant has no hidden cards and returns an error, as does a
 // view that no deal can match.
 func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
+	d, err := NewDealer(v)
+	if err != nil {
+		return nil, err
+	}
+	return d.Deal(r, nil)
+}
+
+// A Dealer deals many games from one view, as Determinize deals one: it
+// checks the view once, and Deal can reuse the memory of a game dealt
+// before. The same random source gives the same deal as Determinize.
+type Dealer struct {
+	v             PrivateView
+	names         []string
+	unknown       []Card // the cards the seat cannot place, in card order
+	played        []Card // the last play's cards
+	discarded     []Card // the remembered discard pile (recalled)
+	inDiscard     bool   // the last play lies on the discard pile
+	recalled      bool   // the view lists the whole discard pile
+	hiddenDiscard int    // face-down cards of the discard pile to deal
+	total         int    // cards in the deck
+
+	// scratch, reused by every deal
+	pool    []Card
+	display []Card
+	held    [][]Card
+	checked bool // a deal passed Validate: the others are made alike
+}
+
+// NewDealer checks v (see Determinize for what it must hold) and returns
+// a Dealer of the games seat v.Seat cannot tell apart from the real one.
+func NewDealer(v PrivateView) (*Dealer, error) {
 	if !v.Variant.CardGame() {
 		return nil, fmt.Errorf("game: determinize: the %s variant has no hidden cards", v.Variant)
 	}
@@ -127,14 +158,11 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 			}
 		}
 	}
-	total := colorCards
-	if jokers {
-		total = maxCard
-	}
-	pool := make([]Card, 0, total) // the cards the seat cannot place
+	total := deckSize(jokers)
+	unknown := make([]Card, 0, total) // the cards the seat cannot place
 	for c := range Card(total) {
 		if !known[c] {
-			pool = append(pool, c)
+			unknown = append(unknown, c)
 		}
 	}
 
@@ -167,10 +195,21 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 	case inDiscard:
 		hiddenDiscard -= len(played)
 	}
-	if want := others + DisplaySize + t.DrawSize + hiddenDiscard; want != len(pool) {
-		return nil, fmt.Errorf("game: determinize: %d unknown cards for %d hidden places", len(pool), want)
+	if want := others + DisplaySize + t.DrawSize + hiddenDiscard; want != len(unknown) {
+		return nil, fmt.Errorf("game: determinize: %d unknown cards for %d hidden places", len(unknown), want)
 	}
+	return &Dealer{v: v, names: names, unknown: unknown, played: played, discarded: discarded,
+		inDiscard: inDiscard, recalled: recalled, hiddenDiscard: hiddenDiscard, total: total,
+		pool: make([]Card, 0, len(unknown)), display: make([]Card, DisplaySize), held: make([][]Card, n)}, nil
+}
 
+// Deal deals one game from the dealer's view with r (see Determinize),
+// into dst's memory when dst is not nil (dst then holds the new game, and
+// whatever it held before is gone), and returns it.
+func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
+	v, t := &d.v, d.v.Table
+	n := len(v.Players)
+	pool := append(d.pool[:0], d.unknown...)
 	// A card of the shown number for each display slot and the draw pile's
 	// top, uniformly among the unknown ones; then the rest in random order.
 	pick := func(num int) (Card, error) {
@@ -196,7 +235,7 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		}
 		panic("unreachable")
 	}
-	display := make([]Card, DisplaySize)
+	display := d.display
 	for i, num := range t.Display {
 		c, err := pick(num)
 		if err != nil {
@@ -204,19 +243,19 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 		}
 		display[i] = c
 	}
-	var draw []Card
+	var top Card
 	if t.DrawSize > 0 {
-		top, err := pick(t.DrawTop)
+		c, err := pick(t.DrawTop)
 		if err != nil {
 			return nil, err
 		}
-		draw = make([]Card, 1, t.DrawSize)
-		draw[0] = top
+		top = c
 	}
 	// The numbers each other player is known to hold (taken from the
 	// display and not played since) are dealt to them first.
-	held := make([][]Card, n)
+	held := d.held
 	for p, pv := range v.Players {
+		held[p] = held[p][:0]
 		if p == v.Seat {
 			continue
 		}
@@ -247,15 +286,15 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 			sd[i+j] = byte(u >> (8 * j))
 		}
 	}
-	g := newGame(v.Variant, names, sd)
+	g := renewGame(dst, v.Variant, d.names, sd)
 	s := &g.st
-	s.Hands = make([][]Card, n)
+	s.Hands = slices.Grow(s.Hands[:0], n)[:n]
 	for p, pv := range v.Players {
-		var h []Card
+		h := s.Hands[p][:0]
 		if p == v.Seat {
-			h = slices.Clone(v.Hand)
+			h = append(h, v.Hand...)
 		} else {
-			h = append(held[p], deal(pv.HandSize-len(held[p]))...)
+			h = append(append(h, held[p]...), deal(pv.HandSize-len(held[p]))...)
 		}
 		s.Hands[p] = sortCards(slices.Grow(h, HandSize-len(h)))
 		s.Sheets[p] = pv.Sheet
@@ -266,19 +305,26 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 			s.Decided |= 1 << p
 		}
 	}
-	s.Display = display
+	s.Display = append(s.Display[:0], display...)
 	if t.DrawSize > 0 {
-		s.Draw = append(draw, deal(t.DrawSize-1)...)
+		s.Draw = append(append(slices.Grow(s.Draw[:0], t.DrawSize), top), deal(t.DrawSize-1)...)
+	} else {
+		s.Draw = nil
 	}
-	s.Discard = append(make([]Card, 0, t.DiscardSize), deal(hiddenDiscard)...)
+	if s.Discard == nil {
+		s.Discard = make([]Card, 0, t.DiscardSize)
+	}
+	s.Discard = append(s.Discard[:0], deal(d.hiddenDiscard)...)
 	switch {
-	case recalled:
-		s.Discard = append(s.Discard, discarded...)
-	case inDiscard:
-		s.Discard = append(s.Discard, played...)
+	case d.recalled:
+		s.Discard = append(s.Discard, d.discarded...)
+	case d.inDiscard:
+		s.Discard = append(s.Discard, d.played...)
 	}
-	if len(played) > 0 {
-		s.Played = played
+	if len(d.played) > 0 {
+		s.Played = append(s.Played[:0], d.played...)
+	} else {
+		s.Played = nil
 	}
 	s.PlayedAs = t.PlayedAs
 	s.PlayedBy = t.PlayedBy
@@ -294,15 +340,23 @@ func Determinize(v PrivateView, r *rand.Rand) (*Game, error) {
 	s.Crossed = v.Players[v.Active].Fresh != [NumColors]Row{}
 	// A stand-in for the deal, so that Record and Turns work (on a made-up
 	// history): the cards in seat, display and pile order.
-	s.Log.Deck = make([]Card, 0, total)
+	if s.Log.Deck == nil {
+		s.Log.Deck = make([]Card, 0, d.total)
+	}
+	s.Log.Deck = s.Log.Deck[:0]
 	for _, h := range s.Hands {
 		s.Log.Deck = append(s.Log.Deck, h...)
 	}
-	for _, pile := range [][]Card{s.Display, s.Draw, s.Discard} {
-		s.Log.Deck = append(s.Log.Deck, pile...)
-	}
-	if err := g.Validate(); err != nil {
-		return nil, fmt.Errorf("game: determinize: %w", err)
+	s.Log.Deck = append(s.Log.Deck, s.Display...)
+	s.Log.Deck = append(s.Log.Deck, s.Draw...)
+	s.Log.Deck = append(s.Log.Deck, s.Discard...)
+	// Every deal of a view is made alike, so one passing Validate vouches
+	// for the others.
+	if !d.checked {
+		if err := g.Validate(); err != nil {
+			return nil, fmt.Errorf("game: determinize: %w", err)
+		}
+		d.checked = true
 	}
 	return g, nil
 }

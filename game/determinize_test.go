@@ -297,3 +297,69 @@ func BenchmarkDeterminize(b *testing.B) {
 		}
 	}
 }
+
+// TestC10DealerDealsAsDeterminize: a Dealer's deals, made into the memory
+// of one game used over and over (dealt from views of other sizes and
+// variants, and played on after each deal), are the games Determinize
+// deals from the same random source: the same state, the same generator,
+// and the same game when both are played on alike to the end. A card
+// game's search reuses it this way (game/ai).
+func TestC10DealerDealsAsDeterminize(t *testing.T) {
+	var reused *Game // shared by both variants and every sample
+	var buf []Move
+	for _, v := range []Variant{Cards, Jokers} {
+		for k, sm := range determinizeSamples(t, v) {
+			if raceEnabled && k%3 != 0 {
+				continue
+			}
+			d, err := NewDealer(sm.view)
+			if err != nil {
+				t.Fatalf("%s sample %d: %v", v, k, err)
+			}
+			for deal := range uint64(3) {
+				want, err := Determinize(sm.view, rand.New(rand.NewPCG(uint64(k), deal)))
+				if err != nil {
+					t.Fatalf("%s sample %d: %v", v, k, err)
+				}
+				got, err := d.Deal(rand.New(rand.NewPCG(uint64(k), deal)), reused)
+				if err != nil {
+					t.Fatalf("%s sample %d, deal %d: %v", v, k, deal, err)
+				}
+				if reused != nil && got != reused {
+					t.Fatalf("%s sample %d: Deal did not deal into the game it was given", v, k)
+				}
+				reused = got
+				if !reflect.DeepEqual(got.st, want.st) {
+					t.Fatalf("%s sample %d, deal %d: state\n%+v\nwant\n%+v", v, k, deal, got.st, want.st)
+				}
+				gs, _ := got.src.MarshalBinary()
+				ws, _ := want.src.MarshalBinary()
+				if !slices.Equal(gs, ws) {
+					t.Fatalf("%s sample %d, deal %d: the generators differ", v, k, deal)
+				}
+				if err := got.Validate(); err != nil {
+					t.Fatalf("%s sample %d, deal %d: %v", v, k, deal, err)
+				}
+				// Both played on with the same random moves end alike; the
+				// reused game is left dirty for the next deal.
+				r1, r2 := rand.New(rand.NewPCG(uint64(k), 9)), rand.New(rand.NewPCG(uint64(k), 9))
+				for _, pair := range []struct {
+					g *Game
+					r *rand.Rand
+				}{{got, r1}, {want, r2}} {
+					for steps := 0; !pair.g.Over() && steps < maxSteps; steps++ {
+						w := pair.g.Waiting()
+						p := w[pair.r.IntN(len(w))]
+						buf = pair.g.AppendLegalMoves(buf[:0], p)
+						if err := pair.g.Apply(buf[pair.r.IntN(len(buf))]); err != nil {
+							t.Fatalf("%s sample %d: %v", v, k, err)
+						}
+					}
+				}
+				if !reflect.DeepEqual(got.st, want.st) {
+					t.Fatalf("%s sample %d, deal %d: played on alike, the games differ", v, k, deal)
+				}
+			}
+		}
+	}
+}

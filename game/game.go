@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -201,6 +202,52 @@ func checkPlayers(v Variant, names []string) error {
 		seen[n] = true
 	}
 	return nil
+}
+
+// renewGame is newGame in dst's memory (its slices reused, its generator
+// seeded again), or newGame when dst is nil.
+func renewGame(dst *Game, v Variant, players []string, seed [32]byte) *Game {
+	if dst == nil {
+		return newGame(v, players, seed)
+	}
+	if dst.src == nil {
+		dst.src = rand.NewChaCha8(seed)
+		dst.rnd = rand.New(dst.src)
+	} else {
+		dst.src.Seed(seed)
+	}
+	dst.encMoves.Store(nil)
+	d := &dst.st
+	n := len(players)
+	moves := d.Log.Moves[:0]
+	if moves == nil {
+		moves = []Move{}
+	}
+	st := state{
+		Variant: v,
+		Players: append(d.Players[:0], players...),
+		Sheets:  zeroed(d.Sheets, n),
+		Pending: zeroed(d.Pending, n),
+		Fresh:   zeroed(d.Fresh, n),
+		Hands:   d.Hands[:0],
+		Display: d.Display[:0],
+		Draw:    d.Draw[:0],
+		Discard: d.Discard[:0],
+		Played:  d.Played[:0],
+		Log:     history{Deck: d.Log.Deck[:0], Moves: moves},
+	}
+	if v.CardGame() {
+		st.Known = zeroed(d.Known, n)
+	}
+	dst.st = st
+	return dst
+}
+
+// zeroed is s resized to n zero values, in s's memory when it has room.
+func zeroed[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
 }
 
 func newGame(v Variant, players []string, seed [32]byte) *Game {

@@ -269,7 +269,7 @@ func (g *Game) validateCards() error {
 			return err
 		}
 	}
-	if want := len(FullDeck(s.Variant == Jokers)); count != want {
+	if want := deckSize(s.Variant == Jokers); count != want {
 		return fmt.Errorf("%d cards in the game, want %d", count, want)
 	}
 	return nil

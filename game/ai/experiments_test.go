@@ -7,15 +7,18 @@ package ai
 // (go test -tags experiments ./game/ai -run ... -v) and then skipped
 // unless their environment variable is set: QT_GAMES (TestTuneHeur),
 // QT_RANK (TestRankHist), QT_CALIB (TestCalibJudge, TestCalibSigma,
-// TestCalibFit); QT_VARIANT=jokers for the joker variant.
+// TestCalibFit), QT_SLOW (TestSlowDecisions); QT_VARIANT=jokers for the
+// joker variant.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -583,4 +586,64 @@ func calibDiceGame(x uint64) *game.Game {
 		panic(err)
 	}
 	return g
+}
+
+// TestSlowDecisions times hard's decisions over QT_SLOW two-player games
+// of hard against itself (seeds from 50001; QT_VARIANT=jokers for the
+// joker variant) and prints the p99, the mean and the ten slowest with
+// what the search saw: the turn, the number of legal moves, the expected
+// turns left (below hardEndG the play-outs run to the end) and the phase.
+// QT_CAP sets hardEndCapJokers. Run with GOMAXPROCS=1.
+func TestSlowDecisions(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_SLOW"))
+	if n == 0 {
+		t.Skip("QT_SLOW not set")
+	}
+	variant := game.Cards
+	if os.Getenv("QT_VARIANT") == "jokers" {
+		variant = game.Jokers
+	}
+	if c := os.Getenv("QT_CAP"); c != "" {
+		hardEndCapJokers, _ = strconv.ParseFloat(c, 64)
+	}
+	type rec struct {
+		d           time.Duration
+		turn, legal int
+		g           float64
+		phase       game.Phase
+	}
+	var recs []rec
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		var seed [32]byte
+		for b, x := 0, uint64(50001+i); b < 8; b, x = b+1, x>>8 {
+			seed[b] = byte(x)
+		}
+		g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			v := g.Private(p)
+			start := time.Now()
+			m := Choose(Hard, v, buf)
+			d := time.Since(start)
+			e := newCardEvalP(&v, &heurHard, nil)
+			recs = append(recs, rec{d, v.Turn, len(buf), e.g, v.Phase})
+			if err := g.Apply(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return cmp.Compare(b.d, a.d) })
+	var total time.Duration
+	for _, r := range recs {
+		total += r.d
+	}
+	fmt.Printf("%d decisions, p99 %v, mean %v\n", len(recs), recs[len(recs)/100].d, total/time.Duration(len(recs)))
+	for _, r := range recs[:min(10, len(recs))] {
+		fmt.Printf("%6.1f ms turn %2d legal %3d expected turns left %.1f phase %v\n", float64(r.d)/1e6, r.turn, r.legal, r.g, r.phase)
+	}
 }

@@ -32,6 +32,7 @@ var (
 	hardSigmaB         = 0.0
 	hardEndG           = 5.0 // play out to the end when the game is expected to last at most this many turns more
 	hardCardRollouts2  = 448 // hardCardRollouts at two players, where the time per decision has room (224 deals)
+	hardEndCapJokers   = 5.0 // with jokers, play-outs "to the end" stop after this many turns and are judged
 )
 
 // hardDeals is the number of deals per move at a table of n players.
@@ -85,11 +86,21 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128), horizon: hardHorizon}
 	if e.g <= hardEndG {
 		s.horizon = 0
+		if v.Variant == game.Jokers {
+			s.horizon = hardEndCapJokers
+		}
 	}
+	dealer, err := game.NewDealer(v)
+	if err != nil {
+		return vals, points, win // a view no deal matches: the heuristic's values
+	}
+	pcg := rand.NewPCG(seed, 0)
+	r := rand.New(pcg)
+	var g *game.Game // the deal, in the same memory every time
 	for d := range uint64(deals) {
-		g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, d)))
-		if err != nil {
-			return vals, points, win // a view no deal matches: the heuristic's values
+		pcg.Seed(seed, d)
+		if g, err = dealer.Deal(r, g); err != nil {
+			return vals, points, win
 		}
 		for i, c := range cands {
 			h := g
