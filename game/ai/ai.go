@@ -124,22 +124,6 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 			duo = duoV1
 		}
 		d := newDiceState(v, tablesFor(len(v.Players), duo))
-		if l == Hard && len(v.Players) == 2 && hazLevels != nil {
-			margin := float64(d.score) + d.t.others.at(d.rows, d.m) - float64(d.rivalScore) - d.t.others.at(d.rival, d.rivalM)
-			d.t = pressureTables(d.rows, d.m, d.rival, d.rivalM, margin)
-		}
-		if l == Hard && endNowP > 0 && len(v.Players) == 2 && v.Phase == game.PhaseWhite && v.Seat != v.Active && activeMayEnd(v) {
-			d.endNow = endNowP
-		}
-		if l == Hard && lockNowP > 0 && len(v.Players) == 2 && v.Phase == game.PhaseWhite && v.Seat != v.Active {
-			d.lockNow = activeLocks(v, lockNowP)
-		}
-		if l == Hard && rivalW >= 0 {
-			d.t.rivalWeight = rivalW
-		}
-		if l == Hard && d.hasRival {
-			d.behind = float64(d.score)+d.t.others.at(d.rows, d.m) < float64(d.rivalScore)+d.t.others.at(d.rival, d.rivalM)
-		}
 		d.judge = l == Hard
 		value = func(m game.Move) float64 { return d.value(v, m) }
 	case l == GA && v.Variant == game.Dice:

@@ -8,7 +8,7 @@ package ai
 // unless their environment variable is set: QT_GAMES (TestTuneHeur),
 // QT_RANK (TestRankHist), QT_CALIB (TestCalibJudge, TestCalibSigma,
 // TestCalibFit, TestCalibDice, TestHazardDice, TestHazardByOther,
-// TestMisthrowsDice, TestPressureDiff), QT_DZSCALE (TestBuildScaledDuo);
+// TestMisthrowsDice), QT_DZSCALE (TestBuildScaledDuo);
 // QT_VARIANT=jokers for the joker variant.
 
 import (
@@ -589,7 +589,8 @@ func calibDiceGame(x uint64) *game.Game {
 
 // TestBuildScaledDuo writes the duo table built with min(0.4, QT_DZSCALE ×
 // hazard) to QT_DZDIR (default /tmp/dzt) as s<100×scale>.tbl, for the
-// levels of pressure_hook.go (about three and a half minutes on one core).
+// hazard levels of the experiment of commit be71197 (about three and a
+// half minutes on one core).
 func TestBuildScaledDuo(t *testing.T) {
 	k, _ := strconv.ParseFloat(os.Getenv("QT_DZSCALE"), 64)
 	if k == 0 {
@@ -610,7 +611,8 @@ func TestBuildScaledDuo(t *testing.T) {
 // (QT_CALIB games of hard self-play, two players, seeds from 110001) by
 // the active player's sheet: a row locked (by anybody), its rows of five
 // crosses or more, its misthrows (3 or fewer); and, as TestHazardDice, by
-// the waiting player's fill (endChance and typicalEnd in pressure.go).
+// the waiting player's fill (endChance and typicalEnd of the experiment
+// of commit be71197).
 func TestHazardByOther(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
 	if n == 0 {
@@ -750,53 +752,4 @@ func TestMisthrowsDice(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestPressureDiff plays hard without the knobs of pressure.go against
-// hard-v1 (QT_CALIB seeds from 90001) and counts hard's decisions (with
-// more than one legal move) where the knobs as set (with -tags
-// pressurehook, from the environment) would choose otherwise; with
-// QT_DZV1 set, where hard-v1 would.
-func TestPressureDiff(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip("not set")
-	}
-	saved := hazLevels
-	saveEnd := endNowP
-	saveMis := misPenalty
-	var dec, diff, diffWhitePassive int
-	buf := make([]game.Move, 0, 64)
-	for i := range n {
-		g := calibDiceGame(uint64(90001 + i))
-		for !g.Over() {
-			p := g.Waiting()[0]
-			buf = g.AppendLegalMoves(buf[:0], p)
-			v := g.Private(p)
-			if p == 1 {
-				g.Apply(Choose(HardV1, v, buf))
-				continue
-			}
-			hazLevels, endNowP, misPenalty = nil, 0, [4]float64{}
-			base := Choose(Hard, v, buf)
-			hazLevels, endNowP, misPenalty = saved, saveEnd, saveMis
-			alt := Choose(Hard, v, buf)
-			if os.Getenv("QT_DZV1") != "" {
-				hazLevels, endNowP = nil, 0
-				alt = Choose(HardV1, v, buf)
-				hazLevels, endNowP = saved, saveEnd
-			}
-			if len(buf) > 1 {
-				dec++
-				if alt != base {
-					diff++
-					if v.Phase == game.PhaseWhite && v.Seat != v.Active {
-						diffWhitePassive++
-					}
-				}
-			}
-			g.Apply(base)
-		}
-	}
-	fmt.Printf("DIFF decisions %d differ %d (%.2f %%), passive white %d, per game %.2f\n", dec, diff, 100*float64(diff)/float64(dec), diffWhitePassive, float64(diff)/float64(n))
 }

@@ -44,9 +44,6 @@ type diceTables struct {
 	// expectation (own's and others' value) and the second moment of the
 	// same points still to come, under the same play.
 	ownMoments, othersMoments func(rows [4]uint8, m int) (float64, float64)
-	// rival, when set, gives the rival's points still to come instead of
-	// own (its future under another hazard than one's own).
-	rival pointTable
 }
 
 // diceState is what the hard dice player weighs a choice with: its sheet
@@ -65,9 +62,6 @@ type diceState struct {
 	// score now and othersHi the best the others may have once the
 	// action resolves (crossing the white sum at the same moment).
 	judge              bool
-	behind             bool       // expected to end behind the rival (misPenalty)
-	endNow             float64    // when > 0, the chance the active other ends the game now (endNowP)
-	lockNow            [4]float64 // the chance the active other locks each row now (lockNowP)
 	score, rivalScore  int
 	othersLo, othersHi int
 }
@@ -127,19 +121,8 @@ func (d diceState) ownAfter(rows [4]uint8, m int) (float64, float64) {
 // m misthrows: the game goes on with the chance keep.
 func (d diceState) othersAfter(rows [4]uint8, m int) (float64, float64) {
 	keep := d.t.keep(rows, m)
-	if d.endNow > 0 {
-		keep = 1 - d.endNow
-	}
 	if !d.winning() {
-		v := d.t.others.at(rows, m)
-		for i, q := range d.lockNow {
-			if q > 0 && rows[i] != rowLocked {
-				r := rows
-				r[i] = rowLocked
-				v -= q * (v - d.t.others.at(r, m))
-			}
-		}
-		return keep * v, 0
+		return keep * d.t.others.at(rows, m), 0
 	}
 	v, s := d.t.othersMoments(rows, m)
 	return keep * v, max(0, keep*s-keep*v*keep*v)
@@ -188,11 +171,7 @@ func (d diceState) rivalLoss(rows [4]uint8, m int) float64 {
 			r[i] = rowLocked
 		}
 	}
-	t := d.t.own
-	if d.t.rival != nil {
-		t = d.t.rival
-	}
-	return d.t.rivalWeight * t.at(r, d.rivalM)
+	return d.t.rivalWeight * d.t.own.at(r, d.rivalM)
 }
 
 // rivalVar is the variance of the rival's points still to come once rows
@@ -330,16 +309,8 @@ func (d diceState) stop(rows [4]uint8, crossed bool) float64 {
 	if crossed {
 		return d.after(rows, d.m, 0)
 	}
-	v := d.after(rows, d.m+1, -game.MisthrowPenalty)
-	if d.behind && d.m+1 < 4 && v > -endWorth/2 && v < endWorth/2 {
-		v -= misPenalty[d.m+1]
-	}
-	return v
+	return d.after(rows, d.m+1, -game.MisthrowPenalty)
 }
-
-// misPenalty is what a misthrow that reaches m misthrows costs beyond its
-// points, for a seat behind (experiment).
-var misPenalty [4]float64
 
 // bestColour is the worth of the best action 2 (or none) from rows,
 // having scored pts in action 1.
