@@ -7,8 +7,9 @@ package ai
 // (go test -tags experiments ./game/ai -run ... -v) and then skipped
 // unless their environment variable is set: QT_GAMES (TestTuneHeur),
 // QT_RANK (TestRankHist), QT_CALIB (TestCalibJudge, TestCalibSigma,
-// TestCalibFit), QT_SLOW (TestSlowDecisions); QT_VARIANT=jokers for the
-// joker variant.
+// TestCalibFit, TestCalibDice, TestHazardDice, TestHazardByOther,
+// TestMisthrowsDice), QT_DZSCALE (TestBuildScaledDuo), QT_SLOW
+// (TestSlowDecisions); QT_VARIANT=jokers for the joker variant.
 
 import (
 	"cmp"
@@ -645,5 +646,172 @@ func TestSlowDecisions(t *testing.T) {
 	fmt.Printf("%d decisions, p99 %v, mean %v\n", len(recs), recs[len(recs)/100].d, total/time.Duration(len(recs)))
 	for _, r := range recs[:min(10, len(recs))] {
 		fmt.Printf("%6.1f ms turn %2d legal %3d expected turns left %.1f phase %v\n", float64(r.d)/1e6, r.turn, r.legal, r.g, r.phase)
+	}
+}
+
+// TestBuildScaledDuo writes the duo table built with min(0.4, QT_DZSCALE ×
+// hazard) to QT_DZDIR (default /tmp/dzt) as s<100×scale>.tbl, for the
+// hazard levels of the experiment of commit be71197 (about three and a
+// half minutes on one core).
+func TestBuildScaledDuo(t *testing.T) {
+	k, _ := strconv.ParseFloat(os.Getenv("QT_DZSCALE"), 64)
+	if k == 0 {
+		t.Skip("not set")
+	}
+	h := func(rows [4]uint8, m int) float32 { return min(0.4, float32(k)*hazard(rows, m)) }
+	a, _ := duoValues(h)
+	dir := os.Getenv("QT_DZDIR")
+	if dir == "" {
+		dir = "/tmp/dzt"
+	}
+	if err := os.WriteFile(fmt.Sprintf("%s/s%03.0f.tbl", dir, k*100), encodeTable(a), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHazardByOther measures the chance that the game ends in a turn
+// (QT_CALIB games of hard self-play, two players, seeds from 110001) by
+// the active player's sheet: a row locked (by anybody), its rows of five
+// crosses or more, its misthrows (3 or fewer); and, as TestHazardDice, by
+// the waiting player's fill (endChance and typicalEnd of the experiment
+// of commit be71197).
+func TestHazardByOther(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip("QT_CALIB not set")
+	}
+	type cell struct{ locked, lockable, three int }
+	cnt, ends := map[cell]float64{}, map[cell]float64{}
+	var fcnt, fends [20]float64
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		g := calibDiceGame(uint64(110001 + i))
+		last := -1
+		var c cell
+		f := 0
+		for !g.Over() {
+			if g.Phase() == game.PhaseWhite && g.Turn() != last {
+				last = g.Turn()
+				v := g.Private(0)
+				arow, am := sheetState(v, v.Active)
+				prow, _ := sheetState(v, 1-v.Active)
+				c = cell{min(lockedRows(arow), 1), 0, 0}
+				for _, r := range arow {
+					if r != rowLocked && r != rowEmpty && rowCount[r] >= 5 {
+						c.lockable++
+					}
+				}
+				c.lockable = min(c.lockable, 3)
+				if am >= 3 {
+					c.three = 1
+				}
+				cnt[c]++
+				f = min(fill(prow)/4, 19)
+				fcnt[f]++
+			}
+			p := g.Waiting()[0]
+			buf = g.AppendLegalMoves(buf[:0], p)
+			g.Apply(Choose(Hard, g.Private(p), buf))
+		}
+		ends[c]++
+		fends[f]++
+	}
+	for locked := range 2 {
+		for three := range 2 {
+			for lockable := range 4 {
+				c := cell{locked, lockable, three}
+				if cnt[c] > 0 {
+					fmt.Printf("HAZARD locked %d lockable %d three misthrows %d turns %6.0f ended %.3f\n", locked, lockable, three, cnt[c], ends[c]/cnt[c])
+				}
+			}
+		}
+	}
+	for f := range fcnt {
+		if fcnt[f] > 0 {
+			fmt.Printf("HAZARD waiting fill %2d-%2d turns %6.0f ended %.3f\n", 4*f, 4*f+3, fcnt[f], fends[f]/fcnt[f])
+		}
+	}
+}
+
+// TestMisthrowsDice plays hard against hard-v1 (QT_CALIB seeds from 90001,
+// both seatings) and prints each player's misthrows at the end with its
+// win share, and its misthrows taken by passing the colour action with a
+// cross at hand, by the count reached and whether it was ahead then.
+func TestMisthrowsDice(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
+	if n == 0 {
+		t.Skip("not set")
+	}
+	lv := [2]Level{Hard, HardV1}
+	type key struct {
+		lvl, m int
+		ahead  int
+	}
+	vol := map[key][2]float64{} // count, wins
+	var endM [2][5][2]float64
+	buf := make([]game.Move, 0, 64)
+	for i := range n {
+		for sw := range 2 {
+			g := calibDiceGame(uint64(90001 + i))
+			var marks [][3]int // player level, m reached, ahead
+			for !g.Over() {
+				p := g.Waiting()[0]
+				buf = g.AppendLegalMoves(buf[:0], p)
+				v := g.Private(p)
+				mv := Choose(lv[(p+sw)%2], v, buf)
+				if g.Phase() == game.PhaseColor && mv.Kind == game.Pass && len(buf) > 1 {
+					crossed := false
+					for _, f := range v.Players[p].Fresh {
+						crossed = crossed || f != 0
+					}
+					if !crossed {
+						d := v.Players[p].Sheet.Score() - v.Players[1-p].Sheet.Score()
+						a := 0
+						if d > 0 {
+							a = 1
+						}
+						marks = append(marks, [3]int{(p + sw) % 2, v.Players[p].Sheet.Misthrows + 1, a})
+					}
+				}
+				g.Apply(mv)
+			}
+			s := [2]int{g.Sheet(0).Score(), g.Sheet(1).Score()}
+			for p := range 2 {
+				w := 0.0
+				if s[p] > s[1-p] {
+					w = 1
+				} else if s[p] == s[1-p] {
+					w = 0.5
+				}
+				lvl := (p + sw) % 2
+				endM[lvl][g.Sheet(p).Misthrows][0]++
+				endM[lvl][g.Sheet(p).Misthrows][1] += w
+				for _, mk := range marks {
+					if mk[0] == lvl {
+						k := key{lvl, mk[1], mk[2]}
+						x := vol[k]
+						x[0]++
+						x[1] += w
+						vol[k] = x
+					}
+				}
+			}
+		}
+	}
+	for l := range 2 {
+		for m := range 5 {
+			c := endM[l][m]
+			if c[0] > 0 {
+				fmt.Printf("MIS %v end m=%d games %5.0f win %.3f\n", lv[l], m, c[0], c[1]/c[0])
+			}
+		}
+		for m := 1; m <= 4; m++ {
+			for a := range 2 {
+				c := vol[key{l, m, a}]
+				if c[0] > 0 {
+					fmt.Printf("MIS %v voluntary to m=%d ahead=%d count %5.0f win %.3f\n", lv[l], m, a, c[0], c[1]/c[0])
+				}
+			}
+		}
 	}
 }
