@@ -594,7 +594,7 @@ func calibDiceGame(x uint64) *game.Game {
 // joker variant) and prints the p99, the mean and the ten slowest with
 // what the search saw: the turn, the number of legal moves, the expected
 // turns left (below hardEndG the play-outs run to the end) and the phase.
-// QT_CAP sets hardEndCapJokers. Run with GOMAXPROCS=1.
+// QT_CAP sets hardEndCap. Run with GOMAXPROCS=1.
 func TestSlowDecisions(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("QT_SLOW"))
 	if n == 0 {
@@ -605,7 +605,7 @@ func TestSlowDecisions(t *testing.T) {
 		variant = game.Jokers
 	}
 	if c := os.Getenv("QT_CAP"); c != "" {
-		hardEndCapJokers, _ = strconv.ParseFloat(c, 64)
+		hardEndCap, _ = strconv.ParseFloat(c, 64)
 	}
 	type rec struct {
 		d           time.Duration

@@ -19,7 +19,9 @@ import (
 // with less weight on the margin (0.02, from 0.05), and play-outs to the
 // end when at most 5 turns are expected (hardEndG 5). Fourth round: 224
 // deals at two players (hardCardRollouts2), where the time per decision
-// had room. NOTES.md has the figures.
+// had room. Fifth round: play-outs to the end stop after 5 turns
+// (hardEndCap), which halved the slowest decisions' time. NOTES.md has
+// the figures.
 var (
 	hardCardCandidates = 6    // moves searched
 	hardCardRollouts   = 320  // play-outs per move times players
@@ -32,7 +34,7 @@ var (
 	hardSigmaB         = 0.0
 	hardEndG           = 5.0 // play out to the end when the game is expected to last at most this many turns more
 	hardCardRollouts2  = 448 // hardCardRollouts at two players, where the time per decision has room (224 deals)
-	hardEndCapJokers   = 5.0 // with jokers, play-outs "to the end" stop after this many turns and are judged
+	hardEndCap         = 5.0 // play-outs "to the end" stop after this many turns all the same, and are judged
 )
 
 // hardDeals is the number of deals per move at a table of n players.
@@ -85,10 +87,7 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 	deals := hardDeals(len(v.Players))
 	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128), horizon: hardHorizon}
 	if e.g <= hardEndG {
-		s.horizon = 0
-		if v.Variant == game.Jokers {
-			s.horizon = hardEndCapJokers
-		}
+		s.horizon = hardEndCap
 	}
 	dealer, err := game.NewDealer(v)
 	if err != nil {
