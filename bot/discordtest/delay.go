@@ -174,9 +174,12 @@ const (
 // hold blocks for d.d, until released, or until the client or the server
 // goes away. It returns "" when the request may go on, else why not.
 func (s *Server) hold(r *http.Request, d *delay) string {
+	// An abandoned request is logged as the hold ends (abandonedLocked),
+	// so that a test that sees the hold end also sees the request.
 	h := &heldReq{HeldRequest{Method: r.Method, Path: r.URL.Path, Phase: d.phase, Since: time.Now()}, make(chan struct{})}
 	s.mu.Lock()
 	if s.closed {
+		s.abandonedLocked(r, d, holdServerClosed)
 		s.mu.Unlock()
 		return holdServerClosed
 	}
@@ -201,6 +204,7 @@ func (s *Server) hold(r *http.Request, d *delay) string {
 	}
 	s.mu.Lock()
 	delete(s.held, h)
+	s.abandonedLocked(r, d, why)
 	s.notifyLocked()
 	s.mu.Unlock()
 	if why != "" {
@@ -209,4 +213,15 @@ func (s *Server) hold(r *http.Request, d *delay) string {
 		s.logf("fault", "%s %s released", r.Method, r.URL.Path)
 	}
 	return why
+}
+
+// abandonedLocked logs r as abandoned for why when a hold before its
+// effect ends early (why not ""); s.mu is held.
+func (s *Server) abandonedLocked(r *http.Request, d *delay, why string) {
+	if why == "" || d.phase != DelayBefore {
+		return
+	}
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Time: s.clock.Now(),
+		BodySize: max(r.ContentLength, 0), Error: "abandoned while held before taking effect: " + why})
+	s.keepHistoryLocked()
 }

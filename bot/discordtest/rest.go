@@ -191,13 +191,7 @@ func (s *Server) wrap(rt route) http.Handler {
 		dl := s.takeDelay(r)
 		if dl != nil && dl.phase == DelayBefore {
 			s.preread(r)
-			if why := s.hold(r, dl); why != "" {
-				s.mu.Lock()
-				s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Time: s.clock.Now(),
-					BodySize: max(r.ContentLength, 0), Error: "abandoned while held before taking effect: " + why})
-				s.keepHistoryLocked()
-				s.notifyLocked()
-				s.mu.Unlock()
+			if why := s.hold(r, dl); why != "" { // hold logged the request
 				if why == holdServerClosed {
 					writeJSON(w, http.StatusServiceUnavailable, map[string]any{"message": "server closed", "code": 0})
 				}
