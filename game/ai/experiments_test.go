@@ -41,15 +41,7 @@ func TestTuneHeur(t *testing.T) {
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
 		for r := range 2 { // r: seat of the tuned player
-			var s [32]byte
-			x := seed0 + uint64(i)
-			for b := 0; b < 8; b, x = b+1, x>>8 {
-				s[b] = byte(x)
-			}
-			g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := twoPlayerGame(t, variant, seed0+uint64(i))
 			for !g.Over() {
 				p := g.Waiting()[0]
 				buf = g.AppendLegalMoves(buf[:0], p)
@@ -616,14 +608,7 @@ func TestSlowDecisions(t *testing.T) {
 	var recs []rec
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		var seed [32]byte
-		for b, x := 0, uint64(50001+i); b < 8; b, x = b+1, x>>8 {
-			seed[b] = byte(x)
-		}
-		g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := twoPlayerGame(t, variant, uint64(50001+i))
 		for !g.Over() {
 			p := g.Waiting()[0]
 			buf = g.AppendLegalMoves(buf[:0], p)
@@ -814,4 +799,18 @@ func TestMisthrowsDice(t *testing.T) {
 			}
 		}
 	}
+}
+
+// twoPlayerGame starts a two-player game of variant with the arena's seed
+// x (its little-endian bytes).
+func twoPlayerGame(t *testing.T, variant game.Variant, x uint64) *game.Game {
+	var seed [32]byte
+	for b := 0; b < 8; b, x = b+1, x>>8 {
+		seed[b] = byte(x)
+	}
+	g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
