@@ -205,10 +205,10 @@ func checkPlayers(v Variant, names []string) error {
 }
 
 // renewGame is newGame in dst's memory (its slices reused, its generator
-// seeded again), or newGame when dst is nil.
+// seeded again), or in new memory when dst is nil.
 func renewGame(dst *Game, v Variant, players []string, seed [32]byte) *Game {
 	if dst == nil {
-		return newGame(v, players, seed)
+		dst = &Game{}
 	}
 	if dst.src == nil {
 		dst.src = rand.NewChaCha8(seed)
@@ -250,22 +250,10 @@ func zeroed[T any](s []T, n int) []T {
 	return s
 }
 
+// newGame is a game of variant v with the given players before its setup,
+// its generator seeded with seed.
 func newGame(v Variant, players []string, seed [32]byte) *Game {
-	g := &Game{src: rand.NewChaCha8(seed)}
-	g.rnd = rand.New(g.src)
-	n := len(players)
-	g.st = state{
-		Variant: v,
-		Players: append([]string(nil), players...),
-		Sheets:  make([]Sheet, n),
-		Pending: make([]Move, n),
-		Fresh:   make([][NumColors]Row, n),
-		Log:     history{Moves: []Move{}},
-	}
-	if v.CardGame() {
-		g.st.Known = make([][13]uint8, n)
-	}
-	return g
+	return renewGame(nil, v, players, seed)
 }
 
 // setup places the first player and, for cards, deals from deck (top first:

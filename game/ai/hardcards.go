@@ -32,9 +32,9 @@ var (
 	hardTempo          = 0.0  // points the judge gives the player about to move
 	hardSigmaA         = 0.0  // if > 0, the judge's spread is hardSigmaA + hardSigmaB·√(turns left)
 	hardSigmaB         = 0.0
-	hardEndG           = 5.0 // play out to the end when the game is expected to last at most this many turns more
+	hardEndG           = 5.0 // when the game is expected to last at most this many turns more, …
+	hardEndCap         = 5.0 // … play-outs run this many turns instead of hardHorizon (0: to the end)
 	hardCardRollouts2  = 448 // hardCardRollouts at two players, where the time per decision has room (224 deals)
-	hardEndCap         = 5.0 // play-outs "to the end" stop after this many turns all the same, and are judged
 )
 
 // hardDeals is the number of deals per move at a table of n players.
