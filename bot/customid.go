@@ -13,8 +13,8 @@ import (
 // A component's custom_id names the table it belongs to, the state it was
 // made for and the view it sits in, so that buttons keep working after a
 // restart, a click on an outdated button is recognised, and a click can
-// never be answered in a view it was not made for (README, "When things go
-// wrong": old and forged buttons). Format, at most 100 characters:
+// never be answered in a view it was not made for (ARCHITECTURE.md,
+// "Buttons"). Format, at most 100 characters:
 //
 //	q2:<table>:<stamp>:<view>:<verb>[:<arg>]#<check>
 //

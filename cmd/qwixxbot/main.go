@@ -132,6 +132,7 @@ func usage(w io.Writer) {
                 [--pace 1s-3s|0] [--warmup D] [--duration D] [--sample D]
                 [--bot FILE] [--discord-limits] [--format text|json]
                                      run the bot under load against the built-in
-                                     fake Discord and measure it (see README)
+                                     fake Discord and measure it (see
+                                     cmd/qwixxbot/internal/load/NOTES.md)
 `)
 }

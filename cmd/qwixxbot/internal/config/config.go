@@ -428,7 +428,7 @@ func (r *raw) applyEnv(env func(string) (string, bool)) error {
 func UnknownEnv(environ []string) []string {
 	known := map[string]bool{TokenEnv: true}
 	// The sandbox page's browser tests read these; they configure the
-	// tests, not the bot, and are documented in README.
+	// tests, not the bot, and are documented in ARCHITECTURE.md ("Tests").
 	for _, name := range []string{"QWIXXBOT_BROWSER", "QWIXXBOT_REQUIRE_BROWSER", "QWIXXBOT_WEB_SHOTS"} {
 		known[name] = true
 	}
