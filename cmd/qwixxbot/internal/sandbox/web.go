@@ -33,7 +33,7 @@ var webFiles embed.FS
 func ServePage(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Sandbox.Addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("sandbox page: %s is already in use (another sandbox, or another program): choose another address, e.g. QWIXXBOT_SANDBOX_ADDR=127.0.0.1:8081 go run ./cmd/qwixxbot", cfg.Sandbox.Addr)
+		return addrInUse(cfg)
 	}
 	if err != nil {
 		return fmt.Errorf("sandbox page: %w", err)
@@ -61,6 +61,24 @@ func ServePage(ctx context.Context, cfg config.Config, log zerolog.Logger, stdou
 		return err
 	}
 	return nil
+}
+
+// addrInUse is the error for a page address that is taken. When another
+// sandbox holds the folder too (a second sandbox started where the first
+// runs), it says both changes at once: with only a new address, the next
+// run would stop at the folder.
+func addrInUse(cfg config.Config) error {
+	addr, out := cfg.Sandbox.Addr, cfg.Sandbox.OutDir
+	unlock, err := lockOutDir(out)
+	var busy *outDirBusyError
+	if errors.As(err, &busy) {
+		return fmt.Errorf("sandbox page: %s is already in use and %s: stop that sandbox, or give this one an address and a folder of its own, e.g. QWIXXBOT_SANDBOX_ADDR=%s QWIXXBOT_SANDBOX_OUT_DIR=%s go run ./cmd/qwixxbot%s",
+			addr, busy.running(), otherAddr(addr), otherDir(out), busy.stale)
+	}
+	if err == nil {
+		unlock()
+	}
+	return fmt.Errorf("sandbox page: %s is already in use (another sandbox, or another program): choose another address, e.g. QWIXXBOT_SANDBOX_ADDR=%s go run ./cmd/qwixxbot", addr, otherAddr(addr))
 }
 
 // configuredHost is the host name of the configured address ("" for an IP
