@@ -132,11 +132,16 @@ func TestWebPageChannelFollowsAndJumps(t *testing.T) {
 			// (A zero DeltaX would be left out, which the browser refuses.)
 			w.run(t, "scroll up", chromedp.MouseEvent(chromedp.MouseWheel, x, y, func(p *input.DispatchMouseEventParams) { p.DeltaX, p.DeltaY = 0.001, -500 }))
 			w.waitLoaded(t, "scrolled up, the jump bar", `document.querySelector("#messages").scrollTop > 0 && !document.querySelector("#jump").hidden`)
-			top := get(t, w, "where the view is", chromedp.Evaluate[float64](settled(`document.querySelector("#messages").scrollTop`), chromedp.EvalAwaitPromise))
+			// What the user sees: the first message whose top is in view, and
+			// where.
+			const seen = `(() => { const l = document.querySelector("#messages").getBoundingClientRect();
+  const m = [...document.querySelectorAll("#messages .msg")].find(m => m.getBoundingClientRect().top >= l.top);
+  return m.dataset.id + " at " + m.getBoundingClientRect().top; })()`
+			before := get(t, w, "what the user sees", chromedp.Evaluate[string](settled(seen), chromedp.EvalAwaitPromise))
 			id := w.botMessage(t, "solo")
-			after := get(t, w, "where the view is now", chromedp.Evaluate[float64](settled(`document.querySelector("#messages").scrollTop`), chromedp.EvalAwaitPromise))
-			if after != top {
-				t.Errorf("a new message moved the view of a user who scrolled up: scrollTop %v → %v", top, after)
+			after := get(t, w, "what the user sees now", chromedp.Evaluate[string](settled(seen), chromedp.EvalAwaitPromise))
+			if after != before {
+				t.Errorf("a new message moved the view of a user who scrolled up: message %s → %s", before, after)
 			}
 			w.check(t, "the new message is below the view", fmt.Sprintf(`document.querySelector('.msg[data-id=%q]').getBoundingClientRect().top >= document.querySelector("#messages").getBoundingClientRect().bottom`, id))
 			w.check(t, "the jump bar is shown", `!document.querySelector("#jump").hidden && document.querySelector("#jump").innerText.includes("Jump to present")`)

@@ -487,7 +487,7 @@ function setupScroll() {
   list.addEventListener("touchmove", user, { passive: true });
   list.addEventListener("pointerdown", ev => { if (ev.target === list) user(); });
   document.addEventListener("keydown", ev => {
-    if (["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown", " "].includes(ev.key) && !ev.target.closest("input, select, textarea, button")) user();
+    if (["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown", " "].includes(ev.key) && ev.target instanceof Element && !ev.target.closest("input, select, textarea, button")) user();
   });
   state.scrollIntent = user;
   list.addEventListener("scroll", () => {
