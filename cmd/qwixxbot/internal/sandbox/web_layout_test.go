@@ -238,6 +238,29 @@ func TestWebPageRendersDiscordMarkdown(t *testing.T) {
 	w.run(t, "reveal the spoiler", chromedp.Click(chromedp.CSS(`.msg[data-id="99999999999999999999"] .spoiler`)))
 	w.check(t, "the spoiler is shown", `document.querySelector('.msg[data-id="99999999999999999999"] .spoiler').classList.contains("shown")`)
 	w.shot(t, "markdown")
+
+	// The daily challenge played to its end (Anna passes every action, so
+	// four misthrows end it, RULES D6, D9): its share text is a code box on
+	// the page, without the fences.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	answer := players.Answer(ctx)
+	m, err := answer(w.anna.Command(w.fw.srv.DefaultChannel(), "qwixx", "daily", nil))
+	for i := 0; err == nil && !strings.Contains(m.Content, "```"); i++ {
+		if i == 40 {
+			t.Fatalf("the daily challenge did not end after 40 passes:\n%s", m.Content)
+		}
+		m, err = answer(w.anna.Click(m, buttonID(t, m, ":pass")))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := fmt.Sprintf(`.msg[data-id=%q]`, m.ID)
+	w.waitFor(t, "the daily's summary on the page", fmt.Sprintf(`(e => e !== null && +e.dataset.version >= %d)(document.querySelector(%q))`, m.Version, sel))
+	w.check(t, "the share text in a box", fmt.Sprintf(`document.querySelector(%q).innerText.includes("Qwixx daily #")`, sel+" pre.codeblock"))
+	w.check(t, "no code fences shown", fmt.Sprintf(`!document.querySelector(%q).innerText.includes("`+"```"+`")`, sel))
+	w.run(t, "show the summary", chromedp.ScrollIntoView(chromedp.CSS(sel+" pre.codeblock")))
+	w.shot(t, "daily-share")
 }
 
 // Issue 40: the sandbox could not rename its players, so right-to-left and

@@ -459,7 +459,9 @@ function renderMessage(m) {
 // message is edited, the window or the composer changes).
 function follow() {
   const list = $("#messages");
-  if (state.stick) list.scrollTop = list.scrollHeight;
+  if (!state.stick) return;
+  list.scrollTop = list.scrollHeight;
+  state.followed = list.scrollHeight;
 }
 
 // atBottom says whether the list shows its end.
@@ -475,9 +477,11 @@ function setStick(on) {
 }
 
 // The list follows new messages until the user scrolls away from its end
-// (wheel, touch, keys, the scroll bar): only the user's own scrolling stops
-// it. Scrolls the page makes (a picture grows the list before it is
-// followed) do not, and reaching the end again resumes following.
+// (wheel, touch, keys, the scroll bar, or anything that scrolls the list
+// while it keeps its height: finding text in the page, a focused button).
+// A scroll that comes with a change of the list's height is the page's
+// (a picture grew the list before it was followed): the list follows on.
+// Reaching the end again resumes following.
 const sizes = new ResizeObserver(() => follow());
 function setupScroll() {
   const list = $("#messages");
@@ -492,7 +496,7 @@ function setupScroll() {
   state.scrollIntent = user;
   list.addEventListener("scroll", () => {
     if (atBottom(list)) setStick(true);
-    else if (performance.now() - intent < 1500) setStick(false);
+    else if (performance.now() - intent < 1500 || list.scrollHeight === state.followed) setStick(false);
     else follow();
   });
   $("#jump").addEventListener("click", () => { setStick(true); follow(); });
