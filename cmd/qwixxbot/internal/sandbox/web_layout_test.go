@@ -245,15 +245,30 @@ func TestWebPageRendersDiscordMarkdown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	answer := players.Answer(ctx)
-	m, err := answer(w.anna.Command(w.fw.srv.DefaultChannel(), "qwixx", "daily", nil))
-	for i := 0; err == nil && !strings.Contains(m.Content, "```"); i++ {
-		if i == 40 {
-			t.Fatalf("the daily challenge did not end after 40 passes:\n%s", m.Content)
+	// An interaction that fails (the bot too slow on a loaded machine) is
+	// made again, as a person clicks again.
+	var m *discordtest.Message
+	for i := 0; m == nil || !strings.Contains(m.Content, "```"); i++ {
+		if i == 60 {
+			t.Fatalf("the daily challenge did not end after 60 clicks:\n%+v", m)
 		}
-		m, err = answer(w.anna.Click(m, buttonID(t, m, ":pass")))
-	}
-	if err != nil {
-		t.Fatal(err)
+		var got *discordtest.Message
+		var err error
+		if m == nil {
+			got, err = answer(w.anna.Command(w.fw.srv.DefaultChannel(), "qwixx", "daily", nil))
+		} else {
+			if now, ok := w.fw.srv.Message(m.ID); ok {
+				if m = now; strings.Contains(m.Content, "```") {
+					break
+				}
+			}
+			got, err = answer(w.anna.Click(m, buttonID(t, m, ":pass")))
+		}
+		if err != nil {
+			t.Logf("daily challenge, click %d: %v; again", i, err)
+			continue
+		}
+		m = got
 	}
 	sel := fmt.Sprintf(`.msg[data-id=%q]`, m.ID)
 	w.waitFor(t, "the daily's summary on the page", fmt.Sprintf(`(e => e !== null && +e.dataset.version >= %d)(document.querySelector(%q))`, m.Version, sel))
