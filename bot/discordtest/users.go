@@ -41,6 +41,17 @@ func (u *User) SetLocale(locale string) {
 	u.s.users[u.ID].locale = locale
 }
 
+// SetName renames the user: interactions from now on carry the new name
+// (username and global_name), as after a rename in Discord. It updates
+// u.Name too, which must then not be read concurrently.
+func (u *User) SetName(name string) {
+	u.s.mu.Lock()
+	defer u.s.mu.Unlock()
+	u.s.users[u.ID].name = name
+	u.Name = name
+	u.s.logf("fake", "user %s renamed %q", u.ID, name)
+}
+
 // SetPermissions sets the user's permissions in a guild, as sent in the
 // interaction's member.permissions (e.g. add MANAGE_MESSAGES).
 func (u *User) SetPermissions(guildID string, perms int64) {

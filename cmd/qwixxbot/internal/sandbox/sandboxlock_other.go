@@ -3,7 +3,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -19,7 +21,10 @@ func lockOutDir(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, "sandbox.lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("another sandbox may be running in %s (delete %s if none is): %w", dir, path, err)
+		if errors.Is(err, fs.ErrExist) {
+			return nil, &outDirBusyError{dir: dir, stale: " (if none is, delete " + path + ")"}
+		}
+		return nil, fmt.Errorf("sandbox folder: lock %s: %w", path, err)
 	}
 	f.Close()
 	return func() { os.Remove(path) }, nil

@@ -30,11 +30,7 @@ func lockOutDir(dir string) (unlock func(), err error) {
 		owner, _ := os.ReadFile(path)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			who := ""
-			if pid := strings.TrimSpace(string(owner)); pid != "" {
-				who = " (process " + pid + ")"
-			}
-			return nil, fmt.Errorf("another sandbox%s is running in %s: stop it, or give this one a folder of its own with QWIXXBOT_SANDBOX_OUT_DIR", who, dir)
+			return nil, &outDirBusyError{dir: dir, owner: strings.TrimSpace(string(owner))}
 		}
 		return nil, fmt.Errorf("sandbox folder: lock %s: %w", path, err)
 	}

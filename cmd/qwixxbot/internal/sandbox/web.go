@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
@@ -33,7 +35,7 @@ var webFiles embed.FS
 func ServePage(ctx context.Context, cfg config.Config, log zerolog.Logger, stdout io.Writer) error {
 	ln, err := net.Listen("tcp", cfg.Sandbox.Addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("sandbox page: %s is already in use (another sandbox, or another program): choose another address, e.g. QWIXXBOT_SANDBOX_ADDR=127.0.0.1:8081 go run ./cmd/qwixxbot", cfg.Sandbox.Addr)
+		return addrInUse(cfg)
 	}
 	if err != nil {
 		return fmt.Errorf("sandbox page: %w", err)
@@ -61,6 +63,24 @@ func ServePage(ctx context.Context, cfg config.Config, log zerolog.Logger, stdou
 		return err
 	}
 	return nil
+}
+
+// addrInUse is the error for a page address that is taken. When another
+// sandbox holds the folder too (a second sandbox started where the first
+// runs), it says both changes at once: with only a new address, the next
+// run would stop at the folder.
+func addrInUse(cfg config.Config) error {
+	addr, out := cfg.Sandbox.Addr, cfg.Sandbox.OutDir
+	unlock, err := lockOutDir(out)
+	var busy *outDirBusyError
+	if errors.As(err, &busy) {
+		return fmt.Errorf("sandbox page: %s is already in use and %s: stop that sandbox, or give this one an address and a folder of its own, e.g. QWIXXBOT_SANDBOX_ADDR=%s QWIXXBOT_SANDBOX_OUT_DIR=%s go run ./cmd/qwixxbot%s",
+			addr, busy.running(), otherAddr(addr), otherDir(out), busy.stale)
+	}
+	if err == nil {
+		unlock()
+	}
+	return fmt.Errorf("sandbox page: %s is already in use (another sandbox, or another program): choose another address, e.g. QWIXXBOT_SANDBOX_ADDR=%s go run ./cmd/qwixxbot", addr, otherAddr(addr))
 }
 
 // configuredHost is the host name of the configured address ("" for an IP
@@ -101,6 +121,8 @@ type webTable struct {
 	mu      sync.Mutex
 	// locales holds each user's client locale, by ID, and "" the guild's.
 	locales map[string]string
+	// names holds each user's name, by ID (they may be renamed).
+	names map[string]string
 	// used says, by interaction ID, who ran which command from the page
 	// (name, "qwixx new"): Discord shows it above the command's answer.
 	used map[string][2]string
@@ -109,7 +131,7 @@ type webTable struct {
 // newWebTable adds the named users to the fake (the first is the one the
 // page plays as at first) and returns the page.
 func newWebTable(srv *discordtest.Server, names []string) *webTable {
-	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), limits: defaultPageLimits, locales: map[string]string{"": "en-US"}, used: map[string][2]string{}}
+	wt := &webTable{srv: srv, ch: srv.DefaultChannel(), limits: defaultPageLimits, locales: map[string]string{"": "en-US"}, names: map[string]string{}, used: map[string][2]string{}}
 	for i, n := range names {
 		u := srv.AddUser(n, "en-US")
 		if i == 0 {
@@ -119,6 +141,7 @@ func newWebTable(srv *discordtest.Server, names []string) *webTable {
 		}
 		wt.users = append(wt.users, u)
 		wt.locales[u.ID] = "en-US"
+		wt.names[u.ID] = n
 	}
 	return wt
 }
@@ -132,6 +155,7 @@ func newWebTable(srv *discordtest.Server, names []string) *webTable {
 //	POST /api/click              {user, message, custom_id}
 //	POST /api/select             {user, message, custom_id, values}
 //	POST /api/locale             {user, locale} (user "" is the guild)
+//	POST /api/rename             {user, name}
 //	GET  /att/MESSAGE/FILENAME   an attachment's bytes
 func (wt *webTable) handler() http.Handler {
 	mux := http.NewServeMux()
@@ -147,6 +171,7 @@ func (wt *webTable) handler() http.Handler {
 	mux.HandleFunc("POST /api/click", wt.click)
 	mux.HandleFunc("POST /api/select", wt.click)
 	mux.HandleFunc("POST /api/locale", wt.locale)
+	mux.HandleFunc("POST /api/rename", wt.rename)
 	mux.HandleFunc("GET /att/{msg}/{file}", wt.attachment)
 	return mux
 }
@@ -169,7 +194,7 @@ func (wt *webTable) world(w http.ResponseWriter, r *http.Request) {
 	wt.mu.Lock()
 	var users []webUser
 	for _, u := range wt.users {
-		users = append(users, webUser{u.ID, u.Name, wt.locales[u.ID]})
+		users = append(users, webUser{u.ID, wt.names[u.ID], wt.locales[u.ID]})
 	}
 	guildLocale := wt.locales[""]
 	wt.mu.Unlock()
@@ -184,7 +209,7 @@ func (wt *webTable) world(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"users": users, "guild_locale": guildLocale, "commands": cmds,
 		"bot":     map[string]string{"id": wt.srv.BotUserID(), "name": "qwixxbot"},
-		"channel": "qwixx",
+		"channel": "qwixx", "channel_id": wt.ch,
 	})
 }
 
@@ -232,7 +257,9 @@ func (wt *webTable) webMessage(m *discordtest.Message) webMessage {
 	case m.AuthorID == wt.srv.BotUserID():
 		out.Author, out.Bot = "qwixxbot", true
 	case wt.user(m.AuthorID) != nil:
-		out.Author = wt.user(m.AuthorID).Name
+		wt.mu.Lock()
+		out.Author = wt.names[m.AuthorID]
+		wt.mu.Unlock()
 	default:
 		out.Author = "someone"
 	}
@@ -379,7 +406,7 @@ func (wt *webTable) command(w http.ResponseWriter, r *http.Request) {
 	it, err := u.Command(wt.ch, a.Name, a.Sub, a.Options)
 	if err == nil {
 		wt.mu.Lock()
-		wt.used[it.ID()] = [2]string{u.Name, strings.TrimSpace(a.Name + " " + a.Sub)}
+		wt.used[it.ID()] = [2]string{wt.names[u.ID], strings.TrimSpace(a.Name + " " + a.Sub)}
 		wt.mu.Unlock()
 	}
 	wt.answer(w, r)(it, err)
@@ -459,6 +486,37 @@ func (wt *webTable) locale(w http.ResponseWriter, r *http.Request) {
 	wt.mu.Lock()
 	wt.locales[a.User] = a.Locale
 	wt.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// maxNameLen is the longest name a sandbox user may take, in characters:
+// Discord's limit for a display name.
+const maxNameLen = 32
+
+// rename gives a sandbox user a new name, which the fake Discord sends to
+// the bot from then on (the bot takes a player's name when they open or
+// join a table).
+func (wt *webTable) rename(w http.ResponseWriter, r *http.Request) {
+	a, u, ok := wt.actor(w, r)
+	if !ok {
+		return
+	}
+	name := strings.TrimSpace(a.Name)
+	if n := utf8.RuneCountInString(name); n == 0 || n > maxNameLen || !utf8.ValidString(name) ||
+		strings.ContainsFunc(name, func(r rune) bool { return unicode.IsControl(r) }) {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("a name has 1 to %d characters, and no control characters", maxNameLen)})
+		return
+	}
+	wt.mu.Lock()
+	defer wt.mu.Unlock()
+	for id, other := range wt.names {
+		if id != u.ID && other == name {
+			writeJSON(w, http.StatusConflict, map[string]string{"error": "another player is called " + name})
+			return
+		}
+	}
+	u.SetName(name)
+	wt.names[u.ID] = name
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 

@@ -47,6 +47,8 @@ const WORDS = {
     unknownCmd: "There is no command {0}. The bot's commands: {1}.",
     empty: "Nothing here yet. Type {0} below to open a table; the others join with its buttons, or add computer players to it.",
     connecting: "connecting…", reconnecting: "reconnecting…", unreachable: "The sandbox is not reachable: {0}",
+    yourName: "Your name", nameNote: "Enter to rename. Tables opened or joined afterwards use the new name.",
+    nameInvalid: "A name has 1 to 32 characters.", nameTaken: "Another player is called {0}.", older: "You're viewing older messages", jumpPresent: "Jump to present",
   },
   de: {
     playAs: "Spielen als", computers: "Computerspieler kommen in der Lobby über ihren 🤖-Button dazu.",
@@ -60,6 +62,8 @@ const WORDS = {
     unknownCmd: "Einen Befehl {0} gibt es nicht. Die Befehle des Bots: {1}.",
     empty: "Noch ist hier nichts. Gib unten {0} ein, um einen Tisch zu eröffnen; die anderen treten über seine Buttons bei, oder du fügst Computerspieler hinzu.",
     connecting: "verbinde …", reconnecting: "verbinde erneut …", unreachable: "Die Sandbox ist nicht erreichbar: {0}",
+    yourName: "Dein Name", nameNote: "Enter benennt um. Danach eröffnete oder betretene Tische verwenden den neuen Namen.",
+    nameInvalid: "Ein Name hat 1 bis 32 Zeichen.", nameTaken: "Ein anderer Spieler heißt schon {0}.", older: "Du siehst dir ältere Nachrichten an", jumpPresent: "Zur Gegenwart springen",
   },
   fr: {
     playAs: "Jouer en tant que", computers: "Les joueurs virtuels rejoignent la table depuis le salon d'attente, avec son bouton 🤖.",
@@ -73,6 +77,8 @@ const WORDS = {
     unknownCmd: "La commande {0} n'existe pas. Les commandes du bot : {1}.",
     empty: "Rien ici pour l'instant. Tape {0} ci-dessous pour ouvrir une table ; les autres la rejoignent avec ses boutons, ou ajoute des joueurs virtuels.",
     connecting: "connexion…", reconnecting: "reconnexion…", unreachable: "La sandbox est injoignable : {0}",
+    yourName: "Ton nom", nameNote: "Entrée pour renommer. Les tables ouvertes ou rejointes ensuite utilisent le nouveau nom.",
+    nameInvalid: "Un nom compte de 1 à 32 caractères.", nameTaken: "Un autre joueur s'appelle déjà {0}.", older: "Tu consultes d'anciens messages", jumpPresent: "Revenir au présent",
   },
 };
 
@@ -113,32 +119,128 @@ function fmtTime(sec, style) {
   return new Intl.DateTimeFormat(loc, opts).format(d);
 }
 
-// inline renders Discord markdown within one line (already escaped).
-function inline(s) {
-  return s
-    .replace(/&lt;@!?(\d+)&gt;/g, (_, id) => `<span class="mention">@${esc(userName(id))}</span>`)
-    .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, t, st) => `<span class="ts" data-t="${t}" data-s="${st || "f"}">${esc(fmtTime(+t, st || "f"))}</span>`)
-    .replace(/&lt;a?:(\w+):\d+&gt;/g, ":$1:")
-    .replace(/`([^`]+)`/g, "<code>$1</code>")
-    .replace(/\*\*(.+?)\*\*/g, "<b>$1</b>")
-    .replace(/__(.+?)__/g, "<u>$1</u>")
-    .replace(/~~(.+?)~~/g, "<s>$1</s>")
-    .replace(/(^|[^*\w])\*([^*\s][^*]*?)\*(?!\w)/g, "$1<i>$2</i>")
-    .replace(/(^|\W)_([^_\s][^_]*?)_(?!\w)/g, "$1<i>$2</i>")
-    .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noreferrer">$1</a>');
+// ---- Discord's markdown ----
+//
+// The text is escaped first; what the markup makes of it is built from
+// escaped text only. Code (blocks and inline), escaped characters and the
+// markup's own HTML (mentions, timestamps, links) are held aside as
+// placeholders (\0N\0, NUL being taken out of the text) so that no later
+// rule reads into them, and put back at the end.
+
+// held collects the HTML held aside while one text is rendered.
+function mdHold(held, html) {
+  return "\0" + (held.push(html) - 1) + "\0";
 }
 
-// markdown renders a message text: lines, quotes, headings and subtext.
-function markdown(text) {
-  const out = [];
-  for (const raw of String(text || "").split("\n")) {
-    let line = esc(raw), m;
-    if ((m = line.match(/^&gt; ?(.*)$/))) out.push(`<blockquote>${inline(m[1])}</blockquote>`);
-    else if ((m = line.match(/^(#{1,3}) (.*)$/))) out.push(`<b style="font-size:${[0, 24, 20, 16][m[1].length]}px">${inline(m[2])}</b>`);
-    else if ((m = line.match(/^-# (.*)$/))) out.push(`<span class="subtext">${inline(m[1])}</span>`);
-    else out.push(`<div class="line">${inline(line) || "&nbsp;"}</div>`);
+function mdRestore(held, s) {
+  for (let i = 0; i < 8 && s.includes("\0"); i++) s = s.replace(/\0(\d+)\0/g, (_, n) => held[+n]);
+  return s;
+}
+
+// mdCode holds code blocks (block) and inline code, and backslash-escaped
+// characters, aside; the text is not escaped yet.
+function mdCode(held, src, block) {
+  if (block) {
+    src = src.replace(/```(?:([A-Za-z0-9_+#.-]+)\n)?\n?([\s\S]*?)\n?```/g, (_, lang, code) =>
+      mdHold(held, `<pre class="codeblock"${lang ? ` data-lang="${esc(lang)}"` : ""}><code>${esc(code)}</code></pre>`));
   }
-  return out.join("");
+  return src
+    .replace(/``(?!`)([\s\S]+?)``|`([^`]+)`/g, (_, a, b) => mdHold(held, `<code>${esc(a !== undefined ? a.trim() : b)}</code>`))
+    .replace(/\\([\\`*_~|>#\-[\]()<:.!+])/g, (_, c) => mdHold(held, esc(c)));
+}
+
+// mdTokens holds the markup's own elements aside (text already escaped):
+// mentions, timestamps, custom emoji, masked links and bare links.
+function mdTokens(held, s) {
+  return s
+    .replace(/&lt;@!?(\d+)&gt;/g, (_, id) => mdHold(held, `<span class="mention">@${esc(userName(id))}</span>`))
+    .replace(/&lt;@&amp;(\d+)&gt;/g, () => mdHold(held, `<span class="mention">@role</span>`))
+    .replace(/&lt;#(\d+)&gt;/g, (_, id) => mdHold(held, `<span class="mention">#${esc(id === state.channelId ? state.channelName : "unknown")}</span>`))
+    .replace(/(^|[^\w@])@(everyone|here)\b/g, (_, pre, w) => pre + mdHold(held, `<span class="mention">@${w}</span>`))
+    .replace(/&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;/g, (_, t, st) =>
+      mdHold(held, `<span class="ts" data-t="${t}" data-s="${st || "f"}">${esc(fmtTime(+t, st || "f"))}</span>`))
+    .replace(/&lt;a?:(\w+):\d+&gt;/g, (_, name) => mdHold(held, ":" + name + ":"))
+    .replace(/\[([^\]\n]+)\]\((?:&lt;)?(https?:\/\/[^\s)]+?)(?:&gt;)?\)/g, (_, text, url) =>
+      mdHold(held, `<a href="${url}" target="_blank" rel="noreferrer">${mdEmph(text)}</a>`))
+    .replace(/(^|[\s(])(https?:\/\/[^\s\0]+[^\s\0.,:;!?)'"*_~|])/g, (_, pre, url) =>
+      pre + mdHold(held, `<a href="${url}" target="_blank" rel="noreferrer">${url}</a>`));
+}
+
+// mdEmph draws bold, underline, strikethrough, spoilers and italics.
+function mdEmph(s) {
+  return s
+    .replace(/\*\*\*(?!\s)([\s\S]+?)\*\*\*/g, "<b><i>$1</i></b>")
+    .replace(/\*\*(?!\s)([\s\S]+?)\*\*/g, "<b>$1</b>")
+    .replace(/__([\s\S]+?)__(?!_)/g, "<u>$1</u>")
+    .replace(/~~([\s\S]+?)~~/g, "<s>$1</s>")
+    .replace(/\|\|([\s\S]+?)\|\|/g, '<span class="spoiler" title="spoiler">$1</span>')
+    .replace(/(^|[^*\w])\*(?![*\s])([\s\S]*?[^*\s])\*(?![*\w])/g, "$1<i>$2</i>")
+    .replace(/(^|[^_\w])_(?![_\s])([\s\S]*?[^_\s])_(?![_\w])/g, "$1<i>$2</i>");
+}
+
+// inline renders Discord markdown within a line: a title, a field's name.
+function inline(text) {
+  const held = [];
+  const s = mdCode(held, String(text || "").replace(/\0/g, ""), false);
+  return mdRestore(held, mdEmph(mdTokens(held, esc(s))));
+}
+
+// markdown renders a message text as Discord does: code blocks, headers
+// (#, ##, ###), subtext (-#), lists (-, *, 1.), block quotes (> and >>>
+// for the rest of the message), and within lines the inline markup.
+function markdown(text) {
+  const held = [];
+  const src = mdCode(held, String(text || "").replace(/\0/g, ""), true);
+  const lines = mdTokens(held, esc(src)).split("\n");
+  const out = [];
+  let quote = null, list = null; // the open block quote's and list's HTML
+  const endList = () => {
+    if (!list) return;
+    while (list.tags.length) list.html += `</li></${list.tags.pop()}>`;
+    (quote || out).push(list.html);
+    list = null;
+  };
+  const endQuote = () => {
+    endList();
+    if (quote) out.push(`<blockquote>${quote.join("")}</blockquote>`);
+    quote = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    let m;
+    if (!quote && (m = lines[i].match(/^&gt;&gt;&gt; ?([\s\S]*)$/))) {
+      // >>> quotes the rest of the message.
+      lines.splice(i, lines.length - i, ...[m[1], ...lines.slice(i + 1)].map(l => "&gt; " + l));
+    }
+    let line = lines[i];
+    if ((m = line.match(/^&gt; (.*)$/)) || line === "&gt;") {
+      if (!quote) { endList(); quote = []; }
+      line = m ? m[1] : "";
+    } else if (quote) {
+      endQuote();
+    }
+    const sink = quote || out;
+    if ((m = line.match(/^( *)(?:([-*])|(\d{1,9})\.) +(.*)$/))) {
+      const depth = Math.min(Math.floor(m[1].length / 2), 9) + 1, tag = m[2] ? "ul" : "ol";
+      if (!list) list = { html: "", tags: [] };
+      if (depth <= list.tags.length) {
+        while (list.tags.length > depth || list.tags.length === depth && list.tags[depth - 1] !== tag) list.html += `</li></${list.tags.pop()}>`;
+        if (list.tags.length === depth) list.html += "</li><li>";
+      }
+      while (list.tags.length < depth) {
+        list.html += `<${tag}${m[3] && m[3] !== "1" ? ` start="${+m[3]}"` : ""}><li>`;
+        list.tags.push(tag);
+      }
+      list.html += mdEmph(m[4]);
+      continue;
+    }
+    endList();
+    if ((m = line.match(/^(#{1,3}) +(.+)$/))) sink.push(`<div class="h${m[1].length}">${mdEmph(m[2])}</div>`);
+    else if ((m = line.match(/^-# +(.+)$/))) sink.push(`<div class="subtext">${mdEmph(m[1])}</div>`);
+    else sink.push(`<div class="line">${mdEmph(line) || "&nbsp;"}</div>`);
+  }
+  endQuote();
+  endList();
+  return mdRestore(held, out.join(""));
 }
 
 function attURL(m, filename) {
@@ -162,11 +264,11 @@ function renderEmbed(m, e) {
   let h = "";
   if (e.thumbnail && e.thumbnail.url) h += `<img class="thumb" src="${esc(imageURL(m, e.thumbnail.url))}" alt="">`;
   if (e.author && e.author.name) h += `<div class="eauthor">${esc(e.author.name)}</div>`;
-  if (e.title) h += `<div class="title">${inline(esc(e.title))}</div>`;
+  if (e.title) h += `<div class="title">${inline(e.title)}</div>`;
   if (e.description) h += `<div class="desc">${markdown(e.description)}</div>`;
   if (e.fields && e.fields.length) {
     h += `<div class="fields">` + e.fields.map(f =>
-      `<div class="field${f.inline ? " inline" : ""}"><div class="fname">${inline(esc(f.name))}</div><div class="fvalue">${markdown(f.value)}</div></div>`).join("") + `</div>`;
+      `<div class="field${f.inline ? " inline" : ""}"><div class="fname">${inline(f.name)}</div><div class="fvalue">${markdown(f.value)}</div></div>`).join("") + `</div>`;
   }
   if (e.image && e.image.url) h += `<img class="image" src="${esc(imageURL(m, e.image.url))}" alt="" onload="follow()">`;
   if (e.footer && e.footer.text) h += `<div class="footer">${esc(e.footer.text)}</div>`;
@@ -273,6 +375,7 @@ function renderSelect(m, c) {
       document.querySelectorAll(".select.open").forEach(s => s !== el && s.closeMenu && s.closeMenu());
       menu.hidden = false;
       el.classList.add("open");
+      if (state.scrollIntent) state.scrollIntent();
       menu.scrollIntoView({ block: "nearest" });
     } else close();
   });
@@ -343,18 +446,61 @@ function renderMessage(m) {
     const n = document.createElement("div");
     n.className = "ephnote";
     n.innerHTML = `👁 ${esc(tr("only"))} · <a class="dismiss">${esc(tr("dismiss"))}</a>`;
-    $(".dismiss", n).addEventListener("click", () => { state.dismissed.add(m.id); el.remove(); });
+    $(".dismiss", n).addEventListener("click", () => { state.dismissed.add(m.id); sizes.unobserve(el); el.remove(); });
     body.appendChild(n);
   }
   el.append(avatar(m.author, m.bot), body);
   return el;
 }
 
-// follow keeps the newest message in view while the list is scrolled to
-// the bottom (pictures load after their message is drawn).
+// follow keeps the newest message fully in view while the list follows
+// the channel (state.stick), as Discord does: until the user scrolls up.
+// It runs whenever a message or the list changes size (a picture loads, a
+// message is edited, the window or the composer changes).
 function follow() {
   const list = $("#messages");
-  if (state.stick) list.scrollTop = list.scrollHeight;
+  if (!state.stick) return;
+  list.scrollTop = list.scrollHeight;
+  state.followed = list.scrollHeight;
+}
+
+// atBottom says whether the list shows its end.
+function atBottom(list) {
+  return list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+}
+
+// setStick starts or stops following the channel; while the user reads
+// older messages, the "jump to present" bar is shown.
+function setStick(on) {
+  state.stick = on;
+  $("#jump").hidden = on;
+}
+
+// The list follows new messages until the user scrolls away from its end
+// (wheel, touch, keys, the scroll bar, or anything that scrolls the list
+// while it keeps its height: finding text in the page, a focused button).
+// A scroll that comes with a change of the list's height is the page's
+// (a picture grew the list before it was followed): the list follows on.
+// Reaching the end again resumes following.
+const sizes = new ResizeObserver(() => follow());
+function setupScroll() {
+  const list = $("#messages");
+  let intent = -1e9;
+  const user = () => { intent = performance.now(); };
+  list.addEventListener("wheel", user, { passive: true });
+  list.addEventListener("touchmove", user, { passive: true });
+  list.addEventListener("pointerdown", ev => { if (ev.target === list) user(); });
+  document.addEventListener("keydown", ev => {
+    if (["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown", " "].includes(ev.key) && ev.target instanceof Element && !ev.target.closest("input, select, textarea, button")) user();
+  });
+  state.scrollIntent = user;
+  list.addEventListener("scroll", () => {
+    if (atBottom(list)) setStick(true);
+    else if (performance.now() - intent < 1500 || list.scrollHeight === state.followed) setStick(false);
+    else follow();
+  });
+  $("#jump").addEventListener("click", () => { setStick(true); follow(); });
+  sizes.observe(list);
 }
 
 // group hides the header of a message that follows one of the same author
@@ -380,6 +526,7 @@ function upsert(m) {
     state.msgs.delete(m.id);
     if (oldEl) {
       const next = oldEl.nextElementSibling;
+      sizes.unobserve(oldEl);
       oldEl.remove();
       group(next);
     }
@@ -388,7 +535,7 @@ function upsert(m) {
   state.msgs.set(m.id, m);
   const el = renderMessage(m);
   if (oldEl) {
-    // Keep an open select menu open when only other messages change.
+    sizes.unobserve(oldEl);
     oldEl.replaceWith(el);
   } else {
     let before = null;
@@ -397,6 +544,7 @@ function upsert(m) {
     }
     list.insertBefore(el, before);
   }
+  sizes.observe(el);
   group(el);
   group(el.nextElementSibling);
   follow();
@@ -432,24 +580,29 @@ async function select(m, cid, values, el) {
   el.classList.remove("busy");
 }
 
+// clearList empties the channel.
+function clearList() {
+  state.msgs.clear();
+  for (const el of document.querySelectorAll("#messages .msg")) sizes.unobserve(el);
+  $("#messages").innerHTML = "";
+}
+
 // connect follows the channel as the current user sees it.
 function connect() {
   if (state.es) state.es.close();
-  state.msgs.clear();
-  $("#messages").innerHTML = "";
+  clearList();
   document.body.dataset.ready = "";
   $("#conn").textContent = tr("connecting");
   const es = new EventSource("/api/events?user=" + encodeURIComponent(state.me));
   state.es = es;
   es.addEventListener("snapshot", e => {
-    state.msgs.clear();
-    $("#messages").innerHTML = "";
+    clearList();
     for (const m of JSON.parse(e.data)) upsert(m);
     $("#conn").textContent = "";
     document.body.dataset.ready = state.me;
   });
   es.addEventListener("message", e => upsert(JSON.parse(e.data)));
-  state.stick = true;
+  setStick(true);
   es.onerror = () => { $("#conn").textContent = tr("reconnecting"); };
 }
 
@@ -465,7 +618,25 @@ function drawUsers() {
     box.appendChild(d);
   }
   $("#user-locale").value = myLocale();
+  if (document.activeElement !== $("#user-name")) $("#user-name").value = userName(state.me);
   applyWords();
+}
+
+// rename gives the user the page plays as a new name (a sandbox user's
+// name, as the fake Discord sends it to the bot), e.g. to try the pictures
+// with a right-to-left or Indic name.
+async function rename() {
+  const field = $("#user-name"), name = field.value.trim(), me = state.me;
+  if (name === userName(me)) return;
+  const n = [...name].length;
+  if (n < 1 || n > 32 || /\p{Cc}/u.test(name)) { toast(tr("nameInvalid")); return; }
+  if (state.users.some(u => u.id !== me && u.name === name)) { toast(tr("nameTaken", name)); return; }
+  const j = await post("/api/rename", { user: me, name });
+  if (j.error) return;
+  state.users.find(u => u.id === me).name = name;
+  field.blur();
+  drawUsers();
+  for (const m of [...state.msgs.values()]) upsert(m);
 }
 
 function switchUser(id) {
@@ -698,8 +869,6 @@ async function send() {
 }
 
 function setupComposer() {
-  const list = $("#messages");
-  list.addEventListener("scroll", () => { state.stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40; });
   const input = $("#input");
   input.addEventListener("input", () => { sugIndex = 0; suggest(); });
   input.addEventListener("keydown", ev => {
@@ -726,6 +895,10 @@ function setupComposer() {
     for (const m of [...state.msgs.values()]) upsert(m);
     markLocales();
   });
+  $("#user-name").addEventListener("change", rename);
+  $("#user-name").addEventListener("keydown", ev => {
+    if (ev.key === "Escape") { ev.target.value = userName(state.me); ev.target.blur(); }
+  });
   $("#guild-locale").addEventListener("change", async ev => {
     await post("/api/locale", { user: "", locale: ev.target.value });
     state.guildLocale = ev.target.value;
@@ -733,6 +906,8 @@ function setupComposer() {
   });
   document.addEventListener("click", ev => {
     for (const s of document.querySelectorAll(".select.open")) if (!s.contains(ev.target)) s.closeMenu();
+    const spoiler = ev.target instanceof Element && ev.target.closest(".spoiler");
+    if (spoiler) spoiler.classList.add("shown");
   });
 }
 
@@ -751,6 +926,8 @@ async function loadWorld() {
   state.guildLocale = w.guild_locale;
   state.commands = w.commands || [];
   state.botId = w.bot.id;
+  state.channelId = w.channel_id;
+  state.channelName = w.channel;
   return w;
 }
 
@@ -765,6 +942,7 @@ async function main() {
   $("#guild-locale").value = state.guildLocale;
   markLocales();
   setupComposer();
+  setupScroll();
   connect();
   setInterval(() => {
     for (const t of document.querySelectorAll(".ts")) t.textContent = fmtTime(+t.dataset.t, t.dataset.s);
