@@ -413,6 +413,33 @@ func (t *Table) Advance() {
 	}
 }
 
+// restoreSeqJump is how far Restored moves a table's stamp on: further
+// than the states that a table goes through between two backups, so that
+// no button made after the backup matches a state of the restored table.
+const restoreSeqJump = 1 << 20
+
+// Restored readies a table read from a database restored from a backup.
+// Its channel may show states later than the table's (made after the
+// backup, then lost): their buttons' stamps must not match the states the
+// restored table goes through next, and its messages are not the
+// table's. So the stamp moves on by restoreSeqJump (every older button is
+// then stale and answered politely), and the table's live message and
+// results are shown afresh; reminders and finished turns still to shrink
+// are left for the reconciler to tidy.
+func (t *Table) Restored() {
+	t.Seq += restoreSeqJump
+	old := t.Shown
+	t.Shown = Shown{
+		Past:          old.Past,
+		Reminder:      old.Reminder,
+		RemindAt:      old.RemindAt,
+		ResultsMsg:    old.ResultsMsg,
+		ResultsLive:   old.ResultsLive,
+		ResultsRecord: old.ResultsRecord,
+		Token:         old.Token,
+	}
+}
+
 // Stamp identifies the state buttons are made for (Seq).
 func (t *Table) Stamp() int { return t.Seq }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -63,8 +64,15 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		}
 	}()
 
+	// Backups run on the wall clock, whatever clock the games run on.
+	bk := &backups{st: st, dir: cfg.Store.BackupDir, every: cfg.Store.BackupEvery, keep: cfg.Store.BackupKeep, now: time.Now, log: log}
+	var backupsDone sync.WaitGroup
+	defer backupsDone.Wait() // before the store closes
+	bctx, stopBackups := context.WithCancel(ctx)
+	defer stopBackups()
+	backupsDone.Go(func() { bk.run(bctx) })
 	if cfg.Log.DebugAddr != "" {
-		if err := serveDebug(ctx, cfg.Log.DebugAddr, log); err != nil {
+		if err := serveDebug(ctx, cfg.Log.DebugAddr, bk, log); err != nil {
 			return err
 		}
 	}
@@ -93,6 +101,11 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	pictures := bot.NewPictureCache(bot.Images{}, budget)
 	publishVars(pictures, st)
 	disk := session.NewOnDisk(st)
+	if at, n, err := disk.AfterRestore(ctx); err != nil {
+		return fmt.Errorf("ready the tables of a restored database: %w", err)
+	} else if !at.IsZero() || n > 0 {
+		log.Warn().Time("restored_at", at).Int("tables", n).Msg("database restored from a backup: its tables are shown afresh, from their state in the backup")
+	}
 	b := bot.New(discordhttp.NewInteractionSession(s, log), disk, pictures, bot.Options{
 		History:        disk,
 		Secrets:        disk,
