@@ -48,6 +48,23 @@ func TestE2EBackupUnderLoadRestore(t *testing.T) {
 		t.Fatalf("no debug listener address in the log:\n%s", p.LogTail(20))
 	}
 	debugURL := "http://" + m[1] + "/debug/backup"
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get("http://" + m[1] + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		b.ReadFrom(resp.Body)
+		return resp.StatusCode, b.String()
+	}
+	if code, body := get("/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+	if code, body := get("/readyz"); code != http.StatusOK || body != "ready\n" {
+		t.Errorf("/readyz of a connected bot: %d %q", code, body)
+	}
 
 	type table struct {
 		ch      string
@@ -90,6 +107,12 @@ func TestE2EBackupUnderLoadRestore(t *testing.T) {
 	}
 	for _, tb := range tables {
 		tb.floor = tb.acked.Load()
+	}
+	// The metrics see the three games in play and the connected gateway.
+	if _, body := get("/metrics"); !strings.Contains(body, `qwixxbot_live_tables{variant="dice"} 1`) ||
+		!strings.Contains(body, `qwixxbot_live_tables{variant="cards"} 1`) || !strings.Contains(body, `qwixxbot_live_tables{variant="jokers"} 1`) ||
+		!strings.Contains(body, "qwixxbot_gateway_connected 1") || !strings.Contains(body, `qwixxbot_interaction_answer_seconds_count{kind="component",ok="true"}`) {
+		t.Errorf("/metrics during three games lacks their tables, the gateway or the answers:\n%s", body)
 	}
 	resp, err := http.Post(debugURL, "", nil)
 	if err != nil {

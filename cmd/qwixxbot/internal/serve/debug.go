@@ -58,12 +58,15 @@ func publishVars(pc *bot.PictureCache, st *store.Store) {
 }
 
 // serveDebug serves Go's profiler (/debug/pprof/), expvar's /debug/vars
-// (runtime.MemStats and the bot's counters) and the database's backups
-// (/debug/backup) on addr (log.debug_addr) until ctx ends. The load harness reads the bot's heap from /debug/pprof/heap
+// (runtime.MemStats and the bot's counters), the database's backups
+// (/debug/backup), Prometheus metrics (/metrics) and the health checks
+// (/healthz: the process answers; /readyz: the gateway is connected and
+// the store readable) on addr (log.debug_addr) until ctx ends. The load harness reads the bot's heap from /debug/pprof/heap
 // after a garbage collection (?gc=1&debug=1).
-func serveDebug(ctx context.Context, addr string, bk *backups, log zerolog.Logger) error {
+func serveDebug(ctx context.Context, addr string, bk *backups, met *metrics, log zerolog.Logger) error {
 	mux := http.NewServeMux()
 	mux.Handle("/debug/backup", bk)
+	met.handle(mux)
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -84,6 +87,6 @@ func serveDebug(ctx context.Context, addr string, bk *backups, log zerolog.Logge
 			log.Warn().Err(err).Msg("debug server stopped")
 		}
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Msg("debug server: /debug/pprof/, /debug/vars and /debug/backup")
+	log.Info().Str("addr", ln.Addr().String()).Msg("debug server: /metrics, /healthz, /readyz, /debug/backup, /debug/pprof/, /debug/vars")
 	return nil
 }

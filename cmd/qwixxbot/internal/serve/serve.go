@@ -54,7 +54,8 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if !cfg.Discord.Token.IsSet() {
 		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
 	}
-	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)))
+	met := newMetrics()
+	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)), store.WithCommitObserver(met.observeCommit))
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	defer stopBackups()
 	backupsDone.Go(func() { bk.run(bctx) })
 	if cfg.Log.DebugAddr != "" {
-		if err := serveDebug(ctx, cfg.Log.DebugAddr, bk, log); err != nil {
+		if err := serveDebug(ctx, cfg.Log.DebugAddr, bk, met, log); err != nil {
 			return err
 		}
 	}
@@ -85,7 +86,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		return err
 	}
 	// One token's processes share its global limit: each takes its share.
-	s.Client.Transport = discordhttp.NewGlobalLimit(s.Client.Transport, discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
+	s.Client.Transport = discordhttp.NewGlobalLimit(met.transport(s.Client.Transport), discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
 	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true
@@ -120,7 +121,9 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		LiveAnswers:    true,
 		FollowupPosts:  true,
 		CoalesceEdits:  so.Coalesce,
+		Observe:        met.observeAnswer,
 	}, log)
+	met.watch(b, pictures, st, s)
 	if err := b.Start(); err != nil {
 		return err
 	}
