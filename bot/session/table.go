@@ -273,6 +273,20 @@ func DecodeWith(data []byte, restore func([]byte) (*game.Game, error)) (*Table, 
 	return &t, nil
 }
 
+// GuildOf reads the guild of a stored table ("" if it cannot): what
+// resharding needs, without restoring the game. A private game outside
+// servers gives PrivateResults.
+func GuildOf(data []byte) string {
+	head, _, _ := bytes.Cut(data, []byte{'\n'})
+	var t struct {
+		GuildID string `json:"guild_id"`
+	}
+	if json.Unmarshal(head, &t) != nil {
+		return ""
+	}
+	return t.GuildID
+}
+
 // Encode writes the table, with its game's current state, the game's
 // snapshot after the table's JSON (see DecodeWith).
 func (t *Table) Encode() ([]byte, error) {

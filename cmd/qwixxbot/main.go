@@ -9,6 +9,7 @@
 //	qwixxbot forget [-config FILE] [-guild ID] USER_ID  forget a user in the kept history
 //	qwixxbot backup [-config FILE] [-to DIR]        a consistent copy of the database, the bot running or not
 //	qwixxbot restore [-config FILE] [-check] BACKUP  put a verified backup in place of a stopped bot's database
+//	qwixxbot reshard -from A.db,B.db -to X.db,Y.db,Z.db  move the shards' data to another shard count
 //	qwixxbot arena [--variant V] [--players L,L] [--games N]  computer players against each other
 //	qwixxbot load [--games N] [--pace MIN-MAX|0] [--duration D]  the bot under load, against the fake Discord
 //
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runBackup(args[1:], stdout, stderr)
 		case "restore":
 			return runRestore(args[1:], stdout, stderr)
+		case "reshard":
+			return runReshard(args[1:], stdout, stderr)
 		case "arena":
 			return runArena(args[1:], stdout, stderr)
 		case "load":
@@ -138,6 +141,11 @@ func usage(w io.Writer) {
                                      put a verified backup in place of the
                                      database of a stopped bot (the old one is
                                      kept beside); -check only verifies
+  qwixxbot reshard -from SHARD0.db,SHARD1.db,… -to NEW0.db,NEW1.db,…
+                                     with the bots stopped, move every table,
+                                     result, record and setting to the database
+                                     of the shard that owns its server in the
+                                     new shard count (new files, verified)
   qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…]
                  [--games N] [--seed S] [--swap] [--format text|json]
                  [--endings] [--times]

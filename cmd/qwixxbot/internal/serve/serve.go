@@ -152,6 +152,9 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 			b.GuildCreated(g.ID)
 		}
 	})
+	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
+		return nil // ctx ended
+	}
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to discord: %w", err)
 	}
@@ -205,6 +208,41 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	}
 	b.Idle()
 	return nil
+}
+
+// identifySpacing is how far apart the shards of one identify bucket
+// connect: Discord takes one IDENTIFY per bucket every 5 seconds.
+const identifySpacing = 5500 * time.Millisecond
+
+// waitIdentifySlot asks Discord for the recommended shard count (logged
+// when it is more than shardCount: time to reshard) and the identify
+// concurrency, and waits for this shard's turn to identify: shards that
+// start together (a service manager starting them all) then connect
+// (shardID / max_concurrency) × 5.5 s apart instead of being refused. It
+// returns false if ctx ended first.
+func waitIdentifySlot(ctx context.Context, s *discordgo.Session, shardID, shardCount int, log zerolog.Logger) bool {
+	gb, err := s.GatewayBot(discordgo.WithContext(ctx))
+	maxc := 1
+	if err != nil {
+		log.Warn().Err(err).Msg("GET /gateway/bot failed: assuming one identify at a time")
+	} else {
+		if gb.Shards > shardCount {
+			log.Warn().Int("recommended", gb.Shards).Int("shard_count", shardCount).
+				Msg("Discord recommends more shards: stop the bots, run qwixxbot reshard and raise discord.shard_count")
+		}
+		maxc = max(gb.SessionStartLimit.MaxConcurrency, 1)
+	}
+	wait := time.Duration(shardID/maxc) * identifySpacing
+	if wait == 0 {
+		return true
+	}
+	log.Info().Dur("wait", wait).Int("max_concurrency", maxc).Msg("waiting for this shard's turn to identify")
+	select {
+	case <-time.After(wait):
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // registerCommands registers the slash commands, retrying with exponential
