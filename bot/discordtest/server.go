@@ -130,18 +130,18 @@ type Server struct {
 	// identifyTooSoon how often one did within identifyInterval.
 	lastIdentify    map[int]time.Time
 	identifyTooSoon int
-	resumes      int
-	tokenUses    []TokenUse
-	violations   []SchemaViolation
-	requests     []Request
-	faults       faults
-	buckets      map[string]*bucket
-	rl           RateLimitOptions
-	globals      map[string]*window // per Authorization header
-	oldEdits     map[string]*window // per channel
-	rlStats      rlCounters
-	defGuild     string
-	defChannel   string
+	resumes         int
+	tokenUses       []TokenUse
+	violations      []SchemaViolation
+	requests        []Request
+	faults          faults
+	buckets         map[string]*bucket
+	rl              RateLimitOptions
+	globals         map[string]*window // per Authorization header
+	oldEdits        map[string]*window // per channel
+	rlStats         rlCounters
+	defGuild        string
+	defChannel      string
 
 	omitAttachments bool
 	done            chan struct{} // closed by Close: releases held requests
