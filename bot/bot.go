@@ -89,6 +89,29 @@ type Options struct {
 	// DailySecret keys the daily challenge's dice (ai.DailySeed); when
 	// empty, the store's kept secret "daily" (Secrets) is used.
 	DailySecret []byte
+	// Observe, if set, is told of every interaction answer sent or failed:
+	// the interaction's kind (InteractionKind), how long after its
+	// arrival, and whether Discord took it. It runs in the handler's
+	// goroutine and must be quick (metrics).
+	Observe func(kind string, took time.Duration, ok bool)
+}
+
+// InteractionKind names an interaction type for metrics and logs:
+// command, component, autocomplete, modal, ping or other.
+func InteractionKind(t discordgo.InteractionType) string {
+	switch t {
+	case discordgo.InteractionApplicationCommand:
+		return "command"
+	case discordgo.InteractionMessageComponent:
+		return "component"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionModalSubmit:
+		return "modal"
+	case discordgo.InteractionPing:
+		return "ping"
+	}
+	return "other"
 }
 
 // Bot handles interactions. Create it with New, register its commands with
@@ -398,7 +421,11 @@ func (r *request) respond(resp *discordgo.InteractionResponse) error {
 	r.answered = true
 	ctx, cancel := context.WithDeadline(context.Background(), r.arrived.Add(answerWithin))
 	defer cancel()
-	if err := r.b.dc.InteractionRespond(r.i, resp, discordgo.WithContext(ctx)); err != nil {
+	err := r.b.dc.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
+	if obs := r.b.opt.Observe; obs != nil {
+		obs(InteractionKind(r.i.Type), time.Since(r.arrived), err == nil)
+	}
+	if err != nil {
 		err = withoutURL(err)
 		r.log.Error().Err(err).Msg("interaction response failed")
 		return fmt.Errorf("bot: respond: %w", err)

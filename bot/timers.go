@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // timerIndex mirrors every stored table's deadline in memory, so that Tick
@@ -15,6 +16,9 @@ import (
 type timerIndex struct {
 	mu sync.Mutex
 	m  map[string]timerEntry
+	// live holds the variant of every channel's game in play, timed or
+	// not (LiveTables).
+	live map[string]game.Variant
 }
 
 type timerEntry struct {
@@ -27,7 +31,12 @@ func (x *timerIndex) set(channelID string, t *Table) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.m == nil {
-		x.m = map[string]timerEntry{}
+		x.m, x.live = map[string]timerEntry{}, map[string]game.Variant{}
+	}
+	if t != nil && t.Stage == StagePlaying && t.Game != nil {
+		x.live[channelID] = t.Game.Variant()
+	} else {
+		delete(x.live, channelID)
 	}
 	if t == nil || t.Deadline.IsZero() || t.Stage != StagePlaying {
 		delete(x.m, channelID)
@@ -261,6 +270,27 @@ func (f *refresher) wait() {
 	for len(f.running) > 0 {
 		f.idle.Wait()
 	}
+}
+
+// LiveTables counts the games in play by variant (dice, cards, jokers).
+func (b *Bot) LiveTables() map[string]int {
+	x := &b.timers
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := map[string]int{}
+	for _, v := range x.live {
+		out[v.String()]++
+	}
+	return out
+}
+
+// Refreshing counts the surfaces (a channel's messages, a player's hand
+// view) whose worker is running or waiting to run: the reconciler's queue.
+func (b *Bot) Refreshing() (running, pending int) {
+	f := &b.refresh
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.running), len(f.pending)
 }
 
 // Idle waits until no table message refresh is running (tests and shutdown).

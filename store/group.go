@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 
 	"go.etcd.io/bbolt"
 )
@@ -219,11 +220,15 @@ func (s *Store) tryGroup(pending []*writeCall) []*writeCall {
 		}
 		return nil
 	}
+	start := time.Now()
 	if err := commit(tx); err != nil {
 		for _, c := range pending {
 			c.finish(err)
 		}
 		return nil
+	}
+	if s.onCommit != nil {
+		s.onCommit(time.Since(start), changed)
 	}
 	s.stats.commits.Add(1)
 	s.stats.writes.Add(uint64(changed))

@@ -54,6 +54,9 @@ type Store struct {
 	queue   []*writeCall // writes waiting for the next group
 	solo    bool         // one transaction per write, no grouping (benchmarks)
 	stats   stats
+	// onCommit, if set, is told how long each group's commit (and its
+	// fsync) took and how many writes it carried (WithCommitObserver).
+	onCommit func(took time.Duration, writes int)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -66,6 +69,14 @@ type options struct {
 	lockTimeout time.Duration
 	log         zerolog.Logger
 	keep        Retention
+	onCommit    func(took time.Duration, writes int)
+}
+
+// WithCommitObserver has fn told, after every committed group of writes,
+// how long its commit and fsync took and how many writes it carried (for
+// metrics). fn runs in the committing goroutine: it must be quick.
+func WithCommitObserver(fn func(took time.Duration, writes int)) Option {
+	return func(o *options) { o.onCommit = fn }
 }
 
 // WithLockTimeout sets how long Open waits for the file lock held by another
@@ -140,7 +151,7 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
 		}
 	}
-	s := &Store{db: db, path: path, log: o.log, now: time.Now, keep: o.keep}
+	s := &Store{db: db, path: path, log: o.log, now: time.Now, keep: o.keep, onCommit: o.onCommit}
 	s.idle.L = &s.mu
 	if err := safeMigrate(db, migs, o.log); err != nil {
 		_ = db.Close()

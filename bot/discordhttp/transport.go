@@ -162,3 +162,39 @@ func (g *globalLimit) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return g.next.RoundTrip(req)
 }
+
+// Route names a request's route for metrics and logs: the method and the
+// path after /api/vN with every ID replaced by {id} and every interaction
+// or webhook token by {token}, so that routes are few and no token is
+// ever shown ("POST /channels/{id}/messages",
+// "POST /interactions/{id}/{token}/callback").
+func Route(method, path string) string {
+	if rest, ok := strings.CutPrefix(path, "/api/v"); ok {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			path = rest[i:]
+		}
+	}
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	for i, s := range segs {
+		switch {
+		case s == "":
+		case i == 2 && (segs[0] == "interactions" || segs[0] == "webhooks"):
+			segs[i] = "{token}"
+		case isID(s):
+			segs[i] = "{id}"
+		case i > 0 && segs[i-1] == "reactions":
+			segs[i] = "{emoji}"
+		}
+	}
+	return method + " /" + strings.Join(segs, "/")
+}
+
+// isID reports whether s is a snowflake: decimal digits only.
+func isID(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -136,3 +137,24 @@ func TestGlobalLimitPacesCountedRequestsOnly(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestRouteHidesIDsAndTokens(t *testing.T) {
+	for _, tt := range []struct{ method, path, want string }{
+		{"POST", "/api/v10/channels/123456789012345678/messages", "POST /channels/{id}/messages"},
+		{"PATCH", "/api/v10/channels/1/messages/2", "PATCH /channels/{id}/messages/{id}"},
+		{"POST", "/api/v10/interactions/42/aW50ZXJhY3Rpb246c2VjcmV0/callback", "POST /interactions/{id}/{token}/callback"},
+		{"PATCH", "/api/v10/webhooks/7/c2VjcmV0LXRva2Vu/messages/@original", "PATCH /webhooks/{id}/{token}/messages/@original"},
+		{"POST", "/api/v10/webhooks/7/c2VjcmV0LXRva2Vu", "POST /webhooks/{id}/{token}"},
+		{"GET", "/api/v10/gateway/bot", "GET /gateway/bot"},
+		{"PUT", "/api/v10/applications/9/commands", "PUT /applications/{id}/commands"},
+		{"PUT", "/api/v10/channels/1/messages/2/reactions/%F0%9F%8E%B2/@me", "PUT /channels/{id}/messages/{id}/reactions/{emoji}/@me"},
+	} {
+		got := Route(tt.method, tt.path)
+		if got != tt.want {
+			t.Errorf("Route(%s %s) = %q, want %q", tt.method, tt.path, got, tt.want)
+		}
+		if strings.Contains(got, "c2Vj") || strings.Contains(got, "aW50") {
+			t.Errorf("Route(%s %s) = %q shows a token", tt.method, tt.path, got)
+		}
+	}
+}

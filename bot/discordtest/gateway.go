@@ -240,6 +240,15 @@ func (s *Server) identifyLocked(c *gwConn, d json.RawMessage) bool {
 		c.closeWith(4010, "Invalid shard.")
 		return false
 	}
+	bucket := shard[0] % max(s.opts.MaxConcurrency, 1)
+	if last, ok := s.lastIdentify[bucket]; ok && time.Since(last) < identifyInterval {
+		s.identifyTooSoon++
+		s.logf("gateway", "IDENTIFY of shard %v %v after the last of its bucket %d (Discord allows one per %v)", shard, time.Since(last).Round(time.Millisecond), bucket, identifyInterval)
+	}
+	if s.lastIdentify == nil {
+		s.lastIdentify = map[int]time.Time{}
+	}
+	s.lastIdentify[bucket] = time.Now()
 	sess := &gwSession{id: randomHex(16), shard: shard, intents: id.Intents, conn: c}
 	c.sess = sess
 	s.sessions[sess.id] = sess
@@ -415,9 +424,29 @@ func (s *Server) RequestReconnect() {
 	}
 }
 
+// identifyInterval is how often Discord takes an IDENTIFY per identify
+// bucket (shard ID modulo max_concurrency).
+const identifyInterval = 5 * time.Second
+
+// LastIdentify is when the newest IDENTIFY came (zero if none).
+func (s *Server) LastIdentify() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var last time.Time
+	for _, t := range s.lastIdentify {
+		if t.After(last) {
+			last = t
+		}
+	}
+	return last
+}
+
 // GatewayStats counts gateway activity.
 type GatewayStats struct {
 	Identifies, Resumes, Heartbeats int
+	// IdentifyTooSoon counts IDENTIFYs that came within 5 s of the last
+	// one of their identify bucket (Options.MaxConcurrency).
+	IdentifyTooSoon int
 	// Connected is the number of sessions with a live connection.
 	Connected int
 	// Refused counts connection attempts refused while the gateway was
@@ -435,7 +464,7 @@ func (s *Server) GatewayStats() GatewayStats {
 }
 
 func (s *Server) gatewayStatsLocked() GatewayStats {
-	st := GatewayStats{Identifies: s.identifies, Resumes: s.resumes, Heartbeats: s.heartbeats,
+	st := GatewayStats{Identifies: s.identifies, IdentifyTooSoon: s.identifyTooSoon, Resumes: s.resumes, Heartbeats: s.heartbeats,
 		Refused: s.gwRefused, Down: s.gwDown}
 	for _, sess := range s.sessions {
 		if sess.conn != nil {

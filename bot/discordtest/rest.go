@@ -494,8 +494,8 @@ func (s *Server) getGateway(*req) (int, any) {
 }
 
 func (s *Server) getGatewayBot(*req) (int, any) {
-	return http.StatusOK, map[string]any{"url": s.GatewayURL(), "shards": 1,
-		"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
+	return http.StatusOK, map[string]any{"url": s.GatewayURL(), "shards": max(s.opts.Shards, 1),
+		"session_start_limit": map[string]any{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": max(s.opts.MaxConcurrency, 1)}}
 }
 
 func (s *Server) getMe(*req) (int, any) {

@@ -28,6 +28,12 @@ type Options struct {
 	BotName string
 	// Clock drives timestamps, IDs and token expiry. Default: real time.
 	Clock Clock
+	// Shards is the shard count GET /gateway/bot recommends (default 1);
+	// MaxConcurrency its session_start_limit.max_concurrency (default 1):
+	// shards whose IDs are equal modulo it share an identify bucket, and
+	// Discord takes one IDENTIFY per bucket every 5 seconds
+	// (GatewayStats.IdentifyTooSoon counts those that came sooner).
+	Shards, MaxConcurrency int
 	// InteractionDeadline is how long (real time) the bot has to answer an
 	// interaction before the user sees "This interaction failed". Default 3 s.
 	InteractionDeadline time.Duration
@@ -120,18 +126,22 @@ type Server struct {
 	conns        map[*gwConn]struct{}
 	heartbeats   int
 	identifies   int
-	resumes      int
-	tokenUses    []TokenUse
-	violations   []SchemaViolation
-	requests     []Request
-	faults       faults
-	buckets      map[string]*bucket
-	rl           RateLimitOptions
-	globals      map[string]*window // per Authorization header
-	oldEdits     map[string]*window // per channel
-	rlStats      rlCounters
-	defGuild     string
-	defChannel   string
+	// lastIdentify is when each identify bucket last identified, and
+	// identifyTooSoon how often one did within identifyInterval.
+	lastIdentify    map[int]time.Time
+	identifyTooSoon int
+	resumes         int
+	tokenUses       []TokenUse
+	violations      []SchemaViolation
+	requests        []Request
+	faults          faults
+	buckets         map[string]*bucket
+	rl              RateLimitOptions
+	globals         map[string]*window // per Authorization header
+	oldEdits        map[string]*window // per channel
+	rlStats         rlCounters
+	defGuild        string
+	defChannel      string
 
 	omitAttachments bool
 	done            chan struct{} // closed by Close: releases held requests

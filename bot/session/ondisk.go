@@ -77,6 +77,52 @@ func (d *OnDisk) ForEach(ctx context.Context, fn func(key string, blob []byte, e
 	})
 }
 
+// AfterRestore readies every stored table of a database that
+// store.Restore put in place (Table.Restored) and then clears the store's
+// mark, so it runs once per restore; call it before the bot loads its
+// tables. It reports when the restore ran and how many tables it
+// readied; with no mark it does nothing. Killed half way, it runs again
+// at the next start: a table readied twice only moves its stamp further.
+// Tables that cannot be read are left to the bot's own handling.
+func (d *OnDisk) AfterRestore(ctx context.Context) (at time.Time, n int, err error) {
+	at, marked, err := d.st.Restored()
+	if err != nil || !marked {
+		return at, 0, err
+	}
+	var keys []string
+	err = d.ForEach(ctx, func(key string, blob []byte, err error) error {
+		if err == nil {
+			keys = append(keys, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return at, 0, err
+	}
+	for _, key := range keys {
+		err := d.Update(ctx, key, func(old []byte, exists bool) ([]byte, bool, error) {
+			t, err := Decode(old)
+			if !exists || err != nil {
+				return nil, false, errSkip
+			}
+			t.Restored()
+			blob, err := t.Encode()
+			return blob, false, err
+		})
+		switch {
+		case errors.Is(err, errSkip):
+		case err != nil:
+			return at, n, err
+		default:
+			n++
+		}
+	}
+	return at, n, terms(d.st.ClearRestored())
+}
+
+// errSkip leaves a table as it is in AfterRestore.
+var errSkip = errors.New("session: not a readable table")
+
 // Quarantine implements Tables.
 func (d *OnDisk) Quarantine(ctx context.Context, key, reason string) (bool, error) {
 	if err := ctx.Err(); err != nil {

@@ -383,3 +383,58 @@ func TestLeaveEndAndPlayAgain(t *testing.T) {
 		t.Fatalf("the match's next game: %v %v", match, err)
 	}
 }
+
+// TestRestoredTableOutrunsLostButtons: a table read from a restored backup
+// takes stamps that no button made after the backup (the lost states,
+// which the channel may still show) can carry, keeps its game and timers,
+// and has its live message and results shown afresh.
+func TestRestoredTableOutrunsLostButtons(t *testing.T) {
+	tb := lobby("anna")
+	tb.AddComputer("anna", "medium")
+	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{tb.Seats[0].Name, tb.Seats[1].Name}, Seed: [32]byte{9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Begin(g, timing(t0)); err != nil {
+		t.Fatal(err)
+	}
+	tb.Advance()
+	tb.Shown = Shown{Msg: "m1", Turn: tb.TurnKey(), Rev: "r", Pic: "p", Stamp: tb.Stamp(), Reminder: "rem", RemindAt: tb.Stamp(), Results: 1}
+	backup, err := tb.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lost timeline: the game went on for many states after the backup.
+	lost := tb.Stamp()
+	for range 1000 {
+		tb.Seq++
+		lost = tb.Stamp()
+	}
+	restored, err := Decode(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, turn, deadline := restored.Stamp(), restored.Game.Turn(), restored.Deadline
+	restored.Restored()
+	if restored.Stamp() <= lost {
+		t.Errorf("restored stamp %d does not pass the lost timeline's %d", restored.Stamp(), lost)
+	}
+	if restored.Stamp() != before+restoreSeqJump {
+		t.Errorf("stamp %d, want %d", restored.Stamp(), before+restoreSeqJump)
+	}
+	if restored.Game.Turn() != turn || !restored.Deadline.Equal(deadline) {
+		t.Errorf("the game or its timer changed: turn %d→%d, deadline %v→%v", turn, restored.Game.Turn(), deadline, restored.Deadline)
+	}
+	s := restored.Shown
+	if s.Msg != "" || s.Rev != "" || s.Results != 0 {
+		t.Errorf("the live message or results are still taken as shown: %+v", s)
+	}
+	if s.Reminder != "rem" {
+		t.Errorf("the reminder to delete was dropped: %+v", s)
+	}
+	// Advance after Restored keeps the jump (the position is unchanged).
+	restored.Advance()
+	if restored.Stamp() != before+restoreSeqJump {
+		t.Errorf("Advance moved the stamp to %d", restored.Stamp())
+	}
+}

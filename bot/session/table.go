@@ -273,6 +273,20 @@ func DecodeWith(data []byte, restore func([]byte) (*game.Game, error)) (*Table, 
 	return &t, nil
 }
 
+// GuildOf reads the guild of a stored table ("" if it cannot): what
+// resharding needs, without restoring the game. A private game outside
+// servers gives PrivateResults.
+func GuildOf(data []byte) string {
+	head, _, _ := bytes.Cut(data, []byte{'\n'})
+	var t struct {
+		GuildID string `json:"guild_id"`
+	}
+	if json.Unmarshal(head, &t) != nil {
+		return ""
+	}
+	return t.GuildID
+}
+
 // Encode writes the table, with its game's current state, the game's
 // snapshot after the table's JSON (see DecodeWith).
 func (t *Table) Encode() ([]byte, error) {
@@ -410,6 +424,33 @@ func (t *Table) Advance() {
 	if p := t.Position(); p != t.At {
 		t.Seq++
 		t.At = p
+	}
+}
+
+// restoreSeqJump is how far Restored moves a table's stamp on: further
+// than the states that a table goes through between two backups, so that
+// no button made after the backup matches a state of the restored table.
+const restoreSeqJump = 1 << 20
+
+// Restored readies a table read from a database restored from a backup.
+// Its channel may show states later than the table's (made after the
+// backup, then lost): their buttons' stamps must not match the states the
+// restored table goes through next, and its messages are not the
+// table's. So the stamp moves on by restoreSeqJump (every older button is
+// then stale and answered politely), and the table's live message and
+// results are shown afresh; reminders and finished turns still to shrink
+// are left for the reconciler to tidy.
+func (t *Table) Restored() {
+	t.Seq += restoreSeqJump
+	old := t.Shown
+	t.Shown = Shown{
+		Past:          old.Past,
+		Reminder:      old.Reminder,
+		RemindAt:      old.RemindAt,
+		ResultsMsg:    old.ResultsMsg,
+		ResultsLive:   old.ResultsLive,
+		ResultsRecord: old.ResultsRecord,
+		Token:         old.Token,
 	}
 }
 

@@ -71,6 +71,21 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 		t.Errorf("the bot's own figures: commits %.2f, drawn %.2f per click, heap %.1f MiB, RSS %.1f MiB, %d goroutines",
 			rep.StoreCommitsPerClk, rep.DrawnPerClick, rep.BotHeap, rep.BotRSS, rep.Goroutines)
 	}
+	// The bot's own /metrics count what the harness counted, but for the
+	// interactions and requests in flight at either end of the window
+	// (a few per game).
+	near := func(what string, got float64, want int64) {
+		t.Helper()
+		slack := max(0.01*float64(want), 3*float64(rep.Games))
+		if d := got - float64(want); d < -slack || d > slack {
+			t.Errorf("/metrics: %.0f %s, the harness counted %d", got, what, want)
+		}
+	}
+	near("interaction answers", rep.MetricAnswers, int64(rep.Clicks+rep.Failed))
+	near("REST requests", rep.MetricRequests, rep.Requests)
+	if rep.MetricAnswers <= 0 || rep.MetricRequests < rep.MetricAnswers || rep.MetricLimited != float64(rep.Limited) {
+		t.Errorf("/metrics: %.0f answers, %.0f requests, %.0f 429s (harness %d)", rep.MetricAnswers, rep.MetricRequests, rep.MetricLimited, rep.Limited)
+	}
 	if len(rep.Samples) < 2 || rep.BotErrors != 0 {
 		t.Errorf("%d samples, %d error lines in the bot's log", len(rep.Samples), rep.BotErrors)
 	}

@@ -7,6 +7,9 @@
 //	qwixxbot render FILE [--step N] [-o DIR] [--lang L]  draw a game record's table as PNG
 //	qwixxbot quarantine [-config FILE] [-o DIR]    list tables put aside as unreadable
 //	qwixxbot forget [-config FILE] [-guild ID] USER_ID  forget a user in the kept history
+//	qwixxbot backup [-config FILE] [-to DIR]        a consistent copy of the database, the bot running or not
+//	qwixxbot restore [-config FILE] [-check] BACKUP  put a verified backup in place of a stopped bot's database
+//	qwixxbot reshard -from A.db,B.db -to X.db,Y.db,Z.db  move the shards' data to another shard count
 //	qwixxbot arena [--variant V] [--players L,L] [--games N]  computer players against each other
 //	qwixxbot load [--games N] [--pace MIN-MAX|0] [--duration D]  the bot under load, against the fake Discord
 //
@@ -47,6 +50,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return runQuarantine(args[1:], stdout, stderr)
 		case "forget":
 			return runForget(args[1:], stdout, stderr)
+		case "backup":
+			return runBackup(args[1:], stdout, stderr)
+		case "restore":
+			return runRestore(args[1:], stdout, stderr)
+		case "reshard":
+			return runReshard(args[1:], stdout, stderr)
 		case "arena":
 			return runArena(args[1:], stdout, stderr)
 		case "load":
@@ -124,6 +133,19 @@ func usage(w io.Writer) {
   qwixxbot forget [-config FILE] [-guild ID] USER_ID
                                      forget a user in the kept results and
                                      records, as /qwixx forget-me does
+  qwixxbot backup [-config FILE] [-to DIR]
+                                     write a consistent, verified copy of the
+                                     database (store.backup_dir); a running bot
+                                     is asked for it on log.debug_addr
+  qwixxbot restore [-config FILE] [-check] BACKUP
+                                     put a verified backup in place of the
+                                     database of a stopped bot (the old one is
+                                     kept beside); -check only verifies
+  qwixxbot reshard -from SHARD0.db,SHARD1.db,… -to NEW0.db,NEW1.db,…
+                                     with the bots stopped, move every table,
+                                     result, record and setting to the database
+                                     of the shard that owns its server in the
+                                     new shard count (new files, verified)
   qwixxbot arena [--variant dice|cards|jokers] [--players medium,easy,…]
                  [--games N] [--seed S] [--swap] [--format text|json]
                  [--endings] [--times]

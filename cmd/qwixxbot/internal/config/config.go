@@ -78,6 +78,16 @@ type Store struct {
 	// outlive the bot's leaving the guild; 0 deletes them at the next
 	// hourly sweep.
 	GuildGrace time.Duration
+	// BackupDir is where the running bot writes backups of its database
+	// (every BackupEvery, and when asked on the debug listener); empty
+	// writes none on a schedule.
+	BackupDir string
+	// BackupEvery is how often a backup is written into BackupDir; 0
+	// writes none on a schedule.
+	BackupEvery time.Duration
+	// BackupKeep is how many backups BackupDir keeps, the oldest going
+	// first.
+	BackupKeep int
 }
 
 // Limits of the history's caps per guild: a leaderboard reads all of a
@@ -214,6 +224,9 @@ type raw struct {
 		RecordMaxAge    string `toml:"record_max_age"`
 		RecordsPerGuild int64  `toml:"records_per_guild"`
 		GuildGrace      string `toml:"guild_grace"`
+		BackupDir       string `toml:"backup_dir"`
+		BackupEvery     string `toml:"backup_every"`
+		BackupKeep      int64  `toml:"backup_keep"`
 	} `toml:"store"`
 	Log struct {
 		Level     string `toml:"level"`
@@ -247,6 +260,8 @@ func defaultRaw() *raw {
 	r.Store.RecordMaxAge = "2160h" // 90 days
 	r.Store.RecordsPerGuild = 250
 	r.Store.GuildGrace = "720h" // 30 days
+	r.Store.BackupEvery = "24h"
+	r.Store.BackupKeep = 7
 	r.Log.Level = "info"
 	r.Log.Format = "json"
 	r.Game.TurnTimeout = "2m"
@@ -283,6 +298,9 @@ var keys = []keyDef{
 	{name: "store.record_max_age", duration: true, field: func(r *raw) any { return &r.Store.RecordMaxAge }},
 	{name: "store.records_per_guild", field: func(r *raw) any { return &r.Store.RecordsPerGuild }},
 	{name: "store.guild_grace", duration: true, field: func(r *raw) any { return &r.Store.GuildGrace }},
+	{name: "store.backup_dir", field: func(r *raw) any { return &r.Store.BackupDir }},
+	{name: "store.backup_every", duration: true, field: func(r *raw) any { return &r.Store.BackupEvery }},
+	{name: "store.backup_keep", field: func(r *raw) any { return &r.Store.BackupKeep }},
 	{name: "log.level", field: func(r *raw) any { return &r.Log.Level }},
 	{name: "log.format", field: func(r *raw) any { return &r.Log.Format }},
 	{name: "log.debug_addr", field: func(r *raw) any { return &r.Log.DebugAddr }},
@@ -502,6 +520,16 @@ func (r *raw) config() (Config, error) {
 	} else {
 		c.Store.RecordsPerGuild = int(r.Store.RecordsPerGuild)
 	}
+	c.Store.BackupDir = strings.TrimSpace(r.Store.BackupDir)
+	c.Store.BackupEvery = nonNegative(bad, "store.backup_every", r.Store.BackupEvery)
+	if c.Store.BackupEvery > 0 && c.Store.BackupEvery < time.Minute {
+		bad("store.backup_every", "%q is shorter than a minute (0 writes no scheduled backups)", r.Store.BackupEvery)
+	}
+	if r.Store.BackupKeep < 1 || r.Store.BackupKeep > 10000 {
+		bad("store.backup_keep", "%d is not in 1..10000", r.Store.BackupKeep)
+	} else {
+		c.Store.BackupKeep = int(r.Store.BackupKeep)
+	}
 
 	// [log]
 	c.Log.Level = oneOf(bad, "log.level", r.Log.Level, logLevels)
@@ -634,12 +662,12 @@ func (c Config) String() string {
 	}
 	return fmt.Sprintf("discord.token=%s discord.application_id=%q discord.base_url=%q discord.guild_id=%q "+
 		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d store.path=%q "+
-		"store.result_max_age=%s store.results_per_guild=%d store.record_max_age=%s store.records_per_guild=%d store.guild_grace=%s log.level=%s log.format=%s log.debug_addr=%q "+
+		"store.result_max_age=%s store.results_per_guild=%d store.record_max_age=%s store.records_per_guild=%d store.guild_grace=%s store.backup_dir=%q store.backup_every=%s store.backup_keep=%d log.level=%s log.format=%s log.debug_addr=%q "+
 		"game.turn_timeout=%s game.reminder_before=%s game.max_players=%d game.language=%s "+
 		"sandbox.out_dir=%q sandbox.players=%d sandbox.variant=%s sandbox.seed=%s sandbox.addr=%q",
 		c.Discord.Token, c.Discord.ApplicationID, c.Discord.BaseURL, c.Discord.GuildID,
 		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Store.Path,
-		fmtDuration(c.Store.ResultMaxAge), c.Store.ResultsPerGuild, fmtDuration(c.Store.RecordMaxAge), c.Store.RecordsPerGuild, fmtDuration(c.Store.GuildGrace), c.Log.Level, c.Log.Format, c.Log.DebugAddr,
+		fmtDuration(c.Store.ResultMaxAge), c.Store.ResultsPerGuild, fmtDuration(c.Store.RecordMaxAge), c.Store.RecordsPerGuild, fmtDuration(c.Store.GuildGrace), c.Store.BackupDir, fmtDuration(c.Store.BackupEvery), c.Store.BackupKeep, c.Log.Level, c.Log.Format, c.Log.DebugAddr,
 		fmtDuration(c.Game.TurnTimeout), fmtDuration(c.Game.ReminderBefore), c.Game.MaxPlayers, c.Game.Language,
 		c.Sandbox.OutDir, c.Sandbox.Players, c.Sandbox.Variant, seed, c.Sandbox.Addr)
 }
@@ -660,7 +688,10 @@ func (c Config) MarshalZerologObject(e *zerolog.Event) {
 		Int("results_per_guild", c.Store.ResultsPerGuild).
 		Str("record_max_age", fmtDuration(c.Store.RecordMaxAge)).
 		Int("records_per_guild", c.Store.RecordsPerGuild).
-		Str("guild_grace", fmtDuration(c.Store.GuildGrace)))
+		Str("guild_grace", fmtDuration(c.Store.GuildGrace)).
+		Str("backup_dir", c.Store.BackupDir).
+		Str("backup_every", fmtDuration(c.Store.BackupEvery)).
+		Int("backup_keep", c.Store.BackupKeep))
 	e.Dict("log", zerolog.Dict().Str("level", c.Log.Level).Str("format", c.Log.Format).Str("debug_addr", c.Log.DebugAddr))
 	e.Dict("game", zerolog.Dict().
 		Str("turn_timeout", fmtDuration(c.Game.TurnTimeout)).

@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{
 		Discord: Discord{BaseURL: "https://discord.com", ShardID: 0, ShardCount: 1, RateLimit: 50},
-		Store:   Store{Path: "qwixxbot.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour},
+		Store:   Store{Path: "qwixxbot.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour, BackupEvery: 24 * time.Hour, BackupKeep: 7},
 		Log:     Log{Level: "info", Format: "json"},
 		Game:    Game{TurnTimeout: 2 * time.Minute, ReminderBefore: 20 * time.Second, MaxPlayers: 5, Language: "en"},
 		Sandbox: Sandbox{OutDir: "sandbox-out", Players: 3, Variant: "dice", Addr: "127.0.0.1:8080"},
@@ -144,7 +144,7 @@ addr = "[::1]:9000"
 			ShardCount:    4,
 			RateLimit:     500,
 		},
-		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour},
+		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour, BackupEvery: 24 * time.Hour, BackupKeep: 7},
 		Log:     Log{Level: "debug", Format: "console"},
 		Game:    Game{TurnTimeout: 90 * time.Minute, ReminderBefore: 90 * time.Second, MaxPlayers: 4, Language: "de"},
 		Sandbox: Sandbox{OutDir: "out", Players: 5, Variant: "jokers", Seed: ptr(int64(-42)), Addr: "[::1]:9000"},
@@ -243,6 +243,8 @@ func TestValidation(t *testing.T) {
 		{"store.records_per_guild", "[store]\nrecords_per_guild = 0", `config: store.records_per_guild: 0 is not in 1..10000`},
 		{"store.results_per_guild", "[store]\nresults_per_guild = 1000000", `config: store.results_per_guild: 1000000 is not in 1..100000`},
 		{"store.guild_grace", "[store]\nguild_grace = \"-1h\"", `config: store.guild_grace: "-1h" is negative`},
+		{"store.backup_every short", "[store]\nbackup_every = \"10s\"", `config: store.backup_every: "10s" is shorter than a minute (0 writes no scheduled backups)`},
+		{"store.backup_keep", "[store]\nbackup_keep = 0", `config: store.backup_keep: 0 is not in 1..10000`},
 		{"turn_timeout syntax", "[game]\nturn_timeout = \"2 minutes\"", `config: game.turn_timeout: "2 minutes" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout unitless", "[game]\nturn_timeout = \"90\"", `config: game.turn_timeout: "90" is not a duration such as "90s" or "2m"`},
 		{"turn_timeout below", "[game]\nturn_timeout = \"5s\"", `config: game.turn_timeout: "5s" is below the minimum 15s`},
@@ -353,6 +355,9 @@ seed = 1
 		"QWIXXBOT_STORE_RECORD_MAX_AGE":    "240h",
 		"QWIXXBOT_STORE_RECORDS_PER_GUILD": "20",
 		"QWIXXBOT_STORE_GUILD_GRACE":       "1h",
+		"QWIXXBOT_STORE_BACKUP_DIR":        "/var/backups/q",
+		"QWIXXBOT_STORE_BACKUP_EVERY":      "6h",
+		"QWIXXBOT_STORE_BACKUP_KEEP":       "3",
 		"QWIXXBOT_LOG_LEVEL":               "warn",
 		"QWIXXBOT_LOG_FORMAT":              "json",
 		"QWIXXBOT_LOG_DEBUG_ADDR":          "127.0.0.1:6060",
@@ -375,7 +380,7 @@ seed = 1
 	}
 	want := Config{
 		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8, RateLimit: 70},
-		Store:   Store{Path: "env.db", ResultsPerGuild: 500, RecordMaxAge: 240 * time.Hour, RecordsPerGuild: 20, GuildGrace: time.Hour},
+		Store:   Store{Path: "env.db", ResultsPerGuild: 500, RecordMaxAge: 240 * time.Hour, RecordsPerGuild: 20, GuildGrace: time.Hour, BackupDir: "/var/backups/q", BackupEvery: 6 * time.Hour, BackupKeep: 3},
 		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
 		Sandbox: Sandbox{OutDir: "env-out", Players: 5, Variant: "jokers", Seed: ptr(int64(99)), Addr: "127.0.0.1:0"},
@@ -557,7 +562,7 @@ func TestString(t *testing.T) {
 	c.Sandbox.Seed = ptr(int64(7))
 	want := `discord.token=unset discord.application_id="" discord.base_url="https://discord.com" discord.guild_id="" ` +
 		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" ` +
-		`store.result_max_age=17520h store.results_per_guild=10000 store.record_max_age=2160h store.records_per_guild=250 store.guild_grace=720h log.level=info log.format=json log.debug_addr="" ` +
+		`store.result_max_age=17520h store.results_per_guild=10000 store.record_max_age=2160h store.records_per_guild=250 store.guild_grace=720h store.backup_dir="" store.backup_every=24h store.backup_keep=7 log.level=info log.format=json log.debug_addr="" ` +
 		`game.turn_timeout=2m game.reminder_before=20s game.max_players=5 game.language=en ` +
 		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7 sandbox.addr="127.0.0.1:8080"`
 	if got := c.String(); got != want {

@@ -23,6 +23,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
@@ -89,6 +93,7 @@ type Report struct {
 	CountedPerSec      float64 `json:"counted_per_s"`
 	KiBPerClick        float64 `json:"kib_per_click"`
 	Limited            int64   `json:"limited_429"`
+	Requests           int64   `json:"requests"`
 	FailedRequests     int64   `json:"failed_requests"`
 	StoreCommitsPerClk float64 `json:"store_commits_per_click,omitempty"`
 	DrawnPerClick      float64 `json:"pictures_drawn_per_click,omitempty"`
@@ -101,6 +106,13 @@ type Report struct {
 	Goroutines int     `json:"bot_goroutines"`
 	// This process (fake Discord and players).
 	HarnessCPU float64 `json:"harness_cpu_percent"`
+	// The bot's own counts over the measuring time, from its /metrics:
+	// interaction answers Discord took, REST requests and 429s. They
+	// match Clicks + Failed, Requests and Limited but for the few in
+	// flight at either end.
+	MetricAnswers  float64 `json:"metrics_answers"`
+	MetricRequests float64 `json:"metrics_requests"`
+	MetricLimited  float64 `json:"metrics_limited_429"`
 	// BotErrors counts error lines in the bot's log.
 	BotErrors int `json:"bot_log_errors"`
 	// Routes are the requests by route over the measuring time.
@@ -133,6 +145,8 @@ func (r *Report) Write(w io.Writer) {
 	if r.StoreCommitsPerClk > 0 || r.DrawnPerClick > 0 {
 		fmt.Fprintf(w, "per click        %.2f store commits (fsyncs), %.2f pictures drawn\n", r.StoreCommitsPerClk, r.DrawnPerClick)
 	}
+	fmt.Fprintf(w, "bot's /metrics   %.0f answers, %.0f REST requests, %.0f 429s (harness: %d clicks + %d failed, %d requests, %d 429s)\n",
+		r.MetricAnswers, r.MetricRequests, r.MetricLimited, r.Clicks, r.Failed, r.Requests, r.Limited)
 	fmt.Fprintf(w, "bot process      CPU %.0f %% of a core, RSS %.0f MiB (max %.0f), heap %.1f MiB, %d goroutines, %d error lines logged\n",
 		r.BotCPU, r.BotRSS, r.BotMaxRSS, r.BotHeap, r.Goroutines, r.BotErrors)
 	fmt.Fprintf(w, "harness          CPU %.0f %% of a core (fake Discord and players)\n", r.HarnessCPU)
@@ -392,6 +406,7 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	pid := cmd.Process.Pid
 	routes0 := srv.RouteStats()
 	commits0, drawn0 := botCounters(debugAddr)
+	met0 := scrapeMetrics(debugAddr)
 	cpu0, self0, t0 := procCPU(pid), procCPU(os.Getpid()), time.Now()
 	stats.moves.Store(0)
 	stats.finished.Store(0)
@@ -455,6 +470,10 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	// The requests of the same window as the clicks: the players go on
 	// while the bot's figures are read below.
 	routes1 := srv.RouteStats()
+	met1 := scrapeMetrics(debugAddr)
+	rep.MetricAnswers = met1.answers - met0.answers
+	rep.MetricRequests = met1.requests - met0.requests
+	rep.MetricLimited = met1.limited - met0.limited
 	secs := time.Since(t0).Seconds()
 	cpu1, self1 := procCPU(pid), procCPU(os.Getpid())
 	lat, f := stats.take()
@@ -505,6 +524,7 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 		rep.FailedRequests += r.Failed
 	}
 	n := float64(max(len(all), 1))
+	rep.Requests = reqs
 	rep.RequestsPerClick, rep.CountedPerClick = float64(reqs)/n, float64(counted)/n
 	rep.KiBPerClick = float64(bytes) / 1024 / n
 	rep.CountedPerSec = float64(counted) / secs
@@ -640,6 +660,51 @@ func botCounters(addr string) (commits, drawn int64) {
 		drawn = vars.Pictures.Drawn
 	}
 	return
+}
+
+// metricCounts are totals read from the bot's /metrics.
+type metricCounts struct{ answers, requests, limited float64 }
+
+// scrapeMetrics reads the bot's Prometheus metrics: interaction answers
+// Discord took (every kind), REST requests and 429s; zeros if it cannot.
+func scrapeMetrics(addr string) metricCounts {
+	var m metricCounts
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(strings.NewReader(httpGet("http://" + addr + "/metrics")))
+	if err != nil {
+		return m
+	}
+	sum := func(name string, keep func(*dto.Metric) bool) float64 {
+		f := fams[name]
+		if f == nil {
+			return 0
+		}
+		t := 0.0
+		for _, mt := range f.GetMetric() {
+			if keep != nil && !keep(mt) {
+				continue
+			}
+			switch {
+			case mt.GetCounter() != nil:
+				t += mt.GetCounter().GetValue()
+			case mt.GetHistogram() != nil:
+				t += float64(mt.GetHistogram().GetSampleCount())
+			}
+		}
+		return t
+	}
+	taken := func(mt *dto.Metric) bool {
+		for _, l := range mt.GetLabel() {
+			if l.GetName() == "ok" {
+				return l.GetValue() == "true"
+			}
+		}
+		return false
+	}
+	m.answers = sum("qwixxbot_interaction_answer_seconds", taken)
+	m.requests = sum("qwixxbot_discord_requests_total", nil)
+	m.limited = sum("qwixxbot_discord_rate_limited_total", nil)
+	return m
 }
 
 func httpGet(url string) string {

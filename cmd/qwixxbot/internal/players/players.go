@@ -167,6 +167,32 @@ func (p *Players) PlayGame(ctx context.Context, variant string) (*Result, error)
 	if _, err := p.Answer(ctx)(host.Click(lobby, IDWith(lobby, "start"))); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
+	// An earlier game's results (the bot takes their Play again button off
+	// once this table is open; the channel may show them a moment longer,
+	// or, where the bot lives on interactions alone, post them twice after
+	// a crash) are not this game's end.
+	return p.playToEnd(ctx, func(results *discordtest.Message) bool {
+		return results.ID != before && newerID(results.ID, lobby.ID) && tableOf(results) == tableOf(lobby)
+	})
+}
+
+// PlayOn plays the game running in the channel to its end: after a
+// restart, or a restore, of the bot.
+func (p *Players) PlayOn(ctx context.Context) (*Result, error) {
+	p.acted = nil
+	table, _ := p.current(ctx)
+	if table == nil {
+		return nil, errors.New("no table in the channel")
+	}
+	since, id := table.ID, tableOf(table)
+	return p.playToEnd(ctx, func(results *discordtest.Message) bool {
+		return (results.ID == since || newerID(results.ID, since)) && tableOf(results) == id
+	})
+}
+
+// playToEnd plays until the channel shows results that ours accepts as
+// this game's.
+func (p *Players) playToEnd(ctx context.Context, ours func(results *discordtest.Message) bool) (*Result, error) {
 	res := &Result{}
 	var lastGone error // why the last look found nothing to click
 	// Nothing to do for 15 s (150 looks) is a stall: longer than Discord's
@@ -176,12 +202,7 @@ func (p *Players) PlayGame(ctx context.Context, variant string) (*Result, error)
 			p.Pace()
 		}
 		table, results := p.current(ctx)
-		if results != nil && (results.ID == before || !newerID(results.ID, lobby.ID) || tableOf(results) != tableOf(lobby)) {
-			// An earlier game's results (the bot takes their Play again
-			// button off once this table is open; the channel may show
-			// them a moment longer, or, where the bot lives on
-			// interactions alone, post them twice after a crash): this
-			// game has not ended.
+		if results != nil && !ours(results) {
 			idle++
 			p.awaitChange(ctx, results)
 			continue

@@ -57,12 +57,16 @@ func publishVars(pc *bot.PictureCache, st *store.Store) {
 	})
 }
 
-// serveDebug serves Go's profiler (/debug/pprof/) and expvar's /debug/vars
-// (runtime.MemStats and the bot's counters) on addr (log.debug_addr) until
-// ctx ends. The load harness reads the bot's heap from /debug/pprof/heap
+// serveDebug serves Go's profiler (/debug/pprof/), expvar's /debug/vars
+// (runtime.MemStats and the bot's counters), the database's backups
+// (/debug/backup), Prometheus metrics (/metrics) and the health checks
+// (/healthz: the process answers; /readyz: the gateway is connected and
+// the store readable) on addr (log.debug_addr) until ctx ends. The load harness reads the bot's heap from /debug/pprof/heap
 // after a garbage collection (?gc=1&debug=1).
-func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
+func serveDebug(ctx context.Context, addr string, bk *backups, met *metrics, log zerolog.Logger) error {
 	mux := http.NewServeMux()
+	mux.Handle("/debug/backup", bk)
+	met.handle(mux)
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
@@ -83,6 +87,6 @@ func serveDebug(ctx context.Context, addr string, log zerolog.Logger) error {
 			log.Warn().Err(err).Msg("debug server stopped")
 		}
 	}()
-	log.Info().Str("addr", ln.Addr().String()).Msg("debug server: /debug/pprof/ and /debug/vars")
+	log.Info().Str("addr", ln.Addr().String()).Msg("debug server: /metrics, /healthz, /readyz, /debug/backup, /debug/pprof/, /debug/vars")
 	return nil
 }

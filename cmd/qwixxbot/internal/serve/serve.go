@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -53,7 +54,8 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if !cfg.Discord.Token.IsSet() {
 		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
 	}
-	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)))
+	met := newMetrics()
+	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)), store.WithCommitObserver(met.observeCommit))
 	if err != nil {
 		return err
 	}
@@ -63,8 +65,15 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		}
 	}()
 
+	// Backups run on the wall clock, whatever clock the games run on.
+	bk := &backups{st: st, dir: cfg.Store.BackupDir, every: cfg.Store.BackupEvery, keep: cfg.Store.BackupKeep, now: time.Now, log: log}
+	var backupsDone sync.WaitGroup
+	defer backupsDone.Wait() // before the store closes
+	bctx, stopBackups := context.WithCancel(ctx)
+	defer stopBackups()
+	backupsDone.Go(func() { bk.run(bctx) })
 	if cfg.Log.DebugAddr != "" {
-		if err := serveDebug(ctx, cfg.Log.DebugAddr, log); err != nil {
+		if err := serveDebug(ctx, cfg.Log.DebugAddr, bk, met, log); err != nil {
 			return err
 		}
 	}
@@ -77,7 +86,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		return err
 	}
 	// One token's processes share its global limit: each takes its share.
-	s.Client.Transport = discordhttp.NewGlobalLimit(s.Client.Transport, discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
+	s.Client.Transport = discordhttp.NewGlobalLimit(met.transport(s.Client.Transport), discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
 	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
 	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
 	s.ShouldReconnectOnError = true
@@ -93,6 +102,11 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	pictures := bot.NewPictureCache(bot.Images{}, budget)
 	publishVars(pictures, st)
 	disk := session.NewOnDisk(st)
+	if at, n, err := disk.AfterRestore(ctx); err != nil {
+		return fmt.Errorf("ready the tables of a restored database: %w", err)
+	} else if !at.IsZero() || n > 0 {
+		log.Warn().Time("restored_at", at).Int("tables", n).Msg("database restored from a backup: its tables are shown afresh, from their state in the backup")
+	}
 	b := bot.New(discordhttp.NewInteractionSession(s, log), disk, pictures, bot.Options{
 		History:        disk,
 		Secrets:        disk,
@@ -107,7 +121,9 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		LiveAnswers:    true,
 		FollowupPosts:  true,
 		CoalesceEdits:  so.Coalesce,
+		Observe:        met.observeAnswer,
 	}, log)
+	met.watch(b, pictures, st, s)
 	if err := b.Start(); err != nil {
 		return err
 	}
@@ -136,6 +152,9 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 			b.GuildCreated(g.ID)
 		}
 	})
+	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
+		return nil // ctx ended
+	}
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("connect to discord: %w", err)
 	}
@@ -189,6 +208,41 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	}
 	b.Idle()
 	return nil
+}
+
+// identifySpacing is how far apart the shards of one identify bucket
+// connect: Discord takes one IDENTIFY per bucket every 5 seconds.
+const identifySpacing = 5500 * time.Millisecond
+
+// waitIdentifySlot asks Discord for the recommended shard count (logged
+// when it is more than shardCount: time to reshard) and the identify
+// concurrency, and waits for this shard's turn to identify: shards that
+// start together (a service manager starting them all) then connect
+// (shardID / max_concurrency) × 5.5 s apart instead of being refused. It
+// returns false if ctx ended first.
+func waitIdentifySlot(ctx context.Context, s *discordgo.Session, shardID, shardCount int, log zerolog.Logger) bool {
+	gb, err := s.GatewayBot(discordgo.WithContext(ctx))
+	maxc := 1
+	if err != nil {
+		log.Warn().Err(err).Msg("GET /gateway/bot failed: assuming one identify at a time")
+	} else {
+		if gb.Shards > shardCount {
+			log.Warn().Int("recommended", gb.Shards).Int("shard_count", shardCount).
+				Msg("Discord recommends more shards: stop the bots, run qwixxbot reshard and raise discord.shard_count")
+		}
+		maxc = max(gb.SessionStartLimit.MaxConcurrency, 1)
+	}
+	wait := time.Duration(shardID/maxc) * identifySpacing
+	if wait == 0 {
+		return true
+	}
+	log.Info().Dur("wait", wait).Int("max_concurrency", maxc).Msg("waiting for this shard's turn to identify")
+	select {
+	case <-time.After(wait):
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // registerCommands registers the slash commands, retrying with exponential
