@@ -224,3 +224,10 @@ func waitFor(d time.Duration, cond func() bool) error {
 	}
 	return nil
 }
+
+// open is the number of open streams.
+func (s *streamSlots) open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
