@@ -27,17 +27,17 @@ type cardSearch struct {
 	tempo        float64 // points the judge gives the player about to move
 	sigmaA       float64 // if > 0, the judge's spread is sigmaA + sigmaB·√(turns left)
 	sigmaB       float64
-	endG         float64 // when the game is expected to last at most this many turns more, …
-	endCap       float64 // … play-outs run this many turns instead of horizon (0: to the end)
-	hands        float64 // weight of the cards in hand when judging a play-out cut short
-	heur         heurParams
+	endG         float64    // when the game is expected to last at most this many turns more, …
+	endCap       float64    // … play-outs run this many turns instead of horizon (0: to the end)
+	hands        float64    // weight of the cards in hand when judging a play-out cut short
+	heur         heurParams // the heuristic of the play-outs and the judge
 }
 
 // hardSearch is the card search Hard plays (and hints) with: 224 deals
-// at two players, 106 at three, 80 at four, 64 at five; the six candidates the
-// heuristic rates highest, play-outs of 3 turns judged by the heuristic,
-// or of 5 when the game is expected to end within 5 turns. Nothing
-// changes it.
+// at two players, 106 at three, 80 at four, 64 at five; the six
+// candidates the heuristic rates highest; play-outs of 3 turns judged by
+// the heuristic, or of 5 when the game is expected to end within 5 turns.
+// Nothing changes it.
 var hardSearch = cardSearch{
 	candidates:   6,
 	rollouts:     320,
