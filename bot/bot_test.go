@@ -542,9 +542,7 @@ func TestShutdownEndsReconcilerBackoff(t *testing.T) {
 	resp := h.openTable("dice", "anna", "ben")
 	i := h.interaction("anna", discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: buttons(resp.Data.Components, "Start")[0], ComponentType: discordgo.ButtonComponent}, &discordgo.Message{ID: "lobby"})
 	h.bot.Handle(i) // the table's first post fails, and is retried after a backoff
-	for !strings.Contains(h.logs.String(), "channel update failed") {
-		time.Sleep(time.Millisecond)
-	}
+	waitUntil(t, `the log line "channel update failed"`, func() bool { return strings.Contains(h.logs.String(), "channel update failed") })
 	if err := h.bot.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

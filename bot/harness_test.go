@@ -631,3 +631,17 @@ func readFile(r io.Reader) []byte {
 	b, _ := io.ReadAll(r)
 	return b
 }
+
+// waitUntil waits for cond, checked every millisecond, and fails the test
+// naming what when it does not hold within 10 s: every poll of the tests
+// has a deadline.
+func waitUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -3,7 +3,6 @@ package bot
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -110,12 +109,8 @@ func TestPictureCacheDrawsOnceForConcurrentCallers(t *testing.T) {
 		}()
 	}
 	<-r.started
-	for { // until every caller is in the cache: one drawing, the others waiting
-		if hits, misses, _ := c.Stats(); hits+misses == callers {
-			break
-		}
-		runtime.Gosched()
-	}
+	// Until every caller is in the cache: one drawing, the others waiting.
+	waitUntil(t, "every caller in the cache", func() bool { hits, misses, _ := c.Stats(); return hits+misses == callers })
 	close(r.release)
 	first := <-got
 	for range callers - 1 {

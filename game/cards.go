@@ -369,16 +369,6 @@ func playLegal(r Row, c Color, cross uint16) bool {
 	return last-first+1-k <= 1
 }
 
-// canCountAs reports whether cards can be played together as colour c.
-func canCountAs(cards []Card, c Color) bool {
-	for _, k := range cards {
-		if !k.Joker() && k.Color() != c {
-			return false
-		}
-	}
-	return true
-}
-
 // knownFromLog recomputes state.Known from the moves in the log.
 func (g *Game) knownFromLog() {
 	s := &g.st

@@ -108,3 +108,13 @@ func TestC6FastPlaysMatchCheckPlay(t *testing.T) {
 	}
 	t.Logf("%d play actions, %d plays compared", plays, moves)
 }
+
+// canCountAs reports whether cards can be played together as colour c.
+func canCountAs(cards []Card, c Color) bool {
+	for _, k := range cards {
+		if !k.Joker() && k.Color() != c {
+			return false
+		}
+	}
+	return true
+}

@@ -5,17 +5,10 @@ import (
 	"strings"
 )
 
-// Discord shows a picture about 400 px wide on a phone. Text in the public
-// table must stay at least minPhonePx there, so every font the table uses is
-// at least minFontPx at the picture's Width.
-const (
-	phoneWidth = 400
-	minPhonePx = 11
-	minFontPx  = (minPhonePx*Width + phoneWidth - 1) / phoneWidth
-)
-
 // textLog records what is drawn as text on a canvas: each string with its
-// font size and position, so the tests can hold a picture to the phone rule.
+// font size and position, so the tests can hold a picture to the phone rule
+// (Discord shows a picture about 400 px wide on a phone, and text in the
+// public table must stay at least 11 px there: legible_test.go).
 type textLog struct {
 	texts []drawnText
 }
@@ -31,10 +24,6 @@ type drawnText struct {
 func (l *textLog) add(f *face, s string, x, y int) {
 	l.texts = append(l.texts, drawnText{s: s, px: f.size, at: image.Pt(x, y)})
 }
-
-// phonePx is the size of text drawn at px in a picture w pixels wide when it
-// is shown phoneWidth wide.
-func phonePx(px float64, w int) float64 { return px * phoneWidth / float64(w) }
 
 // addAt records texts drawn elsewhere (on a cached image) and copied to the
 // canvas with their origin at (x, y). A nil log records nothing.

@@ -261,3 +261,16 @@ func TestChartTextLegibleAtPhoneWidth(t *testing.T) {
 		}
 	}
 }
+
+// Discord shows a picture about 400 px wide on a phone. Text in the public
+// table must stay at least minPhonePx there, so every font the table uses is
+// at least minFontPx at the picture's Width.
+const (
+	phoneWidth = 400
+	minPhonePx = 11
+	minFontPx  = (minPhonePx*Width + phoneWidth - 1) / phoneWidth
+)
+
+// phonePx is the size of text drawn at px in a picture w pixels wide when it
+// is shown phoneWidth wide.
+func phonePx(px float64, w int) float64 { return px * phoneWidth / float64(w) }

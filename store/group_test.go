@@ -496,14 +496,16 @@ func TestGroupCloseWaits(t *testing.T) {
 	go func() { closed <- s.Close() }()
 	// Close is waiting for the group in flight: it does not return
 	// while the held write goes on.
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		s.mu.Lock()
 		c := s.closed
 		s.mu.Unlock()
 		if c {
 			break
 		}
-		time.Sleep(time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatal("Close did not begin within 10 s")
+		}
 	}
 	select {
 	case err := <-closed:

@@ -221,7 +221,7 @@ func (s *Server) abandonedLocked(r *http.Request, d *delay, why string) {
 	if why == "" || d.phase != DelayBefore {
 		return
 	}
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Time: s.clock.Now(),
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Held: true, Time: s.clock.Now(),
 		BodySize: max(r.ContentLength, 0), Error: "abandoned while held before taking effect: " + why})
 	s.keepHistoryLocked()
 }

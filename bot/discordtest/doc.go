@@ -11,7 +11,9 @@
 // tokens expire after 15 minutes (by the injectable Clock), ephemeral
 // messages are only visible to their user, and REST calls need the bot's
 // channel permissions. Request bodies are also checked against Discord's
-// OpenAPI schema (openapi.json) when it is available.
+// OpenAPI schema: the part of openapi.json the fake's routes take, embedded
+// (discord-openapi-subset.json, written by go generate from
+// shared/discord-api-spec/openapi.json beside the repository).
 //
 // A test:
 //

@@ -333,13 +333,15 @@ func TestCallbackRules(t *testing.T) {
 
 func TestLateCallbackFails(t *testing.T) {
 	h := newHarness(t, Options{InteractionDeadline: 200 * time.Millisecond})
-	errs := make(chan error, 1)
+	errs, failed := make(chan error, 1), make(chan struct{})
 	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
-		time.Sleep(400 * time.Millisecond)
+		<-failed // the answer comes once the deadline has passed
 		errs <- s.InteractionRespond(i.Interaction, reply("too late"))
 	})
 	it, _ := h.alice.Command(h.ch, "qwixx", "hand", nil)
-	if err := it.Wait(ctx(t)); !errors.Is(err, ErrInteractionFailed) || !it.Failed() {
+	err := it.Wait(ctx(t))
+	close(failed)
+	if !errors.Is(err, ErrInteractionFailed) || !it.Failed() {
 		t.Errorf("Wait = %v, Failed %v; want ErrInteractionFailed", err, it.Failed())
 	}
 	if st, code := restErr(t, recv(t, errs)); st != 404 || code != 10062 {

@@ -24,7 +24,11 @@ type Request struct {
 	Status int
 	// Error is the JSON error body's message (and code), if any.
 	Error string
-	Time  time.Time
+	// Held is set for a request InjectDelay held. The log lists a request
+	// as it takes effect or, held before taking effect (DelayBefore), as
+	// its hold ends: after everything that completed while it was held.
+	Held bool
+	Time time.Time
 	// BodySize is the size of the request body as uploaded, in bytes
 	// (multipart file parts included): its Content-Length, or what was read
 	// of it when the length was not given.
@@ -207,7 +211,7 @@ func (s *Server) wrap(rt route) http.Handler {
 			size = r.ContentLength
 		}
 		s.mu.Lock()
-		entry := Request{Method: r.Method, Path: r.URL.Path, Status: status, Time: s.clock.Now(), BodySize: size, Payload: payload}
+		entry := Request{Method: r.Method, Path: r.URL.Path, Status: status, Held: dl != nil, Time: s.clock.Now(), BodySize: size, Payload: payload}
 		if m, ok := body.(map[string]any); ok && status >= 400 {
 			entry.Error = fmt.Sprintf("%v (%v)", m["message"], m["code"])
 			if fe, ok := m["errors"].(fieldErrors); ok {

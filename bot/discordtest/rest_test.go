@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/discordtest/internal/openapisub"
 )
 
 // errorPaths lists the dotted field paths of a 50035 answer's "errors".
@@ -398,12 +401,9 @@ func TestSchemaChecking(t *testing.T) {
 	t.Parallel()
 	srv := NewTestServer(t, Options{})
 	if err := srv.SchemaStatus(); err != nil {
-		t.Skipf("Discord's openapi.json is not available, schema checks skipped: %v", err)
+		t.Fatalf("the embedded schema is off: %v", err)
 	}
-	t.Logf("openapi.json compiled in %v", srv.SchemaCompileTime())
-	if d := srv.SchemaCompileTime(); d > 5*time.Second {
-		t.Errorf("compiling the schema took %v", d)
-	}
+	t.Logf("the schema compiled in %v", srv.SchemaCompileTime())
 	s, _ := discordgo.New("Bot " + srv.Token())
 	s.Client = srv.Client()
 	bad := map[string]any{"content": "hi", "tts": "yes"}
@@ -418,15 +418,90 @@ func TestSchemaChecking(t *testing.T) {
 	if len(srv.Messages(srv.DefaultChannel())) != 0 {
 		t.Error("a body failing the schema created a message")
 	}
-
-	// Without the file the server runs, reports why, and checks nothing.
-	off := NewTestServer(t, Options{SpecPath: filepath.Join(t.TempDir(), "missing.json")})
-	if off.SchemaStatus() == nil {
-		t.Fatal("SchemaStatus() = nil for a missing file")
+	if _, err := s.RequestWithBucketID("POST", discordgo.EndpointChannelMessages(srv.DefaultChannel()), map[string]any{"content": "hi", "tts": true}, "x"); err != nil {
+		t.Errorf("a good body: %v", err)
 	}
-	s.Client = off.Client()
-	if _, err := s.RequestWithBucketID("POST", discordgo.EndpointChannelMessages(off.DefaultChannel()), bad, "y"); err != nil {
-		t.Errorf("without a schema the body should pass: %v", err)
+}
+
+// A schema that is missing or unparsable is an error, never checks
+// silently off: NewServer fails and NewTestServer fails the test.
+func TestSchemaMissingOrBrokenFails(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	broken := filepath.Join(t.TempDir(), "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"openapi": "3.1.0", "paths": {`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noRoutes := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(noRoutes, []byte(`{"openapi": "3.1.0", "paths": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{missing, broken, noRoutes} {
+		if srv, err := NewServer(Options{SpecPath: path}); err == nil {
+			srv.Close()
+			t.Errorf("NewServer with SpecPath %s: no error", filepath.Base(path))
+		} else if !strings.Contains(err.Error(), filepath.Base(path)) {
+			t.Errorf("NewServer with SpecPath %s: %v does not name the file", filepath.Base(path), err)
+		}
+		ft := &fatalTB{TB: t}
+		func() {
+			defer func() { _ = recover() }() // fatalTB.Fatalf stops like t.Fatalf
+			NewTestServer(ft, Options{SpecPath: path})
+		}()
+		if !ft.failed {
+			t.Errorf("NewTestServer with SpecPath %s did not fail the test", filepath.Base(path))
+		}
+	}
+	if _, err := compileSpec("garbage", []byte("not json")); err == nil {
+		t.Error("compileSpec accepted garbage")
+	}
+}
+
+// fatalTB records Fatalf and stops the caller, as testing.T does, without
+// failing the test around it.
+type fatalTB struct {
+	TB
+	failed bool
+}
+
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.failed = true
+	panic(fmt.Sprintf(format, args...))
+}
+
+// The committed schema subset is what internal/schemagen writes from
+// Discord's whole openapi.json (when that is beside the repository), and
+// the whole document judges bodies as the subset does.
+func TestSchemaSubsetIsGenerated(t *testing.T) {
+	t.Parallel()
+	path := FindSpec()
+	if path == "" {
+		t.Skip("shared/discord-api-spec/openapi.json is not beside the repository: the embedded subset is checked by TestSchemaChecking")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := openapisub.Subset(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(subsetSpec, want) {
+		t.Fatalf("discord-openapi-subset.json (%d bytes) is not what the generator writes from %s (%d bytes): run go generate ./bot/discordtest", len(subsetSpec), path, len(want))
+	}
+	whole := NewTestServer(t, Options{SpecPath: path})
+	sub := NewTestServer(t, Options{})
+	for _, body := range []string{
+		`{"content": "hi", "tts": "yes"}`,
+		`{"content": "hi", "components": [{"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "a"}]}]}`,
+		`{"content": "hi", "components": [{"type": 1, "components": [{"type": 2, "style": "one"}]}]}`,
+	} {
+		for _, r := range openapisub.Routes {
+			a, b := whole.spec.validate(r, []byte(body)), sub.spec.validate(r, []byte(body))
+			if (a == nil) != (b == nil) || a != nil && a.Error() != b.Error() {
+				t.Errorf("%s %s: the whole spec says %v, the subset %v", r, body, a, b)
+			}
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/discordtest/internal/openapisub"
 	"github.com/rs/zerolog"
 )
 
@@ -52,7 +53,10 @@ type Options struct {
 	// AttachmentDir, if set, is where every uploaded file is saved as
 	// <message id>-<file name>.
 	AttachmentDir string
-	// SpecPath is Discord's openapi.json. Empty means FindSpec().
+	// SpecPath is a Discord openapi.json to check request bodies against.
+	// Empty means the part of it the fake checks, embedded in the package
+	// (discord-openapi-subset.json). A schema that cannot be read or
+	// compiled makes NewServer fail.
 	SpecPath string
 	// DisableSchema turns request-body schema checking off.
 	DisableSchema bool
@@ -194,15 +198,11 @@ func NewServer(opts Options) (*Server, error) {
 		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
 	}
 	if !opts.DisableSchema {
-		path := opts.SpecPath
-		if path == "" {
-			path = FindSpec()
+		sp, err := loadSpec(opts.SpecPath)
+		if err != nil {
+			return nil, err
 		}
-		if path == "" {
-			s.specE = errors.New("openapi.json not found (set Options.SpecPath)")
-		} else {
-			s.spec, s.specE = loadSpec(path)
-		}
+		s.spec = sp
 	} else {
 		s.specE = errors.New("schema checking disabled by Options.DisableSchema")
 	}
@@ -412,26 +412,9 @@ func (s *Server) saveAttachment(msgID string, a Attachment) {
 	}
 }
 
-// FindSpec looks for shared/discord-api-spec/openapi.json in the working
-// directory and its parents and returns its path, or "" if there is none.
-// The environment variable DISCORDTEST_OPENAPI overrides the search.
-func FindSpec() string {
-	if p := os.Getenv("DISCORDTEST_OPENAPI"); p != "" {
-		return p
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		p := filepath.Join(dir, "shared", "discord-api-spec", "openapi.json")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// FindSpec looks for shared/discord-api-spec/openapi.json, Discord's whole
+// OpenAPI document, in the working directory and its parents and returns
+// its path, or "" if there is none. The environment variable
+// DISCORDTEST_OPENAPI overrides the search. The fake does not need it (it
+// embeds the part it checks); internal/schemagen reads it.
+func FindSpec() string { return openapisub.FindSpec() }

@@ -67,8 +67,15 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 	// Nobody clicks for 16 minutes: the tokens age out; the timer passes
 	// for the undecided, which nothing can show yet.
 	before := newest()
+	const waits = "the table waits for a click to show its change"
+	n0 := strings.Count(e.logs.String(), waits)
 	e.clock.Advance(16 * time.Minute)
-	time.Sleep(200 * time.Millisecond) // the bot's timer tick (20 ms) runs
+	// The bot's timer tick (20 ms) runs, and the update finds no token.
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(e.logs.String(), waits) == n0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot did not log %q after the timer:\n%s", waits, e.logs.String())
+		}
+	}
 	if m, _ := e.srv.Message(before.ID); m.Version != before.Version {
 		t.Fatalf("the table message changed with no token alive: %q", m.Content)
 	}

@@ -25,6 +25,46 @@ func heldCardGame(t *testing.T) (*e2e, *discordtest.User, *discordtest.User) {
 	return e, anna, ben
 }
 
+// heldLast releases the request InjectDelay holds and checks through the
+// fake's request log that every request earlier names completed while it
+// was held: the log lists a request held before taking effect as its hold
+// ends, so each must come before it. Nothing waited for the held request,
+// however slow the machine (each click was also answered within Discord's
+// deadline, or the fake would have failed it).
+func heldLast(t *testing.T, e *e2e, earlier map[string]func(discordtest.Request) bool) {
+	t.Helper()
+	e.srv.ReleaseHeld()
+	var reqs []discordtest.Request
+	held := -1
+	if err := e.until(10*time.Second, func() bool {
+		reqs = e.srv.Requests()
+		held = slices.IndexFunc(reqs, func(r discordtest.Request) bool { return r.Held })
+		return held >= 0
+	}); err != nil {
+		t.Fatal("the held request is not in the fake's log after its release")
+	}
+	for what, match := range earlier {
+		switch i := slices.IndexFunc(reqs, func(r discordtest.Request) bool { return !r.Held && match(r) }); {
+		case i < 0:
+			t.Errorf("%s: no such request in the fake's log", what)
+		case i > held:
+			t.Errorf("%s completed after the held %s %s ended: it waited for it", what, reqs[held].Method, reqs[held].Path)
+		}
+	}
+}
+
+// answered matches the callback that answered it.
+func answered(it *discordtest.Interaction) func(discordtest.Request) bool {
+	return func(r discordtest.Request) bool {
+		return r.Method == "POST" && strings.HasSuffix(r.Path, "/"+it.Token()+"/callback")
+	}
+}
+
+// carrying matches a request whose JSON body contains s.
+func carrying(s string) func(discordtest.Request) bool {
+	return func(r discordtest.Request) bool { return strings.Contains(string(r.Payload), s) }
+}
+
 // latency is how long an interaction waited for its answer.
 func latency(t *testing.T, it *discordtest.Interaction) time.Duration {
 	t.Helper()
@@ -35,10 +75,11 @@ func latency(t *testing.T, it *discordtest.Interaction) time.Duration {
 	return d
 }
 
-// One player's hand-view edit held by Discord for 8 s delays only that
-// edit: the player's own clicks are answered at once, the table moves on
-// and the next turn's message appears at once, and the view shows the
-// game as it is once the edit got through (issue 24).
+// One player's hand-view edit held by Discord delays only that edit: the
+// player's own clicks are answered, the table moves on and the next
+// turn's message appears while it is held (the fake's log shows them all
+// before it), and the view shows the game as it is once the edit got
+// through (issue 24).
 func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	e, anna, ben := heldCardGame(t)
 
@@ -48,22 +89,23 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	if handCount(view) != 4 {
 		t.Fatalf("Anna's first hand: %q", view.Content)
 	}
-	const hold = 8 * time.Second
+	const hold = time.Hour // until heldLast releases it
 	e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+itView.Token(), hold, discordtest.DelayBefore)
-	start := time.Now()
 	take, err := anna.Click(tbl, idsWith(tbl, "take")[0])
 	e.answer(take, err)
-	if err := e.until(5*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
+	if err := e.until(10*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
 		t.Fatal("the hand view's edit was not held")
 	}
 	var lat []time.Duration
 	lat = append(lat, latency(t, take))
+	earlier := map[string]func(discordtest.Request) bool{"the answer to Anna's take": answered(take)}
 	// The table moves on at once: the number for everyone.
 	tbl = e.table(anna, "the number for everyone")
 	for _, u := range []*discordtest.User{anna, ben} {
 		it, err := u.Click(tbl, players.IDWith(tbl, "pass"))
 		e.answer(it, err)
 		lat = append(lat, latency(t, it))
+		earlier["the answer to "+u.Name+"'s pass"] = answered(it)
 	}
 	// Anna's own view answers her while its edit is held: a fresh view
 	// with the play builder, and her play in it ends the turn.
@@ -71,6 +113,7 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	it, err := anna.Click(view, players.IDWith(view, "hand"))
 	fresh := e.answer(it, err)
 	lat = append(lat, latency(t, it))
+	earlier["the answer to Anna's hand click"] = answered(it)
 	if players.IDWith(fresh, "pick") == "" || handCount(fresh) != 5 {
 		t.Fatalf("Anna's view while its edit is held: %q", fresh.Content)
 	}
@@ -81,35 +124,29 @@ func TestE2EHeldHandViewEditDelaysOnlyItself(t *testing.T) {
 	it, err = anna.Select(fresh, players.IDWith(fresh, "pick"), pick.Options[0].Value)
 	fresh = e.answer(it, err)
 	lat = append(lat, latency(t, it))
+	earlier["the answer to Anna's pick"] = answered(it)
 	it, err = anna.Click(fresh, players.IDWith(fresh, "play")) // C6: at least one card
 	ended := e.answer(it, err)
 	lat = append(lat, latency(t, it))
-	endedAt := time.Now()
+	earlier["the answer to Anna's play"] = answered(it)
 	if !strings.Contains(ended.Content, "✅") {
 		t.Fatalf("Anna's play: %q", ended.Content)
 	}
 	next := e.table(ben, "**Turn 2**")
-	nextAfter := time.Since(endedAt)
-	if len(e.srv.HeldRequests()) != 1 || time.Since(start) >= hold {
-		t.Fatalf("the hold ended before the turn was over (%v): the test proves nothing", time.Since(start))
-	}
-	if nextAfter > 500*time.Millisecond {
-		t.Errorf("the next turn's message came %v after the move that ended the turn, with a hand view's edit held", nextAfter)
-	}
+	earlier["the next turn's message"] = carrying("**Turn 2**")
+	heldLast(t, e, earlier)
 	slices.Sort(lat)
-	if worst := lat[len(lat)-1]; worst > time.Second {
-		t.Errorf("clicks answered in %v (worst) while a hand view's edit was held", lat)
-	}
 	// Once the edit got through, Anna's view shows the game as it is
 	// (turn 2: Ben takes), through her newest click's token.
 	e.waitFor(fresh.ID, "the hand view shows turn 2", func(m *discordtest.Message) bool {
 		return handCount(m) == 4 && players.IDWith(m, "pick") == "" && players.IDWith(m, "take") == ""
 	})
-	t.Logf("clicks answered in %v; the next turn's message %v after the turn's last move; %s", lat, nextAfter, next.Content[:min(40, len(next.Content))])
+	t.Logf("clicks answered in %v; %s", lat, next.Content[:min(40, len(next.Content))])
 }
 
-// The channel's edit held by Discord for 8 s: clicks are still answered at
-// once and the players' hand views still follow the game (issue 24). With
+// The channel's edit held by Discord: clicks are still answered and the
+// players' hand views still follow the game while it is held (the fake's
+// log shows them before it; issue 24). With
 // the bot's live answers the table message is edited through the token of
 // the newest click on it (PATCH /webhooks/…): that edit is held.
 func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
@@ -122,14 +159,14 @@ func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
 	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
 	last, err := ben.Click(tbl, players.IDWith(tbl, "pass"))
 	e.answer(last, err)
-	const hold = 8 * time.Second
+	const hold = time.Hour // until heldLast releases it
 	e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+last.Token(), hold, discordtest.DelayBefore)
 	// Anna plays from her view, which followed the game: the table
 	// message's edit for it is held.
 	shown := func(id string, ok func(*discordtest.Message) bool) func() bool {
 		return func() bool { m, _ := e.srv.Message(id); return m != nil && ok(m) }
 	}
-	if err := e.until(5*time.Second, shown(view.ID, func(m *discordtest.Message) bool { return players.IDWith(m, "pick") != "" })); err != nil {
+	if err := e.until(10*time.Second, shown(view.ID, func(m *discordtest.Message) bool { return players.IDWith(m, "pick") != "" })); err != nil {
 		t.Fatal("Anna's view shows no play builder")
 	}
 	view, _ = e.srv.Message(view.ID)
@@ -138,28 +175,26 @@ func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
 	it, err := anna.Select(view, players.IDWith(view, "pick"), pick.Options[0].Value)
 	view = e.answer(it, err)
 	lat = append(lat, latency(t, it))
+	earlier := map[string]func(discordtest.Request) bool{"the answer to Anna's pick": answered(it)}
 	it, err = anna.Click(view, players.IDWith(view, "play"))
 	e.answer(it, err)
 	lat = append(lat, latency(t, it))
-	start := time.Now()
-	if err := e.until(3*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
+	earlier["the answer to Anna's play"] = answered(it)
+	if err := e.until(10*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
 		t.Fatal("the table message's edit was not held: the test proves nothing")
 	}
 	// Ben's view follows the game while the table's edit is held: his
 	// take buttons of turn 2.
-	if err := e.until(2*time.Second, shown(bview.ID, func(m *discordtest.Message) bool { return players.IDWith(m, "take") != "" })); err != nil {
-		t.Fatal("Ben's hand view did not show his take within 2 s while the table's edit was held")
+	if err := e.until(10*time.Second, shown(bview.ID, func(m *discordtest.Message) bool { return players.IDWith(m, "take") != "" })); err != nil {
+		t.Fatal("Ben's hand view did not show his take")
 	}
 	bview, _ = e.srv.Message(bview.ID)
+	earlier["the edit of Ben's view with his take"] = carrying(players.IDWith(bview, "take"))
 	it, err = ben.Click(bview, players.IDWith(bview, "hand"))
 	e.answer(it, err)
 	lat = append(lat, latency(t, it))
-	if time.Since(start) >= hold || len(e.srv.HeldRequests()) != 1 {
-		t.Fatalf("the hold ended before the checks (%v): the test proves nothing", time.Since(start))
-	}
+	earlier["the answer to Ben's hand click"] = answered(it)
+	heldLast(t, e, earlier)
 	slices.Sort(lat)
-	if worst := lat[len(lat)-1]; worst > time.Second {
-		t.Errorf("clicks answered in %v (worst) while the table's edit was held", lat)
-	}
 	t.Logf("clicks answered in %v while the table's edit was held", lat)
 }

@@ -32,7 +32,7 @@ const (
 	// sheet states (cmd/qwixxtables), less the points the leading other
 	// player still expects where the choice closes their rows or ends the
 	// game. In the card games it plays candidate moves out to the end over
-	// deals of the cards it cannot see (see hardCards).
+	// deals of the cards it cannot see (see cardSearch).
 	Hard
 	// Heuristic is a baseline for measuring (not offered at a table): in
 	// the card games the one-move heuristic that Hard also plays its
@@ -131,7 +131,7 @@ func values(l Level, v game.PrivateView, legal []game.Move) []float64 {
 	case l == HardV1:
 		return hardCardsV1(v, legal)
 	case l == Hard:
-		return hardCards(v, legal)
+		return hardSearch.values(v, legal)
 	case l == Heuristic && v.Variant.CardGame():
 		vals := make([]float64, len(legal))
 		heuristicValues(&v, legal, vals)

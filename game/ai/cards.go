@@ -23,7 +23,7 @@ const (
 // dealsFor is the number of deals per move at a table of n players.
 func dealsFor(n int) int { return min(32, max(8, cardRollouts/n)) }
 
-// hardCards values the moves of a card game by determinized rollouts:
+// hardCardsV1 values the moves of a card game by determinized rollouts:
 // the cards v.Seat cannot see are dealt at random consistently with v
 // (game.Determinize), each candidate move is made, and the game is played
 // to its end by Medium players; a move is worth its mean margin over the

@@ -72,8 +72,9 @@ type diceState struct {
 // while another choice keeps the game going.
 const endWorth = 1000
 
-// Tuning of the win estimate (see worth).
-var (
+// Tuning of the win estimate (see worth): constants, so a measurement
+// that tries others edits them here.
+const (
 	diceWinWeight = 0.0 // points a certain win is worth beyond the margin
 	diceSpread0   = 4.0 // variance of the final margin at the end
 	// diceRho is the correlation assumed between the seat's points still

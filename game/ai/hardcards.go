@@ -12,37 +12,51 @@ import (
 // highest are each played out to the end in the same deals of the unseen
 // cards, with the heuristic in every seat; a move is worth its share of
 // wins in those play-outs plus a little for the margin, so it plays for
-// the win.
-//
-// Issue 28, third round: twice the deals (hardCardRollouts 320, from 160)
-// bought with the faster evaluation, a sharper judge (hardSigmaScale 0.6)
-// with less weight on the margin (0.02, from 0.05), and play-outs to the
-// end when at most 5 turns are expected (hardEndG 5). Fourth round: 224
-// deals at two players (hardCardRollouts2), where the time per decision
-// had room. Fifth round: play-outs to the end stop after 5 turns
-// (hardEndCap), which halved the slowest decisions' time. NOTES.md has
-// the figures.
-var (
-	hardCardCandidates = 6    // moves searched
-	hardCardRollouts   = 320  // play-outs per move times players
-	hardMarginWeight   = 0.02 // worth of a point of margin, against 1 for a win
-	hardHorizon        = 3.0  // turns played out before the heuristic judges (0: to the end)
-	hardSigmaScale     = 0.6  // scales the judge's spread of the margin
-	hardOpp            = 0    // the other seats' play-out policy: 0 heuristic, 1 medium, 2 medium in odd deals
-	hardTempo          = 0.0  // points the judge gives the player about to move
-	hardSigmaA         = 0.0  // if > 0, the judge's spread is hardSigmaA + hardSigmaB·√(turns left)
-	hardSigmaB         = 0.0
-	hardEndG           = 5.0 // when the game is expected to last at most this many turns more, …
-	hardEndCap         = 5.0 // … play-outs run this many turns instead of hardHorizon (0: to the end)
-	hardCardRollouts2  = 448 // hardCardRollouts at two players, where the time per decision has room (224 deals)
-)
+// the win. NOTES.md has the figures behind hardSearch's values.
 
-// hardDeals is the number of deals per move at a table of n players.
-func hardDeals(n int) int {
+// cardSearch is the tuning of the card search. Hard plays with
+// hardSearch; tests and the experiments (lab.go) build their own.
+type cardSearch struct {
+	candidates   int     // moves searched
+	rollouts     int     // play-outs per move times players
+	rollouts2    int     // rollouts at two players, where the time per decision has room
+	marginWeight float64 // worth of a point of margin, against 1 for a win
+	horizon      float64 // turns played out before the heuristic judges (0: to the end)
+	sigmaScale   float64 // scales the judge's spread of the margin
+	opp          int     // the other seats' play-out policy: 0 heuristic, 1 medium, 2 medium in odd deals
+	tempo        float64 // points the judge gives the player about to move
+	sigmaA       float64 // if > 0, the judge's spread is sigmaA + sigmaB·√(turns left)
+	sigmaB       float64
+	endG         float64    // when the game is expected to last at most this many turns more, …
+	endCap       float64    // … play-outs run this many turns instead of horizon (0: to the end)
+	hands        float64    // weight of the cards in hand when judging a play-out cut short
+	heur         heurParams // the heuristic of the play-outs and the judge
+}
+
+// hardSearch is the card search Hard plays (and hints) with: 224 deals
+// at two players, 106 at three, 80 at four, 64 at five; the six
+// candidates the heuristic rates highest; play-outs of 3 turns judged by
+// the heuristic, or of 5 when the game is expected to end within 5 turns.
+// Nothing changes it.
+var hardSearch = cardSearch{
+	candidates:   6,
+	rollouts:     320,
+	rollouts2:    448,
+	marginWeight: 0.02,
+	horizon:      3,
+	sigmaScale:   0.6,
+	endG:         5,
+	endCap:       5,
+	hands:        1,
+	heur:         heurBase,
+}
+
+// deals is the number of deals per move at a table of n players.
+func (cs *cardSearch) deals(n int) int {
 	if n == 2 {
-		return max(6, hardCardRollouts2/n)
+		return max(6, cs.rollouts2/n)
 	}
-	return max(6, hardCardRollouts/n)
+	return max(6, cs.rollouts/n)
 }
 
 // searcher holds the buffers one card decision's play-outs reuse.
@@ -51,29 +65,30 @@ type searcher struct {
 	view    game.PrivateView
 	moves   []game.Move
 	vals    []float64
+	cs      *cardSearch
 	opp     bool    // the other seats play like medium
 	horizon float64 // turns played out before judging (0: to the end)
 	memo    evalMemo
 }
 
-// hardCards values the moves of a card game by determinized play-outs
+// values values the moves of a card game by determinized play-outs
 // (see above). The deals are seeded from v alone, so twin games that v
 // cannot tell apart get the same choice (RULES C10), and every candidate
 // meets the same deals and the same reshuffles.
-func hardCards(v game.PrivateView, legal []game.Move) []float64 {
-	vals, _, _ := hardCardsDetail(v, legal)
+func (cs *cardSearch) values(v game.PrivateView, legal []game.Move) []float64 {
+	vals, _, _ := cs.detail(v, legal)
 	return vals
 }
 
-// hardCardsDetail is hardCards with, for each move, the seat's expected
+// detail is values with, for each move, the seat's expected
 // final score (points) and chance to win (win) as the play-outs found
 // them: the heuristic's projection for moves not played out, and for all
 // moves when only one is legal.
-func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
+func (cs *cardSearch) detail(v game.PrivateView, legal []game.Move) (vals, points, win []float64) {
 	vals = make([]float64, len(legal))
 	points, win = make([]float64, len(legal)), make([]float64, len(legal))
-	heuristicValuesP(&v, legal, vals, &heurHard)
-	e := newCardEvalP(&v, &heurHard, nil)
+	heuristicValuesP(&v, legal, vals, &cs.heur)
+	e := newCardEvalP(&v, &cs.heur, nil)
 	for i, m := range legal {
 		points[i], win[i] = e.outlook(m)
 	}
@@ -81,13 +96,13 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 		return vals, points, win
 	}
 	order := byValue(vals)
-	cands := order[:min(hardCardCandidates, len(order))]
+	cands := order[:min(cs.candidates, len(order))]
 	totals, pts, wins := make([]float64, len(cands)), make([]float64, len(cands)), make([]float64, len(cands))
 	seed := viewSeed(v)
-	deals := hardDeals(len(v.Players))
-	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128), horizon: hardHorizon}
-	if e.g <= hardEndG {
-		s.horizon = hardEndCap
+	deals := cs.deals(len(v.Players))
+	s := &searcher{moves: make([]game.Move, 0, 128), vals: make([]float64, 0, 128), cs: cs, horizon: cs.horizon}
+	if e.g <= cs.endG {
+		s.horizon = cs.endCap
 	}
 	dealer, err := game.NewDealer(v)
 	if err != nil {
@@ -110,9 +125,9 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 			if err := h.Apply(legal[c]); err != nil {
 				return vals, points, win
 			}
-			s.opp = hardOpp == 1 || hardOpp == 2 && d%2 == 1
+			s.opp = cs.opp == 1 || cs.opp == 2 && d%2 == 1
 			o := s.playOut(h, v.Seat)
-			totals[i] += o.win + hardMarginWeight*o.margin
+			totals[i] += o.win + cs.marginWeight*o.margin
 			pts[i] += o.points
 			wins[i] += o.win
 		}
@@ -134,7 +149,7 @@ func hardCardsDetail(v game.PrivateView, legal []game.Move) (vals, points, win [
 type outcome struct{ win, margin, points float64 }
 
 // playOut plays g on with the heuristic in every seat, to its end or for
-// hardHorizon turns (then judged by the heuristic), and returns seat's
+// s.horizon turns (then judged by the heuristic), and returns seat's
 // outcome.
 func (s *searcher) playOut(g *game.Game, seat int) outcome {
 	stop := g.Turn() + int(s.horizon)
@@ -160,7 +175,7 @@ func (s *searcher) playOut(g *game.Game, seat int) outcome {
 			if s.opp && p != seat {
 				m = Choose(Medium, s.view, s.moves)
 			} else {
-				e := newCardEvalP(&s.view, &heurHard, &s.memo)
+				e := newCardEvalP(&s.view, &s.cs.heur, &s.memo)
 				m = s.moves[e.choice(s.moves)]
 			}
 		}
@@ -192,9 +207,6 @@ func (s *searcher) playOut(g *game.Game, seat int) outcome {
 	return o
 }
 
-// hardHands weighs the cards in hand when judging a play-out cut short.
-var hardHands = 1.0
-
 // judge is the heuristic's estimate of seat's outcome of g, a game cut
 // short: each player's projected final score (sheet and hand), and the
 // chance that seat's beats the best other.
@@ -203,16 +215,16 @@ func (s *searcher) judge(g *game.Game, seat int) outcome {
 	var sigma float64
 	for p := range g.NumPlayers() {
 		g.PrivateInto(&s.view, p)
-		e := newCardEvalP(&s.view, &heurHard, &s.memo)
-		hand, _ := e.handAfter(&e.mine, -1, nil, nil)     // handWorth(sheet, nil, nil), cached
-		x := e.projectAfter(&e.mine, -1) + hardHands*hand // project(sheet) + …
+		e := newCardEvalP(&s.view, &s.cs.heur, &s.memo)
+		hand, _ := e.handAfter(&e.mine, -1, nil, nil)      // handWorth(sheet, nil, nil), cached
+		x := e.projectAfter(&e.mine, -1) + s.cs.hands*hand // project(sheet) + …
 		if p == g.Active() {
-			x += hardTempo
+			x += s.cs.tempo
 		}
 		if p == seat {
-			mine, sigma = x, e.sigma*hardSigmaScale
-			if hardSigmaA > 0 {
-				sigma = hardSigmaA + hardSigmaB*math.Sqrt(e.g)
+			mine, sigma = x, e.sigma*s.cs.sigmaScale
+			if s.cs.sigmaA > 0 {
+				sigma = s.cs.sigmaA + s.cs.sigmaB*math.Sqrt(e.g)
 			}
 		} else {
 			rival = max(rival, x)

@@ -57,17 +57,11 @@ func TestC10HardCardsGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays some 40,000 play-outs")
 	}
-	c, r, mw, h, ss, o, tp, sa, sb, eg, hh, r2 := hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon, hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands, hardCardRollouts2
-	defer func() {
-		hardCardCandidates, hardCardRollouts, hardMarginWeight, hardHorizon, hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands, hardCardRollouts2 = c, r, mw, h, ss, o, tp, sa, sb, eg, hh, r2
-	}()
-	hardCardCandidates, hardCardRollouts, hardCardRollouts2, hardMarginWeight, hardHorizon = 6, 160, 160, 0.05, 3
-	hardSigmaScale, hardOpp, hardTempo, hardSigmaA, hardSigmaB, hardEndG, hardHands = 1, 0, 0, 0, 0, 0, 1
-
+	then := cardSearch{candidates: 6, rollouts: 160, rollouts2: 160, marginWeight: 0.05, horizon: 3, sigmaScale: 1, hands: 1, heur: heurBase}
 	names, views, legals := goldenDecisions(t)
 	var got []string
 	for i := range views {
-		vals := hardCards(views[i], legals[i])
+		vals := then.values(views[i], legals[i])
 		var b strings.Builder
 		b.WriteString(names[i])
 		for _, x := range vals {

@@ -31,7 +31,8 @@ type heurParams struct {
 	length     float64 // scales the expected length of the game
 }
 
-// heurBase is the heuristic's tuning (level Heuristic).
+// heurBase is the heuristic's tuning (level Heuristic, and hardSearch's
+// play-outs and judgement). Nothing changes it.
 var heurBase = heurParams{
 	winBonus:   12,
 	cardVal:    0.55,
@@ -42,10 +43,6 @@ var heurBase = heurParams{
 	lockBonus:  0,
 	length:     1,
 }
-
-// heurHard is the tuning of the heuristic in hard's play-outs and
-// judgement.
-var heurHard = heurBase
 
 // cardEval is what the heuristic weighs the moves of one decision with.
 // Each move changes one row of the seat's sheet at most, so the rows'

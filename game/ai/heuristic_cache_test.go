@@ -36,10 +36,12 @@ func TestC4C6CachedCardEvalMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		rnd := rand.New(rand.NewPCG(uint64(i), 5))
+		tuned := heurBase // another tuning: the evaluation follows its parameters
+		tuned.rate, tuned.length, tuned.cardVal = 1.7, 1.1, 0.8
 		for !g.Over() {
 			for seat := range n {
 				view := g.Private(seat)
-				for _, hp := range []*heurParams{&heurBase, &heurHard} {
+				for _, hp := range []*heurParams{&heurBase, &hardSearch.heur, &tuned} {
 					ref := newRefEval(&view, hp)
 					e := newCardEvalP(&view, hp, &memo)
 					if !sameFloat(e.g, ref.g) || !sameFloat(e.q, ref.q) || !sameFloat(e.rival, ref.rival) || !sameFloat(e.sigma, ref.sigma) || e.rivalNow != ref.rivalNow || e.crossed != ref.crossed {

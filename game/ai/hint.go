@@ -54,7 +54,7 @@ func Hint(v game.PrivateView, legal []game.Move) Advice {
 	var vals, points, win []float64
 	var nearEnd bool
 	if v.Variant.CardGame() {
-		vals, points, win = hardCardsDetail(v, legal)
+		vals, points, win = hardSearch.detail(v, legal)
 		e := newCardEval(&v)
 		nearEnd = e.g <= 5
 	} else {

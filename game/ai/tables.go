@@ -120,8 +120,7 @@ type duoSet struct {
 // does not weigh its chance to win); duoHard is hard's (hardduo.tbl,
 // hardduospread.tbl, hazardHard).
 var (
-	duoV1 = sync.OnceValue(func() duoSet { return duoSet{duoTable(), nil, hazard} })
-	// a variable, so experiments may try other tables
+	duoV1   = sync.OnceValue(func() duoSet { return duoSet{duoTable(), nil, hazard} })
 	duoHard = sync.OnceValue(func() duoSet {
 		return duoSet{mustDecode(hardDuoData), mustDecode(hardDuoSpreadData), hazardHard}
 	})

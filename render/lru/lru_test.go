@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func byteLen(b []byte) int { return len(b) }
@@ -67,7 +68,7 @@ func TestGetOrLoadLoadsOnceForConcurrentCallers(t *testing.T) {
 	<-started
 	// Every other caller is waiting on the load in flight or will find the
 	// value cached: release the load only once all are inside GetOrLoad.
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; {
 		c.mu.Lock()
 		waiting := c.loading["k"] != nil
 		c.mu.Unlock()
@@ -77,6 +78,9 @@ func TestGetOrLoadLoadsOnceForConcurrentCallers(t *testing.T) {
 		}
 		if !waiting {
 			t.Fatal("the load ended before it was released")
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s, %d of %d callers are inside GetOrLoad", hits+misses, callers)
 		}
 		runtime.Gosched()
 	}

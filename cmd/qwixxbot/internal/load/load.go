@@ -1,3 +1,12 @@
+// Package load is the load harness: `qwixxbot load` runs the bot binary as
+// its own process against the built-in fake Discord (bot/discordtest, in
+// this process, in its Lean mode) with N live games in N channels, each with simulated
+// players who see only what Discord shows them and act by clicking. It
+// measures what an operator sizing a deployment needs: answered clicks per
+// second, the answer latency (from the gateway event to the bot's answer,
+// as Discord measures its 3-second deadline), answers that came too late,
+// REST requests and bytes per click (and those counted against the global
+// rate limit per second), and the bot process's CPU, RSS and heap.
 package load
 
 import (
@@ -30,16 +39,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
-
-// Package load is the load harness: `qwixxbot load` runs the bot binary as its own process
-// against the built-in fake Discord (bot/discordtest, in this process, in
-// its Lean mode) with N live games in N channels, each with simulated
-// players who see only what Discord shows them and act by clicking. It
-// measures what an operator sizing a deployment needs: answered clicks per
-// second, the answer latency (from the gateway event to the bot's answer,
-// as Discord measures its 3-second deadline), answers that came too late,
-// REST requests and bytes per click (and those counted against the global
-// rate limit per second), and the bot process's CPU, RSS and heap.
 
 // Options are what a load run does: the flags of `qwixxbot load`.
 type Options struct {

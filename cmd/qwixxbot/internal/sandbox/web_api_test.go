@@ -23,9 +23,17 @@ type sseReader struct {
 	body io.Closer
 }
 
+// The stream ends after two minutes at most, so a reader waiting for an
+// event that never comes fails instead of hanging.
 func openEvents(t *testing.T, base, user string) *sseReader {
 	t.Helper()
-	res, err := http.Get(base + "/api/events?user=" + user)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/events?user="+user, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

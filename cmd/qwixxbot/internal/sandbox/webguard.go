@@ -155,13 +155,6 @@ func (s *streamSlots) release(user string, slot *streamSlot) {
 	}
 }
 
-// open is the number of open streams.
-func (s *streamSlots) open() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.total
-}
-
 // readBodyWithin limits the request's body to lim.bodyBytes, arriving
 // within lim.bodyTimeout.
 func readBodyWithin(w http.ResponseWriter, r *http.Request, lim pageLimits) {

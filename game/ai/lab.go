@@ -2,56 +2,193 @@
 
 package ai
 
-// Measurements behind NOTES.md (issue 28), not tests: they print figures
-// and assert nothing, so they are built only with the tag experiments
-// (go test -tags experiments ./game/ai -run ... -v) and then skipped
-// unless their environment variable is set: QT_GAMES (TestTuneHeur),
-// QT_RANK (TestRankHist), QT_CALIB (TestCalibJudge, TestCalibSigma,
-// TestCalibFit, TestCalibDice, TestHazardDice, TestHazardByOther,
-// TestMisthrowsDice), QT_DZSCALE (TestBuildScaledDuo), QT_SLOW
-// (TestSlowDecisions); QT_VARIANT=jokers for the joker variant.
+// The measurements behind NOTES.md: they print figures and decide
+// nothing, so they are built only with the tag experiments, by the tool
+// cmd/qwixxlab (go run -tags experiments ./cmd/qwixxlab -h). They write
+// to the writer they are given and read the clock they are given; the
+// package stays free of I/O.
 
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
-	"testing"
+	"strings"
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-// TestTuneHeur plays the heuristic with heurHard against heurBase, two
-// players, seeds from 90001, each in both seatings.
-func TestTuneHeur(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_GAMES"))
-	if n == 0 {
-		t.Skip()
+// LabOptions are an experiment's inputs.
+type LabOptions struct {
+	// Games is the number of games (or seeds) to play; rank-hist plays
+	// it per variant.
+	Games int
+	// Variant is the card variant of tune-heur, calib-judge, calib-sigma,
+	// calib-fit and slow-decisions (Cards or Jokers); the dice
+	// experiments play the dice game.
+	Variant game.Variant
+	// Search is the card search that tune-heur, rank-hist and
+	// slow-decisions try: hard's own, changed by Set.
+	Search cardSearch
+	// Scale is scaled-duo's factor on hazard.
+	Scale float64
+	// Now reads the clock (slow-decisions).
+	Now func() time.Time
+}
+
+// NewLabOptions are the options of games games of variant, with hard's
+// card search changed by set, a comma-separated list of name=value over
+// the names SearchKnobs lists (e.g. "endCap=3,heur.rate=1.7").
+func NewLabOptions(games int, variant game.Variant, set string, scale float64, now func() time.Time) (LabOptions, error) {
+	o := LabOptions{Games: games, Variant: variant, Search: hardSearch, Scale: scale, Now: now}
+	knobs := o.Search.knobs()
+	for kv := range strings.SplitSeq(set, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return o, fmt.Errorf("ai lab: %q is not name=value", kv)
+		}
+		p, ok := knobs[name]
+		if !ok {
+			return o, fmt.Errorf("ai lab: no knob %q (knobs: %s)", name, strings.Join(SearchKnobs(), ", "))
+		}
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return o, fmt.Errorf("ai lab: knob %s: %w", name, err)
+		}
+		p.set(x)
 	}
-	variant := game.Cards
-	if os.Getenv("QT_VARIANT") == "jokers" {
-		variant = game.Jokers
+	return o, nil
+}
+
+// knob is one tunable field of a cardSearch.
+type knob struct {
+	f *float64
+	i *int
+}
+
+func (k knob) set(x float64) {
+	if k.f != nil {
+		*k.f = x
+	} else {
+		*k.i = int(x)
 	}
+}
+
+// knobs names cs's fields for NewLabOptions.
+func (cs *cardSearch) knobs() map[string]knob {
+	return map[string]knob{
+		"candidates": {i: &cs.candidates}, "rollouts": {i: &cs.rollouts}, "rollouts2": {i: &cs.rollouts2},
+		"marginWeight": {f: &cs.marginWeight}, "horizon": {f: &cs.horizon}, "sigmaScale": {f: &cs.sigmaScale},
+		"opp": {i: &cs.opp}, "tempo": {f: &cs.tempo}, "sigmaA": {f: &cs.sigmaA}, "sigmaB": {f: &cs.sigmaB},
+		"endG": {f: &cs.endG}, "endCap": {f: &cs.endCap}, "hands": {f: &cs.hands},
+		"heur.winBonus": {f: &cs.heur.winBonus}, "heur.cardVal": {f: &cs.heur.cardVal},
+		"heur.deadCard": {f: &cs.heur.deadCard}, "heur.lockExtra": {f: &cs.heur.lockExtra},
+		"heur.misthrowGo": {f: &cs.heur.misthrowGo}, "heur.rate": {f: &cs.heur.rate},
+		"heur.lockBonus": {f: &cs.heur.lockBonus}, "heur.length": {f: &cs.heur.length},
+	}
+}
+
+// SearchKnobs lists the names NewLabOptions' set takes, sorted.
+func SearchKnobs() []string {
+	var cs cardSearch
+	return slices.Sorted(func(yield func(string) bool) {
+		for k := range cs.knobs() {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+}
+
+// Experiment is one measurement.
+type Experiment struct {
+	Name string
+	// Prints says what it prints, and how long it takes.
+	Prints string
+	Run    func(w io.Writer, o LabOptions) error
+}
+
+// Experiments lists the measurements, by name.
+var Experiments = []Experiment{
+	{"tune-heur", `The heuristic with Search's tuning against the heuristic's own, two
+players, Games seeds from 90001, each in both seatings; one line:
+"TUNE {tuning} games N share S ± 95% margin M", the tuned side's win
+share (ties half) and mean margin.`, labTuneHeur},
+	{"rank-hist", `Which of the heuristic's ranks Search picks, seat 0 against hard-v1
+over Games two-player games of each card variant; one line per variant:
+the decisions, the mean number of legal moves and the histogram of the
+picked move's rank (0: the heuristic's favourite, 11: 11th or lower).`, labRankHist},
+	{"calib-judge", `How well variants of the search's judge (the weight of the hand,
+the heuristic's rate, length and card value, a tempo bonus) predict
+heuristic self-play, Games two-player games from seed 110001, at each
+turn's start: per variant "CALIB name n rmse slope logloss s1.0:… s4.0:…",
+the final margin's rmse, the least-squares slope and the win's log loss
+of Φ(d/(σ·s)) for six scales s; for the base, the log loss by expected
+turns left (buckets 0–3: ≤5, ≤10, ≤15, more).`, labCalibJudge},
+	{"calib-sigma", `Fits the judge's spread σ = a + b·√(turns left) by log loss over the
+positions of calib-judge: "SIG a b ll" for every pair of a grid, then
+"SIGBEST a b ll".`, labCalibSigma},
+	{"calib-fit", `Fits a linear judge of the final margin on 11 features (projection,
+hand, crosses, free cells, misthrows, locks, products with the turns
+left, tempo) on the first half of calib-judge's positions: "FIT beta
+[…]", then the holdout rmse of the base judge, of 1.19 × base and of
+the fit.`, labCalibFit},
+	{"calib-dice", `The dice win estimate over Games games of hard self-play (two
+players, seeds from 110001), at every turn's start from the second:
+"CALIBDICE positions N", then the log loss of a normal final margin
+with the crude spread (4 + points still to come) and with the spread
+table at correlations 0, 0.3, 0.6, each at several scales.`, labCalibDice},
+	{"hazard-dice", `The duo tables' hazard over Games games of hard self-play (two
+players): per band of the waiting player's fill, "HAZARD x a-b turns T
+ended E model M", the share of turns that ended the game against the
+model's hazard.`, labHazardDice},
+	{"hazard-by-other", `The chance that a turn ends the game over Games games of hard
+self-play (two players, seeds from 110001), by the active player's
+sheet ("HAZARD locked lockable three-misthrows turns ended") and by the
+waiting player's fill ("HAZARD waiting fill a-b turns ended").`, labHazardByOther},
+	{"misthrows-dice", `Hard against hard-v1 in the dice game, Games seeds from 90001 in both
+seatings: per level, "MIS level end m=k games win", the win share by
+misthrows at the end, and "MIS level voluntary to m=k ahead=a count
+win", misthrows taken by passing with a cross at hand, by the count
+reached and whether it was ahead then.`, labMisthrowsDice},
+	{"slow-decisions", `Times Search's decisions over Games two-player games of Search against
+itself (seeds from 50001): "N decisions, p99 D, mean D", then the ten
+slowest with the turn, the legal moves, the expected turns left (below
+endG play-outs run endCap turns) and the phase. Run with GOMAXPROCS=1.`, labSlowDecisions},
+	{"scaled-duo", `Writes the duo table built with min(0.4, Scale × hazard), encoded as
+the .tbl files are (binary: send it to a file), about three and a half
+minutes on one core.`, labScaledDuo},
+}
+
+// / labTuneHeur: see Experiments ("tune-heur").
+func labTuneHeur(w io.Writer, o LabOptions) error {
+	n, variant := o.Games, o.Variant
 	seed0 := uint64(90001)
 	wins, games := 0.0, 0
 	diff := 0.0
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
 		for r := range 2 { // r: seat of the tuned player
-			g := twoPlayerGame(t, variant, seed0+uint64(i))
+			g, err := twoPlayerGame(variant, seed0+uint64(i))
+			if err != nil {
+				return err
+			}
 			for !g.Over() {
 				p := g.Waiting()[0]
 				buf = g.AppendLegalMoves(buf[:0], p)
 				v := g.Private(p)
 				hp := &heurBase
 				if p == r {
-					hp = &heurHard
+					hp = &o.Search.heur
 				}
 				if err := g.Apply(heuristicChoiceP(&v, buf, hp)); err != nil {
-					t.Fatal(err)
+					return err
 				}
 			}
 			a, b := g.Sheet(r).Score(), g.Sheet(1-r).Score()
@@ -66,24 +203,24 @@ func TestTuneHeur(t *testing.T) {
 		}
 	}
 	sh := wins / float64(games)
-	fmt.Printf("TUNE %v games %d share %.4f ± %.4f margin %.2f\n", heurHard, games, sh, 1.96*math.Sqrt(sh*(1-sh)/float64(games)), diff/float64(games))
+	fmt.Fprintf(w, "TUNE %+v games %d share %.4f ± %.4f margin %.2f\n", o.Search.heur, games, sh, 1.96*math.Sqrt(sh*(1-sh)/float64(games)), diff/float64(games))
+	return nil
 }
 
-// TestRankHist counts which of the heuristic's ranks hard picks, against
-// hard-v1 over 15 games.
-func TestRankHist(t *testing.T) {
-	if os.Getenv("QT_RANK") == "" {
-		t.Skip()
-	}
+// labRankHist: see Experiments ("rank-hist").
+func labRankHist(w io.Writer, o LabOptions) error {
 	for _, variant := range []game.Variant{game.Cards, game.Jokers} {
 		hist := make([]int, 12)
 		nlegal := 0
 		dec := 0
 		buf := make([]game.Move, 0, 64)
-		for i := range 15 {
+		for i := range o.Games {
 			var s [32]byte
 			s[0] = byte(i + 7)
-			g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+			g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+			if err != nil {
+				return err
+			}
 			for !g.Over() {
 				p := g.Waiting()[0]
 				buf = g.AppendLegalMoves(buf[:0], p)
@@ -91,8 +228,8 @@ func TestRankHist(t *testing.T) {
 				var m game.Move
 				if p == 0 && len(buf) > 1 {
 					vals := make([]float64, len(buf))
-					heuristicValuesP(&v, buf, vals, &heurHard)
-					hv := hardCards(v, buf)
+					heuristicValuesP(&v, buf, vals, &o.Search.heur)
+					hv := o.Search.values(v, buf)
 					best := 0
 					for j := range hv {
 						if hv[j] > hv[best] {
@@ -108,11 +245,14 @@ func TestRankHist(t *testing.T) {
 				} else {
 					m = Choose(HardV1, v, buf)
 				}
-				g.Apply(m)
+				if err := g.Apply(m); err != nil {
+					return err
+				}
 			}
 		}
-		fmt.Println(variant, "decisions", dec, "mean legal", float64(nlegal)/float64(dec), "rank hist", hist)
+		fmt.Fprintln(w, variant, "decisions", dec, "mean legal", float64(nlegal)/float64(dec), "rank hist", hist)
 	}
+	return nil
 }
 
 type calibPos struct {
@@ -122,18 +262,19 @@ type calibPos struct {
 	turn   int
 }
 
-// TestCalibJudge measures how well variants of the search's judge predict
-// heuristic self-play (two players, seeds from 110001, each turn's start):
-// the final margin (rmse) and the win (log loss of Φ(d/(σ·s))).
-func TestCalibJudge(t *testing.T) {
-	n, variant := calibEnv(t)
+// labCalibJudge: see Experiments ("calib-judge").
+func labCalibJudge(w io.Writer, o LabOptions) error {
+	n, variant := o.Games, o.Variant
 	var pos []calibPos
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
 		var mine []calibPos
-		margin, win := selfPlay(variant, i, &buf, func(g *game.Game) {
+		margin, win, err := selfPlay(variant, i, &buf, func(g *game.Game) {
 			mine = append(mine, calibPos{g: g.Clone(), turn: g.Turn()})
 		})
+		if err != nil {
+			return err
+		}
 		for _, c := range mine {
 			c.margin, c.win = margin, win
 			pos = append(pos, c)
@@ -220,33 +361,34 @@ func TestCalibJudge(t *testing.T) {
 			n++
 		}
 		a := sxy / sxx
-		fmt.Printf("CALIB %-10s n %d rmse %.3f slope %.3f logloss", c.name, n, math.Sqrt(sse/float64(n)), a)
+		fmt.Fprintf(w, "CALIB %-10s n %d rmse %.3f slope %.3f logloss", c.name, n, math.Sqrt(sse/float64(n)), a)
 		for i, s := range scales {
-			fmt.Printf(" s%.1f:%.4f", s, ll[i]/float64(n))
+			fmt.Fprintf(w, " s%.1f:%.4f", s, ll[i]/float64(n))
 		}
-		fmt.Println()
+		fmt.Fprintln(w)
 		if c.name == "base" {
 			for bk := range 4 {
-				fmt.Printf("  bucket %d n %d:", bk, bn[bk])
+				fmt.Fprintf(w, "  bucket %d n %d:", bk, bn[bk])
 				for i, s := range scales {
-					fmt.Printf(" s%.1f:%.4f", s, bll[bk][i]/float64(bn[bk]))
+					fmt.Fprintf(w, " s%.1f:%.4f", s, bll[bk][i]/float64(bn[bk]))
 				}
-				fmt.Println()
+				fmt.Fprintln(w)
 			}
 		}
 	}
+	return nil
 }
 
-// TestCalibSigma fits the judge's spread σ = a + b·√g by log loss.
-func TestCalibSigma(t *testing.T) {
-	n, variant := calibEnv(t)
+// labCalibSigma: see Experiments ("calib-sigma").
+func labCalibSigma(w io.Writer, o LabOptions) error {
+	n, variant := o.Games, o.Variant
 	type rec struct{ d, g, win float64 }
 	var recs []rec
 	buf := make([]game.Move, 0, 64)
 	var view game.PrivateView
 	for i := range n {
 		var mine []rec
-		_, win := selfPlay(variant, i, &buf, func(g *game.Game) {
+		_, win, err := selfPlay(variant, i, &buf, func(g *game.Game) {
 			var xx [2]float64
 			var gg float64
 			for q := range 2 {
@@ -260,6 +402,9 @@ func TestCalibSigma(t *testing.T) {
 			}
 			mine = append(mine, rec{d: xx[0] - xx[1], g: gg})
 		})
+		if err != nil {
+			return err
+		}
 		for _, c := range mine {
 			c.win = win
 			recs = append(recs, c)
@@ -274,13 +419,14 @@ func TestCalibSigma(t *testing.T) {
 				ll -= r.win*math.Log(pr) + (1-r.win)*math.Log(1-pr)
 			}
 			ll /= float64(len(recs))
-			fmt.Printf("SIG a %v b %v ll %.4f\n", a, b, ll)
+			fmt.Fprintf(w, "SIG a %v b %v ll %.4f\n", a, b, ll)
 			if ll < best {
 				best, ba, bb = ll, a, b
 			}
 		}
 	}
-	fmt.Printf("SIGBEST a %v b %v ll %.4f (base 3+2.2: see above)\n", ba, bb, best)
+	fmt.Fprintf(w, "SIGBEST a %v b %v ll %.4f (base 3+2.2: see above)\n", ba, bb, best)
+	return nil
 }
 
 func calibFeatures(view *game.PrivateView, q int, hp *heurParams, out []float64) {
@@ -312,10 +458,9 @@ func calibFeatures(view *game.PrivateView, q int, hp *heurParams, out []float64)
 
 const nFeat = 11
 
-// TestCalibFit fits a linear judge of the final margin on half the
-// positions and reports its rmse on the other half.
-func TestCalibFit(t *testing.T) {
-	n, variant := calibEnv(t)
+// labCalibFit: see Experiments ("calib-fit").
+func labCalibFit(w io.Writer, o LabOptions) error {
+	n, variant := o.Games, o.Variant
 	type rec struct {
 		f      [nFeat]float64
 		base   float64
@@ -326,7 +471,7 @@ func TestCalibFit(t *testing.T) {
 	var view game.PrivateView
 	for i := range n {
 		var mine []rec
-		m, _ := selfPlay(variant, i, &buf, func(g *game.Game) {
+		m, _, err := selfPlay(variant, i, &buf, func(g *game.Game) {
 			var r rec
 			var f [2][nFeat]float64
 			for q := range 2 {
@@ -343,6 +488,9 @@ func TestCalibFit(t *testing.T) {
 			r.base = r.f[0] + r.f[1]
 			mine = append(mine, r)
 		})
+		if err != nil {
+			return err
+		}
 		for _, c := range mine {
 			c.margin = m
 			recs = append(recs, c)
@@ -391,32 +539,23 @@ func TestCalibFit(t *testing.T) {
 		sseB2 += (1.19*r.base - r.margin) * (1.19*r.base - r.margin)
 	}
 	m := float64(len(recs) - half)
-	fmt.Printf("FIT beta %.3f\nFIT holdout rmse base %.3f base*1.19 %.3f fitted %.3f\n", beta, math.Sqrt(sseB/m), math.Sqrt(sseB2/m), math.Sqrt(sseF/m))
-}
-
-// calibEnv reads QT_CALIB (games) and QT_VARIANT, skipping when QT_CALIB
-// is not set.
-func calibEnv(t *testing.T) (int, game.Variant) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip("QT_CALIB not set")
-	}
-	if os.Getenv("QT_VARIANT") == "jokers" {
-		return n, game.Jokers
-	}
-	return n, game.Cards
+	fmt.Fprintf(w, "FIT beta %.3f\nFIT holdout rmse base %.3f base*1.19 %.3f fitted %.3f\n", beta, math.Sqrt(sseB/m), math.Sqrt(sseB2/m), math.Sqrt(sseF/m))
+	return nil
 }
 
 // selfPlay plays heuristic self-play game i (two players, seed 110001+i),
 // calling atTurn at the start of every turn from the second, and returns
 // seat 0's final margin and win (1, ½ or 0).
-func selfPlay(variant game.Variant, i int, buf *[]game.Move, atTurn func(g *game.Game)) (margin, win float64) {
+func selfPlay(variant game.Variant, i int, buf *[]game.Move, atTurn func(g *game.Game)) (margin, win float64, err error) {
 	var s [32]byte
 	x := uint64(110001 + i)
 	for b := 0; b < 8; b, x = b+1, x>>8 {
 		s[b] = byte(x)
 	}
-	g, _ := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+	g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: s})
+	if err != nil {
+		return 0, 0, err
+	}
 	last := -1
 	for !g.Over() {
 		if g.Phase() == game.PhaseTake && g.Turn() != last && g.Turn() > 0 {
@@ -426,7 +565,9 @@ func selfPlay(variant game.Variant, i int, buf *[]game.Move, atTurn func(g *game
 		p := g.Waiting()[0]
 		*buf = g.AppendLegalMoves((*buf)[:0], p)
 		v := g.Private(p)
-		g.Apply(heuristicChoiceP(&v, *buf, &heurBase))
+		if err := g.Apply(heuristicChoiceP(&v, *buf, &heurBase)); err != nil {
+			return 0, 0, err
+		}
 	}
 	a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
 	switch {
@@ -435,21 +576,12 @@ func selfPlay(variant game.Variant, i int, buf *[]game.Move, atTurn func(g *game
 	case a == b:
 		win = 0.5
 	}
-	return float64(a - b), win
+	return float64(a - b), win, nil
 }
 
-// TestCalibDice measures the dice win estimate (QT_CALIB games of hard
-// self-play, two players, seeds from 110001): at the start of every turn
-// from the second, seat 0's chance to win from a normal final margin of
-// expectation (scores now + points still to come: the active player's
-// before its own throw, the other's after its own turn) and variance from
-// the spread table (correlation ρ, scaled by s) or, as before issue 28's
-// spread table, 4 + the points still to come; log loss against the result.
-func TestCalibDice(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip("QT_CALIB not set")
-	}
+// labCalibDice: see Experiments ("calib-dice").
+func labCalibDice(w io.Writer, o LabOptions) error {
+	n := o.Games
 	set := duoHard()
 	before, spread := set.before, set.spread
 	after := afterOwn(set)
@@ -458,7 +590,10 @@ func TestCalibDice(t *testing.T) {
 	var res []float64
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		g := calibDiceGame(uint64(110001 + i))
+		g, err := twoPlayerGame(game.Dice, uint64(110001+i))
+		if err != nil {
+			return err
+		}
 		last := -1
 		var mine []est
 		for !g.Over() {
@@ -491,7 +626,9 @@ func TestCalibDice(t *testing.T) {
 			}
 			p := g.Waiting()[0]
 			buf = g.AppendLegalMoves(buf[:0], p)
-			g.Apply(Choose(Hard, g.Private(p), buf))
+			if err := g.Apply(Choose(Hard, g.Private(p), buf)); err != nil {
+				return err
+			}
 		}
 		a, b := g.Sheet(0).Score(), g.Sheet(1).Score()
 		w := 0.0
@@ -514,32 +651,30 @@ func TestCalibDice(t *testing.T) {
 		}
 		return l / float64(len(pos))
 	}
-	fmt.Printf("CALIBDICE positions %d\n", len(pos))
+	fmt.Fprintf(w, "CALIBDICE positions %d\n", len(pos))
 	for _, k := range []float64{0.5, 0.75, 1, 1.5, 2} {
-		fmt.Printf("CALIBDICE crude spread × %.2f: %.4f\n", k, loss(func(e est) float64 { return k * math.Sqrt(e.crude) }))
+		fmt.Fprintf(w, "CALIBDICE crude spread × %.2f: %.4f\n", k, loss(func(e est) float64 { return k * math.Sqrt(e.crude) }))
 	}
 	for _, rho := range []float64{0, 0.3, 0.6} {
 		for _, k := range []float64{0.5, 0.75, 1, 1.25} {
-			fmt.Printf("CALIBDICE table ρ %.1f × %.2f: %.4f\n", rho, k, loss(func(e est) float64 {
+			fmt.Fprintf(w, "CALIBDICE table ρ %.1f × %.2f: %.4f\n", rho, k, loss(func(e est) float64 {
 				return k * math.Sqrt(max(4, 4+e.v0+e.v1-2*rho*math.Sqrt(e.v0*e.v1)))
 			}))
 		}
 	}
+	return nil
 }
 
-// TestHazardDice measures the duo tables' hazard (QT_CALIB games of hard
-// self-play, two players): at the start of every turn, the passive
-// player's crosses (a locked row counting 10, as hazard counts them) and
-// whether the game ended in that turn, against hazard's value.
-func TestHazardDice(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip("QT_CALIB not set")
-	}
+// labHazardDice: see Experiments ("hazard-dice").
+func labHazardDice(w io.Writer, o LabOptions) error {
+	n := o.Games
 	var cnt, ends [80]float64
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		g := calibDiceGame(uint64(110001 + i))
+		g, err := twoPlayerGame(game.Dice, uint64(110001+i))
+		if err != nil {
+			return err
+		}
 		last, bucket := -1, -1
 		for !g.Over() {
 			if g.Phase() == game.PhaseWhite && g.Turn() != last {
@@ -552,7 +687,9 @@ func TestHazardDice(t *testing.T) {
 			}
 			p := g.Waiting()[0]
 			buf = g.AppendLegalMoves(buf[:0], p)
-			g.Apply(Choose(Hard, g.Private(p), buf))
+			if err := g.Apply(Choose(Hard, g.Private(p), buf)); err != nil {
+				return err
+			}
 		}
 		ends[bucket]++
 	}
@@ -562,43 +699,15 @@ func TestHazardDice(t *testing.T) {
 			c, e = c+cnt[y], e+ends[y]
 		}
 		if c > 0 {
-			fmt.Printf("HAZARD x %2d-%2d turns %6.0f ended %.3f model %.3f\n", x, x+3, c, e/c, min(0.4, 0.06+0.004*float64(x+2)))
+			fmt.Fprintf(w, "HAZARD x %2d-%2d turns %6.0f ended %.3f model %.3f\n", x, x+3, c, e/c, min(0.4, 0.06+0.004*float64(x+2)))
 		}
 	}
+	return nil
 }
 
-// calibDiceGame is the two-player dice game of seed x, as the arena
-// seeds it.
-func calibDiceGame(x uint64) *game.Game {
-	var s [32]byte
-	for b := 0; b < 8; b, x = b+1, x>>8 {
-		s[b] = byte(x)
-	}
-	g, err := game.New(game.Config{Variant: game.Dice, Players: []string{"a", "b"}, Seed: s})
-	if err != nil {
-		panic(err)
-	}
-	return g
-}
-
-// TestSlowDecisions times hard's decisions over QT_SLOW two-player games
-// of hard against itself (seeds from 50001; QT_VARIANT=jokers for the
-// joker variant) and prints the p99, the mean and the ten slowest with
-// what the search saw: the turn, the number of legal moves, the expected
-// turns left (below hardEndG the play-outs run to the end) and the phase.
-// QT_CAP sets hardEndCap. Run with GOMAXPROCS=1.
-func TestSlowDecisions(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_SLOW"))
-	if n == 0 {
-		t.Skip("QT_SLOW not set")
-	}
-	variant := game.Cards
-	if os.Getenv("QT_VARIANT") == "jokers" {
-		variant = game.Jokers
-	}
-	if c := os.Getenv("QT_CAP"); c != "" {
-		hardEndCap, _ = strconv.ParseFloat(c, 64)
-	}
+// labSlowDecisions: see Experiments ("slow-decisions").
+func labSlowDecisions(w io.Writer, o LabOptions) error {
+	n, variant := o.Games, o.Variant
 	type rec struct {
 		d           time.Duration
 		turn, legal int
@@ -608,18 +717,22 @@ func TestSlowDecisions(t *testing.T) {
 	var recs []rec
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		g := twoPlayerGame(t, variant, uint64(50001+i))
+		g, err := twoPlayerGame(variant, uint64(50001+i))
+		if err != nil {
+			return err
+		}
 		for !g.Over() {
 			p := g.Waiting()[0]
 			buf = g.AppendLegalMoves(buf[:0], p)
 			v := g.Private(p)
-			start := time.Now()
-			m := Choose(Hard, v, buf)
-			d := time.Since(start)
-			e := newCardEvalP(&v, &heurHard, nil)
+			start := o.Now()
+			vals := o.Search.values(v, buf)
+			d := o.Now().Sub(start)
+			m := buf[byValue(vals)[0]]
+			e := newCardEvalP(&v, &o.Search.heur, nil)
 			recs = append(recs, rec{d, v.Turn, len(buf), e.g, v.Phase})
 			if err := g.Apply(m); err != nil {
-				t.Fatal(err)
+				return err
 			}
 		}
 	}
@@ -628,49 +741,34 @@ func TestSlowDecisions(t *testing.T) {
 	for _, r := range recs {
 		total += r.d
 	}
-	fmt.Printf("%d decisions, p99 %v, mean %v\n", len(recs), recs[len(recs)/100].d, total/time.Duration(len(recs)))
+	fmt.Fprintf(w, "%d decisions, p99 %v, mean %v\n", len(recs), recs[len(recs)/100].d, total/time.Duration(len(recs)))
 	for _, r := range recs[:min(10, len(recs))] {
-		fmt.Printf("%6.1f ms turn %2d legal %3d expected turns left %.1f phase %v\n", float64(r.d)/1e6, r.turn, r.legal, r.g, r.phase)
+		fmt.Fprintf(w, "%6.1f ms turn %2d legal %3d expected turns left %.1f phase %v\n", float64(r.d)/1e6, r.turn, r.legal, r.g, r.phase)
 	}
+	return nil
 }
 
-// TestBuildScaledDuo writes the duo table built with min(0.4, QT_DZSCALE ×
-// hazard) to QT_DZDIR (default /tmp/dzt) as s<100×scale>.tbl, for the
-// hazard levels of the experiment of commit be71197 (about three and a
-// half minutes on one core).
-func TestBuildScaledDuo(t *testing.T) {
-	k, _ := strconv.ParseFloat(os.Getenv("QT_DZSCALE"), 64)
-	if k == 0 {
-		t.Skip("not set")
-	}
+// labScaledDuo: see Experiments ("scaled-duo").
+func labScaledDuo(w io.Writer, o LabOptions) error {
+	k := o.Scale
 	h := func(rows [4]uint8, m int) float32 { return min(0.4, float32(k)*hazard(rows, m)) }
 	a, _ := duoValues(h)
-	dir := os.Getenv("QT_DZDIR")
-	if dir == "" {
-		dir = "/tmp/dzt"
-	}
-	if err := os.WriteFile(fmt.Sprintf("%s/s%03.0f.tbl", dir, k*100), encodeTable(a), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, err := w.Write(encodeTable(a))
+	return err
 }
 
-// TestHazardByOther measures the chance that the game ends in a turn
-// (QT_CALIB games of hard self-play, two players, seeds from 110001) by
-// the active player's sheet: a row locked (by anybody), its rows of five
-// crosses or more, its misthrows (3 or fewer); and, as TestHazardDice, by
-// the waiting player's fill (endChance and typicalEnd of the experiment
-// of commit be71197).
-func TestHazardByOther(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip("QT_CALIB not set")
-	}
+// labHazardByOther: see Experiments ("hazard-by-other").
+func labHazardByOther(w io.Writer, o LabOptions) error {
+	n := o.Games
 	type cell struct{ locked, lockable, three int }
 	cnt, ends := map[cell]float64{}, map[cell]float64{}
 	var fcnt, fends [20]float64
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
-		g := calibDiceGame(uint64(110001 + i))
+		g, err := twoPlayerGame(game.Dice, uint64(110001+i))
+		if err != nil {
+			return err
+		}
 		last := -1
 		var c cell
 		f := 0
@@ -696,7 +794,9 @@ func TestHazardByOther(t *testing.T) {
 			}
 			p := g.Waiting()[0]
 			buf = g.AppendLegalMoves(buf[:0], p)
-			g.Apply(Choose(Hard, g.Private(p), buf))
+			if err := g.Apply(Choose(Hard, g.Private(p), buf)); err != nil {
+				return err
+			}
 		}
 		ends[c]++
 		fends[f]++
@@ -706,27 +806,22 @@ func TestHazardByOther(t *testing.T) {
 			for lockable := range 4 {
 				c := cell{locked, lockable, three}
 				if cnt[c] > 0 {
-					fmt.Printf("HAZARD locked %d lockable %d three misthrows %d turns %6.0f ended %.3f\n", locked, lockable, three, cnt[c], ends[c]/cnt[c])
+					fmt.Fprintf(w, "HAZARD locked %d lockable %d three misthrows %d turns %6.0f ended %.3f\n", locked, lockable, three, cnt[c], ends[c]/cnt[c])
 				}
 			}
 		}
 	}
 	for f := range fcnt {
 		if fcnt[f] > 0 {
-			fmt.Printf("HAZARD waiting fill %2d-%2d turns %6.0f ended %.3f\n", 4*f, 4*f+3, fcnt[f], fends[f]/fcnt[f])
+			fmt.Fprintf(w, "HAZARD waiting fill %2d-%2d turns %6.0f ended %.3f\n", 4*f, 4*f+3, fcnt[f], fends[f]/fcnt[f])
 		}
 	}
+	return nil
 }
 
-// TestMisthrowsDice plays hard against hard-v1 (QT_CALIB seeds from 90001,
-// both seatings) and prints each player's misthrows at the end with its
-// win share, and its misthrows taken by passing the colour action with a
-// cross at hand, by the count reached and whether it was ahead then.
-func TestMisthrowsDice(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("QT_CALIB"))
-	if n == 0 {
-		t.Skip("not set")
-	}
+// labMisthrowsDice: see Experiments ("misthrows-dice").
+func labMisthrowsDice(w io.Writer, o LabOptions) error {
+	n := o.Games
 	lv := [2]Level{Hard, HardV1}
 	type key struct {
 		lvl, m int
@@ -737,7 +832,10 @@ func TestMisthrowsDice(t *testing.T) {
 	buf := make([]game.Move, 0, 64)
 	for i := range n {
 		for sw := range 2 {
-			g := calibDiceGame(uint64(90001 + i))
+			g, err := twoPlayerGame(game.Dice, uint64(90001+i))
+			if err != nil {
+				return err
+			}
 			var marks [][3]int // player level, m reached, ahead
 			for !g.Over() {
 				p := g.Waiting()[0]
@@ -758,7 +856,9 @@ func TestMisthrowsDice(t *testing.T) {
 						marks = append(marks, [3]int{(p + sw) % 2, v.Players[p].Sheet.Misthrows + 1, a})
 					}
 				}
-				g.Apply(mv)
+				if err := g.Apply(mv); err != nil {
+					return err
+				}
 			}
 			s := [2]int{g.Sheet(0).Score(), g.Sheet(1).Score()}
 			for p := range 2 {
@@ -787,30 +887,31 @@ func TestMisthrowsDice(t *testing.T) {
 		for m := range 5 {
 			c := endM[l][m]
 			if c[0] > 0 {
-				fmt.Printf("MIS %v end m=%d games %5.0f win %.3f\n", lv[l], m, c[0], c[1]/c[0])
+				fmt.Fprintf(w, "MIS %v end m=%d games %5.0f win %.3f\n", lv[l], m, c[0], c[1]/c[0])
 			}
 		}
 		for m := 1; m <= 4; m++ {
 			for a := range 2 {
 				c := vol[key{l, m, a}]
 				if c[0] > 0 {
-					fmt.Printf("MIS %v voluntary to m=%d ahead=%d count %5.0f win %.3f\n", lv[l], m, a, c[0], c[1]/c[0])
+					fmt.Fprintf(w, "MIS %v voluntary to m=%d ahead=%d count %5.0f win %.3f\n", lv[l], m, a, c[0], c[1]/c[0])
 				}
 			}
 		}
 	}
+	return nil
 }
 
 // twoPlayerGame starts a two-player game of variant with the arena's seed
 // x (its little-endian bytes).
-func twoPlayerGame(t *testing.T, variant game.Variant, x uint64) *game.Game {
+func twoPlayerGame(variant game.Variant, x uint64) (*game.Game, error) {
 	var seed [32]byte
 	for b := 0; b < 8; b, x = b+1, x>>8 {
 		seed[b] = byte(x)
 	}
 	g, err := game.New(game.Config{Variant: variant, Players: []string{"a", "b"}, Seed: seed})
 	if err != nil {
-		t.Fatal(err)
+		return nil, fmt.Errorf("ai lab: new game: %w", err)
 	}
-	return g
+	return g, nil
 }
