@@ -19,17 +19,17 @@ func soloGame(name string) (*game.Game, error) {
 
 // RULES D1 (SoloPlayers, the one-sheet setting): a private game is one seat, the solo
 // dice game, running at once with no timer; its key and its results'
-// guild name the player and the server (or the private games' guild).
+// place names the server, or outside servers the DM's channel.
 func TestNewPrivate(t *testing.T) {
 	for _, tc := range []struct {
 		kind, guild, wantGuild string
 		noHints                bool
 	}{
 		{PrivateSolo, "g1", "g1", false},
-		{PrivateSolo, "", PrivateResults, false},
+		{PrivateSolo, "", PlacePrefix + "dm1", false},
 		{PrivateDaily, "g2", "g2", true},
 	} {
-		tb, err := NewPrivate(tc.kind, Player{UserID: "u1", Name: "Anna", Lang: "de", GuildID: tc.guild}, soloGame, day)
+		tb, err := NewPrivate(tc.kind, Player{UserID: "u1", Name: "Anna", Lang: "de", GuildID: tc.guild, ChannelID: "dm1"}, soloGame, day)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.kind, err)
 		}
