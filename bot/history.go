@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
