@@ -175,3 +175,32 @@ func TestDailyOnceADayAlsoAfterForgetMe(t *testing.T) {
 		t.Fatalf("the next day's challenge is not dealt: %q", next.Data.Content)
 	}
 }
+
+// playToEndAt plays the running game of the table in w's channel to its
+// end as playToEnd does, every click from w.
+func (h *harness) playToEndAt(w where) {
+	h.t.Helper()
+	for steps := 0; ; steps++ {
+		if steps > 2000 {
+			h.t.Fatal("game did not end")
+		}
+		tb, err := h.bot.loadTable(context.Background(), w.channel)
+		if err != nil || tb == nil {
+			h.t.Fatalf("table of %s: %v", w.channel, err)
+		}
+		if tb.Stage != StagePlaying {
+			return
+		}
+		user := tb.Seats[tb.Game.Waiting()[0]].UserID
+		msg := h.dc.lastTable(w.channel)
+		if msg == nil {
+			h.t.Fatalf("no table message in %s", w.channel)
+		}
+		sheet := h.clickAt(w, user, buttons(msg.Components, "My sheet")[0], msg)
+		ids := buttons(sheet.Data.Components, "")
+		if len(ids) == 0 {
+			h.t.Fatalf("player %s may act but the sheet offers nothing", user)
+		}
+		h.clickAt(w, user, ids[steps%len(ids)], &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
+	}
+}

@@ -1,0 +1,259 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/store"
+)
+
+// privacyGame is a finished game of the privacy matrix.
+type privacyGame struct {
+	name   string
+	at     where  // where it was played
+	player string // its first seat, who asks as "the player"
+	table  *Table // as it ended
+	id     string // its game ID in the history
+	end    time.Time
+	// results is the ID of its results message in its channel, with the
+	// score chart ("" for a private game: it posts nothing).
+	results string
+	// share is its text to share ("" but for the daily challenge).
+	share string
+}
+
+// privacyWhats are the matrix's columns: what a viewer tries to get of a
+// game.
+var privacyWhats = []string{"record", "autocomplete", "button", "stats", "leaderboard", "review", "chart", "share"}
+
+// playPrivacyGames plays the matrix's five games through the bot, an
+// hour apart: a table game in a server's channel (anna, ben), a table
+// game in a group DM (gus, gwen; gina is the group's third member), a
+// solo game in the channel (sam), a private solo game (pia) and the daily
+// challenge (dan), the last two started in the server.
+func playPrivacyGames(t *testing.T, h *harness, st *store.Store) []*privacyGame {
+	t.Helper()
+	var games []*privacyGame
+	finish := func(g *privacyGame, key string) {
+		t.Helper()
+		tb, err := h.bot.loadTable(context.Background(), key)
+		if err != nil || tb == nil || tb.Game == nil || !tb.Game.Over() {
+			t.Fatalf("%s did not end: %v", g.name, err)
+		}
+		g.table, g.id = tb, tb.GameID()
+		var found bool
+		for _, place := range []string{"g1", "@dm:gdm1"} {
+			rs, _ := st.Results(place, 0)
+			for _, r := range rs {
+				if r.GameID == g.id {
+					g.end, found = r.Time, true
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no result kept", g.name)
+		}
+		if tb.Private == "" {
+			h.dc.mu.Lock()
+			for _, m := range h.dc.channel[g.at.channel] {
+				if slices.ContainsFunc(m.Attachments, func(a *discordgo.MessageAttachment) bool { return a.Filename == "chart.png" }) {
+					g.results = m.ID
+				}
+			}
+			h.dc.mu.Unlock()
+			if g.results == "" {
+				t.Fatalf("%s: no results with a chart in %s", g.name, g.at.channel)
+			}
+		}
+		games = append(games, g)
+		h.clock.Advance(time.Hour)
+	}
+
+	h.startTwo("dice")
+	h.playToEnd()
+	finish(&privacyGame{name: "table in a channel", at: inServer, player: "anna"}, testChannel)
+
+	lobby := h.commandAt(inGroupDM, "gus", "new", strOpt("variant", "dice"))
+	joined := h.clickAt(inGroupDM, "gwen", buttons(lobby.Data.Components, "Join")[0], &discordgo.Message{ID: "lobby"})
+	h.clickAt(inGroupDM, "gus", buttons(joined.Data.Components, "Start")[0], &discordgo.Message{ID: "lobby"})
+	h.playToEndAt(inGroupDM)
+	finish(&privacyGame{name: "table in a group DM", at: inGroupDM, player: "gus"}, inGroupDM.channel)
+
+	h.command("sam", "solo", strOption("where", "channel"))
+	h.playToEnd()
+	finish(&privacyGame{name: "solo in a channel", at: inServer, player: "sam"}, testChannel)
+
+	h.playPrivate("pia", h.command("pia", "solo"), cycle)
+	finish(&privacyGame{name: "solo private", at: inServer, player: "pia"}, privateKey(privateSolo, "pia"))
+
+	h.playPrivate("dan", h.command("dan", "daily"), cycle)
+	d := &privacyGame{name: "daily", at: inServer, player: "dan"}
+	finish(d, privateKey(privateDaily, "dan"))
+	d.share = dailyShare(LangFor("en"), d.table)
+	return games
+}
+
+// probe tries what of game g as user from w through the bot's handlers
+// and reports whether any of g reached them.
+func (h *harness) probe(w where, user, what string, g *privacyGame) bool {
+	h.t.Helper()
+	first := g.table.Seats[0].Name
+	switch what {
+	case "record":
+		return strings.Contains(h.recordFile(h.commandAt(w, user, "record", strOption("game", g.id))), `"first": "`+first+`"`)
+	case "autocomplete":
+		return slices.ContainsFunc(h.autocompleteAt(w, user, ""), func(c *discordgo.ApplicationCommandOptionChoice) bool { return c.Value == g.id })
+	case "button":
+		// The 📄 Record button of g's results, forged: the table and game
+		// number of its ID. A daily challenge's ID cannot be written in
+		// one (it has no such button): the forgery names its table.
+		table, arg, _ := strings.Cut(g.id, "-")
+		if g.table.Daily > 0 {
+			table, arg = g.table.ID, "1"
+		}
+		id := Action{Table: table, View: ViewResults, Verb: "record", Arg: arg}.Encode()
+		return strings.Contains(h.recordFile(h.clickAt(w, user, id, nil)), `"first": "`+first+`"`)
+	case "stats":
+		// A table game is among the last games, by its time; a solo game
+		// in the solo line (each solo player here has one game).
+		text := embedText(h.commandAt(w, user, "stats", userOpt("player", g.player)))
+		if len(g.table.Seats) == 1 {
+			return strings.Contains(text, fmt.Sprintf("1 game · mean %d.0 · best %d", g.table.Game.Scores()[0], g.table.Game.Scores()[0]))
+		}
+		return strings.Contains(text, fmt.Sprintf("<t:%d:d>", g.end.Unix()))
+	case "leaderboard":
+		return strings.Contains(embedText(h.commandAt(w, user, "leaderboard")), first)
+	case "review", "chart":
+		// The Review buttons of g: its results' (a table game's) and its
+		// private view's (solo, daily), forged for g's table.
+		var got []*discordgo.InteractionResponse
+		got = append(got, h.clickAt(w, user, Action{Table: g.table.ID, View: ViewResults, Verb: "review", Arg: "1"}.Encode(), nil))
+		for _, v := range []View{ViewSolo, ViewDaily} {
+			got = append(got, h.clickAt(w, user, Action{Table: g.table.ID, View: v, Verb: "review", Arg: "1"}.Encode(), ephemeralMsg))
+		}
+		for _, r := range got {
+			if r.Data == nil {
+				continue
+			}
+			if what == "review" && strings.Contains(r.Data.Content, "Review of your game") {
+				return true
+			}
+			if what == "chart" && slices.ContainsFunc(r.Data.Files, func(f *discordgo.File) bool { return f.Name == "review.png" }) {
+				return true
+			}
+		}
+		if what == "chart" && g.results != "" {
+			// The chart beside the results, in the channel g was
+			// played in: seen by whoever is in that channel.
+			h.dc.mu.Lock()
+			m := h.dc.byID[g.results]
+			h.dc.mu.Unlock()
+			return m != nil && m.ChannelID == w.channel
+		}
+		return false
+	case "share":
+		// The text to share is on the finished daily challenge's view,
+		// which /qwixx daily shows its player.
+		if g.share == "" {
+			return false
+		}
+		r := h.commandAt(w, user, "daily")
+		return r.Data != nil && strings.Contains(r.Data.Content, g.share)
+	}
+	h.t.Fatalf("no probe %q", what)
+	return false
+}
+
+// TestPrivacyMatrix (issue 39): who may see what of which game, every
+// cell through the bot's real handlers. A table game is its players' and
+// its place's (the server, or the group DM: a place of its own); a
+// private game (solo, daily challenge) its player's alone. Beyond the
+// place rule: a review is of one's own seat (players only); the
+// leaderboard is posted in the channel and rates games against
+// opponents, so no solo game is on it; a daily challenge's record has no
+// button (its ID cannot be written in one); only the daily challenge
+// has a text to share, shown to its player on its finished view.
+func TestPrivacyMatrix(t *testing.T) {
+	h, st := newHistoryHarness(t)
+	games := playPrivacyGames(t, h, st)
+	type who struct {
+		name string
+		at   func(g *privacyGame) where
+		user func(g *privacyGame) string
+	}
+	whos := []who{
+		{"player", func(g *privacyGame) where { return g.at }, func(g *privacyGame) string { return g.player }},
+		{"other member", func(*privacyGame) where { return inServer }, func(*privacyGame) string { return "carl" }},
+		{"other server", func(*privacyGame) where { return inServer2 }, func(*privacyGame) string { return "olga" }},
+		{"DM stranger", func(*privacyGame) where { return dmOf("dora") }, func(*privacyGame) string { return "dora" }},
+		{"group-DM member", func(*privacyGame) where { return inGroupDM }, func(*privacyGame) string { return "gina" }},
+	}
+	// want[game][who] lists the columns allowed; every other is refused.
+	all := "record autocomplete button stats leaderboard review chart"
+	want := map[string]map[string]string{
+		"table in a channel": {
+			"player":       all,
+			"other member": "record autocomplete button stats leaderboard chart",
+		},
+		"table in a group DM": {
+			"player":          all,
+			"group-DM member": "record autocomplete button stats leaderboard chart",
+		},
+		"solo in a channel": {
+			"player":       "record autocomplete button stats review chart",
+			"other member": "record autocomplete button stats chart",
+		},
+		"solo private": {
+			"player": "record autocomplete button stats review chart",
+		},
+		"daily": {
+			"player": "record autocomplete stats review chart share",
+		},
+	}
+	if len(games) != len(want) {
+		t.Fatalf("%d games for %d rows", len(games), len(want))
+	}
+	// The share column asks for the daily challenge, which deals one to a
+	// viewer who has none: it goes last, after every other column.
+	cols := slices.DeleteFunc(slices.Clone(privacyWhats), func(s string) bool { return s == "share" })
+	cols = append(cols, "share")
+	for _, what := range cols {
+		for _, g := range games {
+			for _, w := range whos {
+				allowed := slices.Contains(strings.Fields(want[g.name][w.name]), what)
+				if got := h.probe(w.at(g), w.user(g), what, g); got != allowed {
+					t.Errorf("%s × %s × %s: allowed %v, want %v", w.name, what, g.name, got, allowed)
+				}
+			}
+		}
+	}
+	// /qwixx record with no game gives each viewer the newest record they
+	// may see, never another.
+	for _, w := range whos[1:] {
+		got := h.recordFile(h.commandAt(w.at(nil), w.user(nil), "record"))
+		for _, g := range games {
+			mayRecord := slices.Contains(strings.Fields(want[g.name][w.name]), "record")
+			if !mayRecord && got != "" && strings.Contains(got, `"first": "`+g.table.Seats[0].Name+`"`) {
+				t.Errorf("%s's newest record is %s's", w.name, g.name)
+			}
+		}
+	}
+	// No private game posted anything in a channel.
+	h.dc.mu.Lock()
+	defer h.dc.mu.Unlock()
+	for ch, msgs := range h.dc.channel {
+		for _, m := range msgs {
+			for _, name := range []string{"pia", "dan"} {
+				if strings.Contains(m.Content, name) {
+					t.Errorf("channel %s shows %s's private game: %q", ch, name, m.Content)
+				}
+			}
+		}
+	}
+}
