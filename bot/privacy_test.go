@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
@@ -255,5 +260,100 @@ func TestPrivacyMatrix(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// keepLegacyDM keeps a finished dice game of users (seat order) as a
+// version-4 database kept every DM's game, under the shared DM history,
+// and as store migration 5 leaves it: private. It returns its game ID.
+func keepLegacyDM(t *testing.T, st *store.Store, id string, at time.Time, users ...string) string {
+	t.Helper()
+	g, err := game.New(game.Config{Variant: game.Dice, Players: users, Seed: [32]byte{9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !g.Over() {
+		p := g.Waiting()[0]
+		if err := g.Apply(ai.Choose(ai.Easy, g.Private(p), g.LegalMoves(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := stats.FromGame(session.LegacyDMPlace, id, at, g, users)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Private = true
+	rec, err := json.Marshal(g.Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SaveGame(r, rec); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// The shared DM history of before the places (store migration 5): each
+// game kept there is its players' alone, seen by them from any DM or
+// group DM, and by nobody else; from a server it is not seen.
+func TestLegacyDMHistoryItsPlayersAlone(t *testing.T) {
+	h, st := newHistoryHarness(t)
+	now := h.clock.Now()
+	solo := keepLegacyDM(t, st, "old-solo-1", now.Add(-2*time.Hour), "anna")
+	table := keepLegacyDM(t, st, "old-table-1", now.Add(-time.Hour), "anna", "dora")
+	for _, tc := range []struct {
+		user string
+		at   where
+		want []string
+	}{
+		{"anna", dmOf("anna"), []string{table, solo}},
+		{"anna", inGroupDM, []string{table, solo}},
+		{"dora", dmOf("dora"), []string{table}},
+		{"gina", inGroupDM, nil},
+		{"carl", dmOf("carl"), nil},
+		{"anna", inServer, nil},
+	} {
+		var got []string
+		for _, c := range h.autocompleteAt(tc.at, tc.user, "") {
+			got = append(got, fmt.Sprint(c.Value))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s in %v is offered %v, want %v", tc.user, tc.at, got, tc.want)
+		}
+		for _, id := range []string{solo, table} {
+			file := h.recordFile(h.commandAt(tc.at, tc.user, "record", strOption("game", id)))
+			if (file != "") != slices.Contains(tc.want, id) {
+				t.Errorf("%s in %v gets record %s: %v, want %v", tc.user, tc.at, id, file != "", slices.Contains(tc.want, id))
+			}
+		}
+	}
+}
+
+// The daily challenge's ranking (dailyRanking) is made of the day's
+// results in the place the viewer played it, and only for a viewer who
+// finished it there: to anybody else it shows nothing, so no score of the
+// day reaches who has not played its dice.
+func TestDailyRankingOnlyForWhoFinishedIt(t *testing.T) {
+	h, _ := newHistoryHarness(t)
+	h.playPrivate("anna", h.command("anna", "daily"), cycle)
+	h.playPrivate("ben", h.command("ben", "daily"), cycle)
+	ta, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "anna"))
+	req := func(user string, w where) *request {
+		i := h.interaction(user, discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{Name: "qwixx"}, nil)
+		i.GuildID, i.ChannelID = w.guild, w.channel
+		return &request{ctx: context.Background(), b: h.bot, i: i, lang: LangFor("en"), userID: user, log: h.bot.log}
+	}
+	if rank, of, top := h.bot.dailyRanking(req("anna", inServer), ta); rank == 0 || of != 2 || len(top) != 2 {
+		t.Fatalf("anna's ranking: %d of %d, %q", rank, of, top)
+	}
+	// Carl, who has not played, is shown nothing of anna's table.
+	if rank, of, top := h.bot.dailyRanking(req("carl", inServer), ta); rank != 0 || of != 0 || len(top) != 0 {
+		t.Fatalf("carl, who did not play, sees a ranking: %d of %d, %q", rank, of, top)
+	}
+	// A daily finished in a DM is ranked in that DM alone.
+	h.playPrivate("dora", h.commandAt(dmOf("dora"), "dora", "daily"), cycle)
+	td, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "dora"))
+	if rank, of, _ := h.bot.dailyRanking(req("dora", dmOf("dora")), td); rank != 1 || of != 1 {
+		t.Fatalf("dora's ranking in her DM: %d of %d", rank, of)
 	}
 }

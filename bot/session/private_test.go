@@ -140,3 +140,52 @@ func TestSettingsTurnTimeout(t *testing.T) {
 		t.Errorf("unreadable settings: %+v", got)
 	}
 }
+
+// A game's result is kept in its place and marked private when the game
+// was: a DM's or group DM's table under the channel's place, a private
+// game under the place it was started in, marked private; a table opened
+// in a DM before places existed (LegacyDMPlace) is kept under its
+// channel's place, and a private game of then stays with the legacy
+// place, private.
+func TestResultPlaceAndPrivacy(t *testing.T) {
+	play := func(tb *Table) Finished {
+		t.Helper()
+		g, err := soloGame("Anna")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			if err := g.Apply(game.Move{Kind: game.Pass}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb.Game, tb.GameNo = g, 1
+		tb.Seats = []Seat{{UserID: "u1", Name: "Anna"}}
+		f, err := tb.Result(day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name      string
+		tb        *Table
+		place     string
+		isPrivate bool
+	}{
+		{"server table", &Table{ID: "t1", GuildID: "g1", ChannelID: "c1"}, "g1", false},
+		{"group DM table", &Table{ID: "t2", GuildID: Place("", "gdm1"), ChannelID: "gdm1"}, PlacePrefix + "gdm1", false},
+		{"legacy DM table", &Table{ID: "t3", GuildID: LegacyDMPlace, ChannelID: "gdm2"}, PlacePrefix + "gdm2", false},
+		{"private in a server", &Table{ID: "t4", GuildID: "g1", ChannelID: PrivateKey(PrivateSolo, "u1"), Private: PrivateSolo}, "g1", true},
+		{"daily in a DM", &Table{ID: "t5", GuildID: Place("", "dm1"), ChannelID: PrivateKey(PrivateDaily, "u1"), Private: PrivateDaily, Daily: 3}, PlacePrefix + "dm1", true},
+		{"legacy private", &Table{ID: "t6", GuildID: LegacyDMPlace, ChannelID: PrivateKey(PrivateSolo, "u1"), Private: PrivateSolo}, LegacyDMPlace, true},
+	} {
+		f := play(tc.tb)
+		if f.Result.Guild != tc.place || f.Result.Private != tc.isPrivate {
+			t.Errorf("%s: kept in %q, private %v; want %q, %v", tc.name, f.Result.Guild, f.Result.Private, tc.place, tc.isPrivate)
+		}
+	}
+	if !SamePlace(LegacyDMPlace, "", "any") || SamePlace(LegacyDMPlace, "g1", "c1") || !SamePlace(PlacePrefix+"x", "", "x") || SamePlace(PlacePrefix+"x", "", "y") || SamePlace("g1", "g2", "c1") {
+		t.Error("SamePlace")
+	}
+}
