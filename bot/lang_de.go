@@ -171,7 +171,7 @@ func init() {
 			"event.lock":                "🔒 %[1]s hat %[2]s abgeschlossen!",
 			"event.misthrow":            "%[1]s kreuzt einen Fehlwurf an (%[2]d/4).",
 			"event.reshuffle":           "🔀 Der Zugstapel war leer: Der Ablagestapel wurde gemischt und ist der neue Zugstapel (%[1]d {1:Karte|Karten}).",
-			"forget.ask":                "**Vergessen?** Auf jedem Server, auf dem ich Partien speichere, verlieren deine Ergebnisse und Protokolle deine Nutzer-ID, und dein Name wird zu \"Player N\". Deine Punkte bleiben als die eines anonymen Spielers, damit sich die Statistik der anderen nicht ändert. Das lässt sich nicht rückgängig machen; spätere Partien werden wieder gespeichert. Dass du die heutige Tagesaufgabe gespielt hast, bleibt bis morgen bekannt, als Code ohne deine ID, damit sie einmal gespielt wird.",
+			"forget.ask":                "**Vergessen?** Auf jedem Server, auf dem ich Partien speichere, verlieren deine Ergebnisse und Protokolle deine Nutzer-ID, und dein Name wird zu \"Player N\". Deine Punkte bleiben als die eines anonymen Spielers, damit sich die Statistik der anderen nicht ändert. Das lässt sich nicht rückgängig machen; spätere Partien werden wieder gespeichert. Dass du die heutige Tagesaufgabe gespielt hast, bleibt ein, zwei Tage bekannt, als Code ohne deine ID, damit sie einmal gespielt wird.",
 			"forget.done":               "Erledigt: du bist in %[1]d {1:Ergebnis|Ergebnissen} und %[2]d {2:Protokoll|Protokollen} vergessen.",
 			"forget.kept":               "Es wurde nichts gelöscht.",
 			"hand.mine":                 "Deine Karten: %[1]s",

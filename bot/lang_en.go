@@ -138,7 +138,7 @@ func init() {
 			"event.lock":                "🔒 %[1]s locked %[2]s!",
 			"event.misthrow":            "%[1]s took a misthrow (%[2]d/4).",
 			"event.reshuffle":           "🔀 The draw pile ran out: the discard pile was shuffled into a new draw pile of %[1]d {1:card|cards}.",
-			"forget.ask":                "**Forget me?** In every server where I keep games, your results and game records lose your user ID and your name becomes \"Player N\". Your scores stay as an anonymous player's, so the others' statistics do not change. This cannot be undone; games you play later are kept again. That you played today's daily challenge stays known until tomorrow, as a code that does not contain your ID, so that it is played once.",
+			"forget.ask":                "**Forget me?** In every server where I keep games, your results and game records lose your user ID and your name becomes \"Player N\". Your scores stay as an anonymous player's, so the others' statistics do not change. This cannot be undone; games you play later are kept again. That you played today's daily challenge stays known for a day or two, as a code that does not contain your ID, so that it is played once.",
 			"forget.done":               "Done: you are forgotten in %[1]d {1:result|results} and %[2]d {2:game record|game records}.",
 			"forget.kept":               "Nothing was deleted.",
 			"hand.mine":                 "Your cards: %[1]s",

@@ -171,7 +171,7 @@ func init() {
 			"event.lock":                "🔒 %[1]s a verrouillé %[2]s !",
 			"event.misthrow":            "%[1]s coche un coup manqué (%[2]d/4).",
 			"event.reshuffle":           "🔀 La pioche était épuisée : la défausse a été mélangée et forme la nouvelle pioche (%[1]d {1:carte|cartes}).",
-			"forget.ask":                "**T'oublier ?** Sur chaque serveur où je garde des parties, tes résultats et tes relevés perdent ton identifiant et ton nom devient « Player N ». Tes points restent ceux d'un joueur anonyme, pour que les statistiques des autres ne changent pas. C'est définitif ; les parties que tu joueras ensuite seront de nouveau gardées. Que tu as joué le défi du jour reste su jusqu'à demain, sous un code qui ne contient pas ton identifiant, pour qu'il se joue une fois.",
+			"forget.ask":                "**T'oublier ?** Sur chaque serveur où je garde des parties, tes résultats et tes relevés perdent ton identifiant et ton nom devient « Player N ». Tes points restent ceux d'un joueur anonyme, pour que les statistiques des autres ne changent pas. C'est définitif ; les parties que tu joueras ensuite seront de nouveau gardées. Que tu as joué le défi du jour reste su un jour ou deux, sous un code qui ne contient pas ton identifiant, pour qu'il se joue une fois.",
 			"forget.done":               "C'est fait : ton nom et ton identifiant sont effacés de %[1]d {1:résultat|résultats} et de %[2]d {2:relevé|relevés}.",
 			"forget.kept":               "Rien n'a été effacé.",
 			"hand.mine":                 "Tes cartes : %[1]s",
