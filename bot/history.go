@@ -599,6 +599,10 @@ func (b *Bot) peopleClick(r *request, a Action) {
 		update(r.lang.T("hist.none"))
 		return
 	}
+	if err := b.keepDailyPlayed(r); err != nil {
+		r.fail(err)
+		return
+	}
 	f, err := h.DeleteUser(r.ctx, "", r.userID)
 	if err != nil {
 		r.fail(err)

@@ -357,3 +357,31 @@ func TestDailyRankingOnlyForWhoFinishedIt(t *testing.T) {
 		t.Fatalf("dora's ranking in her DM: %d of %d", rank, of)
 	}
 }
+
+// A daily table of the day without its mark (dealt before the marks were
+// kept, or by a process stopped before writing it) gets its mark when
+// forget-me deletes it: the day is not dealt again.
+func TestForgetMeMarksAnUnmarkedDailyOfTheDay(t *testing.T) {
+	h, _ := newHistoryHarness(t)
+	h.playPrivate("anna", h.command("anna", "daily"), cycle)
+	h.st.mu.Lock()
+	if len(h.st.marks) != 1 {
+		h.st.mu.Unlock()
+		t.Fatalf("%d daily marks after anna's daily, want 1", len(h.st.marks))
+	}
+	h.st.marks = nil // as before the marks
+	h.st.mu.Unlock()
+	ask := h.command("anna", "forget-me")
+	h.click("anna", buttons(ask.Data.Components, "Forget me")[0], ephemeralMsg)
+	again := h.command("anna", "daily")
+	if len(moveButtons(t, again.Data.Components)) != 0 || !strings.Contains(again.Data.Content, "already played") {
+		t.Fatalf("the day's daily after forget-me: %q", again.Data.Content)
+	}
+	h.st.mu.Lock()
+	defer h.st.mu.Unlock()
+	for k := range h.st.marks {
+		if strings.Contains(k, "anna") {
+			t.Errorf("a daily mark holds the user ID: %q", k)
+		}
+	}
+}

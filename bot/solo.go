@@ -145,6 +145,37 @@ func (b *Bot) dailyMark(r *request, n int) ([]byte, error) {
 	return m.Sum(nil), nil
 }
 
+// keepDailyPlayed marks today's daily challenge as played by the
+// request's user when their stored daily table is today's, before
+// forget-me deletes it: a table dealt before the marks were kept, or
+// whose mark a stopped process did not write, is not forgotten into a
+// second attempt. A table that cannot be read tells nothing, and is left
+// to forget-me.
+func (b *Bot) keepDailyPlayed(r *request) error {
+	key := privateKey(privateDaily, r.userID)
+	unlock := b.locks.Lock(key)
+	t, err := b.loadTable(r.ctx, key)
+	unlock()
+	if _, bad := asUnreadable(err); bad || t == nil {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	n := ai.DailyNumber(b.opt.Now())
+	if t.Daily != n {
+		return nil
+	}
+	mark, err := b.dailyMark(r, n)
+	if err != nil {
+		return err
+	}
+	if _, err := b.opt.Secrets.MarkDaily(r.ctx, n, mark); err != nil {
+		return fmt.Errorf("bot: mark daily %d: %w", n, err)
+	}
+	return nil
+}
+
 // cmdDaily starts (or shows again) the user's daily challenge: the day's
 // dice, the same for everybody (ai.DailySeed), played once a day. The
 // user's mark for the day (dailyMark) is on disk before the day's dice
