@@ -228,9 +228,12 @@ func TestPrivacyMatrix(t *testing.T) {
 	// viewer who has none: it goes last, after every other column.
 	cols := slices.DeleteFunc(slices.Clone(privacyWhats), func(s string) bool { return s == "share" })
 	cols = append(cols, "share")
+	cells := 0
+	defer func() { t.Logf("%d cells asserted", cells) }()
 	for _, what := range cols {
 		for _, g := range games {
 			for _, w := range whos {
+				cells++
 				allowed := slices.Contains(strings.Fields(want[g.name][w.name]), what)
 				if got := h.probe(w.at(g), w.user(g), what, g); got != allowed {
 					t.Errorf("%s × %s × %s: allowed %v, want %v", w.name, what, g.name, got, allowed)
