@@ -573,10 +573,11 @@ func (r *request) tableKey() string {
 }
 
 // sameGuild reports whether t (nil: no table) may be acted on from the
-// request's guild, answering the user when not. A private game belongs to
-// its player wherever they are (its key names them).
+// request's place (its server, or its DM or group DM: session.SamePlace),
+// answering the user when not. A private game belongs to its player
+// wherever they are (its key names them).
 func (r *request) sameGuild(t *Table) bool {
-	if t != nil && t.Private == "" && t.GuildID != session.PrivateGuild(r.i.GuildID) {
+	if t != nil && t.Private == "" && !session.SamePlace(t.GuildID, r.i.GuildID, r.i.ChannelID) {
 		r.log.Warn().Str("table_guild", t.GuildID).Str("guild", r.i.GuildID).Msg("interaction from another guild than the table's")
 		r.ephemeral(r.lang.T("err.forged"))
 		return false

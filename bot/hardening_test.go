@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -497,4 +498,124 @@ func TestD11MatchKeepsItsContext(t *testing.T) {
 	if got := buttons(h.dc.byID[res.ID].Components, "Next game"); len(got) != 0 {
 		t.Fatal("the results keep their Next game button")
 	}
+}
+
+// Issue 39: forged and stale interactions over every command and button
+// that reads the history reach no private game and no other place's: a
+// record option of another type, too long, naming a private game, a
+// prefix of one, or another place's game; the autocompletion typed with
+// a private game's ID or player; the 📄 Record and 🔍 Review buttons
+// forged for private games with any stamp and game number, in the
+// results, solo and daily views; the statistics' Show button forged for
+// another user (and for oneself: a post in the channel shows no private
+// game); and the private views' buttons forged by another user. Every
+// answer is given, none carries a record, a review or a private score,
+// and nothing stored changes.
+func TestForgedHistoryInteractionsRevealNoPrivateGame(t *testing.T) {
+	h, st := newHistoryHarness(t)
+	games := playPrivacyGames(t, h, st)
+	byName := map[string]*privacyGame{}
+	for _, g := range games {
+		byName[g.name] = g
+	}
+	pia, dan, gdm := byName["solo private"], byName["daily"], byName["table in a group DM"]
+	before := func() map[string][]byte {
+		h.st.mu.Lock()
+		defer h.st.mu.Unlock()
+		out := map[string][]byte{}
+		for k, v := range h.st.m {
+			out[k] = slices.Clone(v)
+		}
+		return out
+	}()
+	sent := h.seq
+	privateScores := []string{
+		fmt.Sprintf("best %d", pia.table.Game.Scores()[0]),
+		fmt.Sprintf("best %d", dan.table.Game.Scores()[0]),
+	}
+	clean := func(what string, r *discordgo.InteractionResponse) {
+		t.Helper()
+		if r == nil || r.Data == nil {
+			t.Fatalf("%s: no answer", what)
+		}
+		for _, f := range r.Data.Files {
+			if strings.HasSuffix(f.Name, ".json") || f.Name == "review.png" {
+				t.Errorf("%s: got %s", what, f.Name)
+			}
+		}
+		text := r.Data.Content + embedText(r)
+		for _, s := range append(privateScores, "Review of your game", `"rolls"`, dan.share) {
+			if s != "" && strings.Contains(text, s) {
+				t.Errorf("%s: answer shows %q: %q", what, s, text)
+			}
+		}
+	}
+	opt := func(typ discordgo.ApplicationCommandOptionType, v any) *discordgo.ApplicationCommandInteractionDataOption {
+		return &discordgo.ApplicationCommandInteractionDataOption{Name: "game", Type: typ, Value: v}
+	}
+	for _, w := range []where{inServer, inServer2, dmOf("dora"), inGroupDM} {
+		for _, o := range []*discordgo.ApplicationCommandInteractionDataOption{
+			opt(discordgo.ApplicationCommandOptionString, pia.id),
+			opt(discordgo.ApplicationCommandOptionString, dan.id),
+			opt(discordgo.ApplicationCommandOptionString, strings.TrimSuffix(dan.id, dan.table.ID)),
+			opt(discordgo.ApplicationCommandOptionString, pia.table.ID),
+			opt(discordgo.ApplicationCommandOptionString, strings.Repeat(pia.id, 40)),
+			opt(discordgo.ApplicationCommandOptionString, "../"+pia.id),
+			opt(discordgo.ApplicationCommandOptionInteger, 1.0),
+		} {
+			clean(fmt.Sprintf("record %v from %v", o.Value, w), h.commandAt(w, "carl", "record", o))
+		}
+		// An empty option is the newest record carl may see: a table
+		// game's, never a private one.
+		newest := h.recordFile(h.commandAt(w, "carl", "record", opt(discordgo.ApplicationCommandOptionString, "")))
+		for _, name := range []string{"pia", "dan"} {
+			if strings.Contains(newest, `"first": "`+name+`"`) {
+				t.Errorf("the newest record from %v is %s's private game", w, name)
+			}
+		}
+		if w != inGroupDM {
+			r := h.commandAt(w, "carl", "record", opt(discordgo.ApplicationCommandOptionString, gdm.id))
+			clean("the group DM's game from "+w.channel, r)
+		}
+		for _, typed := range []string{pia.id, dan.id, "daily", "pia", "dan", strings.Repeat("x", 200)} {
+			for _, c := range h.autocompleteAt(w, "carl", typed) {
+				if c.Value == pia.id || c.Value == dan.id || strings.Contains(c.Name, "pia") || strings.Contains(c.Name, "dan") {
+					t.Errorf("autocomplete %q from %v offers %q", typed, w, c.Name)
+				}
+			}
+		}
+		for _, g := range []*privacyGame{pia, dan} {
+			for _, stamp := range []int{0, 1, 7} {
+				for _, arg := range []string{"1", "2"} {
+					for _, a := range []Action{
+						{Table: g.table.ID, Stamp: stamp, View: ViewResults, Verb: "record", Arg: arg},
+						{Table: g.table.ID, Stamp: stamp, View: ViewResults, Verb: "review", Arg: arg},
+						{Table: g.table.ID, Stamp: stamp, View: ViewSolo, Verb: "review", Arg: arg},
+						{Table: g.table.ID, Stamp: stamp, View: ViewDaily, Verb: "review", Arg: arg},
+					} {
+						clean(fmt.Sprintf("forged %+v from %v", a, w), h.clickAt(w, "carl", a.Encode(), ephemeralMsg))
+					}
+				}
+			}
+			for _, verb := range []string{"pass", "hint"} {
+				a := Action{Table: g.table.ID, Stamp: g.table.Seq, View: privateViewOf(g.table.Private), Verb: verb}
+				clean(fmt.Sprintf("forged %s of %s's game", verb, g.player), h.clickAt(w, "carl", a.Encode(), ephemeralMsg))
+			}
+			for _, u := range []string{"carl", g.player} {
+				show := Action{Table: g.player, View: ViewPeople, Verb: "show"}.Encode()
+				clean(fmt.Sprintf("%s shows %s's statistics from %v", u, g.player, w), h.clickAt(w, u, show, ephemeralMsg))
+			}
+			clean(fmt.Sprintf("stats of %s from %v", g.player, w), h.commandAt(w, "carl", "stats", userOpt("player", g.player)))
+		}
+		clean(fmt.Sprintf("leaderboard from %v", w), h.commandAt(w, "carl", "leaderboard"))
+	}
+	after := func() map[string][]byte {
+		h.st.mu.Lock()
+		defer h.st.mu.Unlock()
+		return maps.Clone(h.st.m)
+	}()
+	if !maps.EqualFunc(before, after, bytes.Equal) {
+		t.Error("forged interactions changed what is stored")
+	}
+	t.Logf("%d forged interactions, each answered, none revealing a private game", h.seq-sent)
 }

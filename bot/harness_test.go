@@ -33,6 +33,7 @@ type memStore struct {
 	corrupt     map[string]bool
 	quarantined map[string][][]byte
 	secrets     map[string][]byte
+	marks       map[string]bool // daily marks: day/mark
 }
 
 func (s *memStore) Get(ctx context.Context, ch string) ([]byte, bool, error) {
@@ -644,4 +645,26 @@ func waitUntil(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// DailyMarked and MarkDaily keep the daily marks, as the store does.
+func (s *memStore) DailyMarked(_ context.Context, day int, mark []byte) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.marks[fmt.Sprintf("%d/%x", day, mark)]
+	return ok, nil
+}
+
+func (s *memStore) MarkDaily(_ context.Context, day int, mark []byte) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := fmt.Sprintf("%d/%x", day, mark)
+	if _, ok := s.marks[k]; ok {
+		return true, nil
+	}
+	if s.marks == nil {
+		s.marks = map[string]bool{}
+	}
+	s.marks[k] = true
+	return false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,21 +52,102 @@ func recordButtonFor(l Lang, customID string) discordgo.Button {
 }
 
 // recordClick sends the record of the game whose results carry the
-// button, privately. The game ID comes from the button; the guild from the
-// interaction, so a forged button reaches only this guild's records.
+// button, privately. The game ID comes from the button; the place from
+// the interaction, so a forged button reaches only the records this
+// user may see here (sendRecord).
 func (b *Bot) recordClick(r *request, a Action) {
 	b.sendRecord(r, a.Table+"-"+a.Arg)
 }
 
-// sendRecord answers with the record of this guild's game id ("" the
-// newest) as a JSON attachment, privately.
+// The visibility of a kept game follows the game (see session.Place): a
+// table game is its players' and its place's, a private game (solo,
+// daily challenge) its player's alone. A request reads the history of
+// its place (session.Places) and sees there what its user may.
+
+// recordVisible reports whether viewer may see the kept record gr of the
+// place the request reads.
+func recordVisible(gr session.KeptRecord, viewer string) bool {
+	return !gr.Private || (viewer != "" && slices.Contains(gr.Users, viewer))
+}
+
+// visibleResults are results the viewer may see ("" nobody's private
+// games: what a message in the channel may show).
+func visibleResults(results []stats.Result, viewer string) []stats.Result {
+	out := results[:0:0]
+	for _, res := range results {
+		if res.VisibleTo(viewer) {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// findRecord is the record the request asks for, if the user may see
+// it: game id in the request's places, or with id "" the newest record
+// the user may see there. A record the user may not see is not found,
+// whether it exists or not.
+func (b *Bot) findRecord(r *request, h session.History, id string) (session.KeptRecord, bool, error) {
+	var (
+		best  session.KeptRecord
+		found bool
+	)
+	for _, place := range session.Places(r.i.GuildID, r.i.ChannelID) {
+		gr, ok, err := b.placeRecord(r, h, place, id)
+		if err != nil {
+			return session.KeptRecord{}, false, err
+		}
+		if ok && (!found || gr.Time.After(best.Time)) {
+			best, found = gr, true
+		}
+	}
+	return best, found, nil
+}
+
+// placeRecord is findRecord in one place.
+func (b *Bot) placeRecord(r *request, h session.History, place, id string) (session.KeptRecord, bool, error) {
+	if id != "" {
+		gr, found, err := h.Record(r.ctx, place, id)
+		if err != nil || !found {
+			return gr, false, err
+		}
+		return gr, recordVisible(gr, r.userID), nil
+	}
+	infos, err := h.Records(r.ctx, place, 0)
+	if err != nil && len(infos) == 0 {
+		return session.KeptRecord{}, false, err
+	}
+	results, err := h.Results(r.ctx, place, len(infos)+50)
+	if err != nil {
+		r.log.Warn().Err(err).Msg("results for the newest record")
+	}
+	byID := make(map[string]stats.Result, len(results))
+	for _, res := range results {
+		byID[res.GameID] = res
+	}
+	for _, in := range infos {
+		if res, ok := byID[in.GameID]; ok && !res.VisibleTo(r.userID) {
+			continue // not theirs: not even read
+		}
+		gr, found, err := h.Record(r.ctx, place, in.GameID)
+		if err != nil {
+			return gr, false, err
+		}
+		if found && recordVisible(gr, r.userID) {
+			return gr, true, nil
+		}
+	}
+	return session.KeptRecord{}, false, nil
+}
+
+// sendRecord answers with the record of game id ("" the newest) that the
+// user may see here, as a JSON attachment, privately.
 func (b *Bot) sendRecord(r *request, id string) {
 	h, ok := b.history()
 	if !ok {
 		r.ephemeral(r.lang.T("hist.none"))
 		return
 	}
-	gr, found, err := h.Record(r.ctx, session.PrivateGuild(r.i.GuildID), id)
+	gr, found, err := b.findRecord(r, h, id)
 	if isCorrupt(err) {
 		r.log.Error().Err(err).Str("game", id).Msg("kept record damaged")
 		r.ephemeral(r.lang.T("record.damaged"))
@@ -117,39 +199,53 @@ func retentionDays(b *Bot) int {
 	return int(store.DefaultRecordMaxAge / (24 * time.Hour))
 }
 
-// autocompleteRecord offers the guild's newest kept records for the
-// record option: date, players and scores; the value is the game ID.
+// autocompleteRecord offers the newest kept records the user may see
+// here for the record option: date, players and scores; the value is the
+// game ID. A record is offered only with its result (which says whose it
+// is).
 func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.ApplicationCommandOptionChoice {
 	h, ok := b.history()
 	out := []*discordgo.ApplicationCommandOptionChoice{}
 	if !ok {
 		return out
 	}
-	infos, err := h.Records(r.ctx, session.PrivateGuild(r.i.GuildID), 0)
-	if err != nil {
-		r.log.Warn().Err(err).Msg("records for autocomplete")
+	type choice struct {
+		in  session.RecordInfo
+		res stats.Result
 	}
-	results, err := h.Results(r.ctx, session.PrivateGuild(r.i.GuildID), len(infos)+50)
-	if err != nil {
-		r.log.Warn().Err(err).Msg("results for autocomplete")
+	var all []choice
+	for _, place := range session.Places(r.i.GuildID, r.i.ChannelID) {
+		infos, err := h.Records(r.ctx, place, 0)
+		if err != nil {
+			r.log.Warn().Err(err).Msg("records for autocomplete")
+		}
+		results, err := h.Results(r.ctx, place, len(infos)+50)
+		if err != nil {
+			r.log.Warn().Err(err).Msg("results for autocomplete")
+		}
+		byID := make(map[string]stats.Result, len(results))
+		for _, res := range results {
+			byID[res.GameID] = res
+		}
+		for _, in := range infos {
+			if res, ok := byID[in.GameID]; ok && res.VisibleTo(r.userID) {
+				all = append(all, choice{in, res})
+			}
+		}
 	}
-	byID := make(map[string]stats.Result, len(results))
-	for _, res := range results {
-		byID[res.GameID] = res
-	}
+	slices.SortStableFunc(all, func(a, c choice) int { return c.in.Time.Compare(a.in.Time) })
 	typed = strings.ToLower(strings.TrimSpace(typed))
-	for _, in := range infos {
+	for _, c := range all {
 		if len(out) == recordChoices {
 			break
 		}
+		in, res := c.in, c.res
 		name := in.Time.UTC().Format("2006-01-02 15:04") + " UTC"
-		if res, ok := byID[in.GameID]; ok {
-			var seats []string
-			for _, s := range res.Seats {
-				seats = append(seats, fmt.Sprintf("%s %d", s.Name, s.Score))
-			}
-			name += " · " + variantName(r.lang, res.Variant) + " · " + strings.Join(seats, ", ")
+		var seats []string
+		for _, s := range res.Seats {
+			seats = append(seats, fmt.Sprintf("%s %d", s.Name, s.Score))
 		}
+		name += " · " + variantName(r.lang, res.Variant) + " · " + strings.Join(seats, ", ")
 		name = clip(name, 100)
 		if typed != "" && !strings.Contains(strings.ToLower(name), typed) && !strings.Contains(in.GameID, typed) {
 			continue
@@ -171,10 +267,11 @@ func clip(s string, n int) string {
 	return string(rs[:n-1]) + "…"
 }
 
-// cmdStats answers /qwixx stats [player] privately, with a button that
-// shows the same in the channel.
+// cmdStats answers /qwixx stats [player] privately, from the games the
+// asking user may see here (their own private games, nobody else's), with
+// a button that shows the player's statistics in the channel.
 func (b *Bot) cmdStats(r *request, userID string) {
-	embed, ok := b.statsEmbed(r, r.lang, userID)
+	embed, ok := b.statsEmbed(r, r.lang, userID, r.userID)
 	if !ok {
 		return
 	}
@@ -188,9 +285,11 @@ func (b *Bot) cmdStats(r *request, userID string) {
 }
 
 // statsShow posts the statistics of the button's user in the channel, in
-// the guild's language, computed afresh (the button outlives restarts).
+// the guild's language, computed afresh (the button outlives restarts)
+// from what the channel may see: no private game's, not even the
+// clicker's own.
 func (b *Bot) statsShow(r *request, a Action) {
-	embed, ok := b.statsEmbed(r, r.glang, a.Table)
+	embed, ok := b.statsEmbed(r, r.glang, a.Table, "")
 	if !ok {
 		return
 	}
@@ -200,9 +299,10 @@ func (b *Bot) statsShow(r *request, a Action) {
 	}})
 }
 
-// statsEmbed is userID's statistics in this guild, in l; false when the
-// request was answered instead (no history, no games, an error).
-func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageEmbed, bool) {
+// statsEmbed is userID's statistics in this place, in l, from the
+// results viewer may see ("" no private game's); false when the request
+// was answered instead (no history, no games, an error).
+func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.MessageEmbed, bool) {
 	if _, ok := b.history(); !ok {
 		r.ephemeral(r.lang.T("hist.none"))
 		return nil, false
@@ -211,6 +311,7 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 	if !ok {
 		return nil, false
 	}
+	results = visibleResults(results, viewer)
 	us := stats.ForUser(results, userID, recentGames)
 	if us.All.Games == 0 && us.Solo.Games == 0 {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
@@ -255,14 +356,26 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID string) (*discordgo.MessageE
 	return e, true
 }
 
-// readResults reads the guild's kept results, and how many of them are
-// damaged (left out, and to be said so); ok is false when it answered the
-// request instead: no result readable at all, or an error.
+// readResults reads the kept results of the request's places, whoever
+// may see them (the caller filters: visibleResults), and how many of them
+// are damaged (left out, and to be said so); ok is false when it
+// answered the request instead: no result readable at all, or an error.
 func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok bool) {
 	h, _ := b.history()
-	results, err := h.Results(r.ctx, session.PrivateGuild(r.i.GuildID), 0)
+	var err error
+	places := session.Places(r.i.GuildID, r.i.ChannelID)
+	for _, place := range places {
+		rs, perr := h.Results(r.ctx, place, 0)
+		results = append(results, rs...)
+		damaged += session.Skipped(perr)
+		if perr != nil && err == nil {
+			err = perr
+		}
+	}
+	if len(places) > 1 { // newest first, as each place's
+		slices.SortStableFunc(results, func(a, c stats.Result) int { return c.Time.Compare(a.Time) })
+	}
 	if err != nil {
-		damaged = session.Skipped(err)
 		r.log.Error().Err(err).Int("damaged", damaged).Msg("some results unreadable")
 		if len(results) == 0 {
 			if damaged > 0 || isCorrupt(err) {
@@ -399,7 +512,8 @@ func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 	if !ok {
 		return
 	}
-	board := stats.Leaders(results, stats.LeaderboardOptions{Variant: v, Computers: computers})
+	// The board is posted in the channel: no private game counts.
+	board := stats.Leaders(visibleResults(results, ""), stats.LeaderboardOptions{Variant: v, Computers: computers})
 	if len(board.Entries) == 0 {
 		r.ephemeral(r.lang.T("board.empty"))
 		return
@@ -485,14 +599,19 @@ func (b *Bot) peopleClick(r *request, a Action) {
 		update(r.lang.T("hist.none"))
 		return
 	}
+	if err := b.keepDailyPlayed(r); err != nil {
+		r.fail(err)
+		return
+	}
 	f, err := h.DeleteUser(r.ctx, "", r.userID)
 	if err != nil {
 		r.fail(err)
 		return
 	}
 	// Their private games (solo, daily challenge) go too: they hold the
-	// user's ID and name. (The daily challenge of the day may then be
-	// played again: nothing is kept to tell that it was played.)
+	// user's ID and name. That they played today's daily challenge stays
+	// known, as a keyed hash (dailyMark): not played again, knowing its
+	// dice.
 	for _, kind := range []string{privateSolo, privateDaily} {
 		unlock, err := b.withTable(r.ctx, privateKey(kind, r.userID), func(*Table) (*Table, error) { return nil, nil })
 		unlock()

@@ -29,9 +29,9 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 			return nil, errRefused
 		}
 		lobby = &Table{
-			// Outside servers (a DM, a group DM) results are kept under
-			// the private games' guild (session.PrivateResults).
-			ID: session.NewTableID(), GuildID: session.PrivateGuild(r.i.GuildID), ChannelID: r.i.ChannelID,
+			// Outside servers (a DM, a group DM) the channel is the
+			// place (session.Place): its history is its own.
+			ID: session.NewTableID(), GuildID: session.Place(r.i.GuildID, r.i.ChannelID), ChannelID: r.i.ChannelID,
 			Host: r.userID, Variant: v, Games: max(1, min(games, game.MaxMatchGames)),
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(),
 		}

@@ -34,7 +34,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 	unlock := b.locks.Lock(r.tableKey())
 	t, err := b.loadTable(r.ctx, r.tableKey())
 	unlock()
-	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.Game != nil && t.Game.Over() && t.GuildID == session.PrivateGuild(r.i.GuildID) {
+	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.Game != nil && t.Game.Over() && session.SamePlace(t.GuildID, r.i.GuildID, r.i.ChannelID) {
 		seat := t.SeatOf(r.userID)
 		if seat < 0 {
 			r.ephemeral(r.lang.T("review.notplayer"))
@@ -48,7 +48,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 		r.ephemeral(r.lang.T("review.gone"))
 		return
 	}
-	gr, found, err := h.Record(r.ctx, session.PrivateGuild(r.i.GuildID), a.Table+"-"+a.Arg)
+	gr, found, err := b.findRecord(r, h, a.Table+"-"+a.Arg)
 	if err != nil && !found {
 		r.fail(err)
 		return

@@ -3,6 +3,8 @@ package bot
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strconv"
@@ -106,7 +108,7 @@ func (b *Bot) showChosen(r *request, shown *Table, err error, note string, updat
 // newPrivate makes a private table of kind for the request's user and
 // starts its solo game on seed (nil: a new random one).
 func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error) {
-	p := session.Player{UserID: r.userID, Name: r.userName, Lang: r.lang.Code(), GuildID: r.i.GuildID}
+	p := session.Player{UserID: r.userID, Name: r.userName, Lang: r.lang.Code(), GuildID: r.i.GuildID, ChannelID: r.i.ChannelID}
 	return session.NewPrivate(kind, p, func(name string) (*game.Game, error) {
 		switch {
 		case seed != nil: // the daily challenge's dice
@@ -118,8 +120,67 @@ func (b *Bot) newPrivate(r *request, kind string, seed *[32]byte) (*Table, error
 	}, b.opt.Now())
 }
 
+// dailyMarkSecret names the secret that keys the daily marks (dailyMark).
+const dailyMarkSecret = "daily-players"
+
+// dailyMark is what the store keeps to tell that userID played daily
+// challenge n: an HMAC-SHA256 of the user ID and the day's number, keyed
+// by a secret kept in the store. It survives forget-me (the user's daily
+// table goes, the mark stays until the day is over), so that forgetting
+// is not a way to play the day's dice again, knowing them; it holds no
+// user ID, so forgetting stays forgetting.
+func (b *Bot) dailyMark(r *request, n int) ([]byte, error) {
+	s := b.opt.Secrets
+	if s == nil {
+		return nil, fmt.Errorf("bot: the store keeps no marks of the daily challenge")
+	}
+	key, err := s.Secret(r.ctx, dailyMarkSecret)
+	if err != nil {
+		return nil, fmt.Errorf("bot: daily mark secret: %w", err)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(r.userID))
+	m.Write([]byte{0})
+	m.Write([]byte(strconv.Itoa(n)))
+	return m.Sum(nil), nil
+}
+
+// keepDailyPlayed marks today's daily challenge as played by the
+// request's user when their stored daily table is today's, before
+// forget-me deletes it: a table dealt before the marks were kept, or
+// whose mark a stopped process did not write, is not forgotten into a
+// second attempt. A table that cannot be read tells nothing, and is left
+// to forget-me.
+func (b *Bot) keepDailyPlayed(r *request) error {
+	key := privateKey(privateDaily, r.userID)
+	unlock := b.locks.Lock(key)
+	t, err := b.loadTable(r.ctx, key)
+	unlock()
+	if _, bad := asUnreadable(err); bad || t == nil {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	n := ai.DailyNumber(b.opt.Now())
+	if t.Daily != n {
+		return nil
+	}
+	mark, err := b.dailyMark(r, n)
+	if err != nil {
+		return err
+	}
+	if _, err := b.opt.Secrets.MarkDaily(r.ctx, n, mark); err != nil {
+		return fmt.Errorf("bot: mark daily %d: %w", n, err)
+	}
+	return nil
+}
+
 // cmdDaily starts (or shows again) the user's daily challenge: the day's
-// dice, the same for everybody (ai.DailySeed), played once a day.
+// dice, the same for everybody (ai.DailySeed), played once a day. The
+// user's mark for the day (dailyMark) is on disk before the day's dice
+// are shown; a user with a mark and no daily table (they asked to be
+// forgotten) gets no new deal.
 func (b *Bot) cmdDaily(r *request) {
 	secret, err := b.dailySecret(r.ctx)
 	if err != nil {
@@ -129,11 +190,22 @@ func (b *Bot) cmdDaily(r *request) {
 	now := b.opt.Now()
 	n := ai.DailyNumber(now)
 	seed := ai.DailySeed(secret, now)
+	mark, err := b.dailyMark(r, n)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	played, err := b.opt.Secrets.DailyMarked(r.ctx, n, mark)
+	if err != nil {
+		r.fail(fmt.Errorf("bot: daily mark: %w", err))
+		return
+	}
 	r.key = privateKey(privateDaily, r.userID)
 	note, ok := b.privateReadable(r)
 	if !ok {
 		return
 	}
+	next := strconv.FormatInt(session.NextDaily(now).Unix(), 10)
 	var shown *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		choice, streak := session.Daily(t, n)
@@ -142,7 +214,11 @@ func (b *Bot) cmdDaily(r *request) {
 			shown, note = t, r.lang.T("solo.resumed")
 			return nil, errRefused // shown as it is
 		case session.DailyDone:
-			shown, note = t, r.lang.T("daily.done", strconv.Itoa(n), strconv.FormatInt(session.NextDaily(now).Unix(), 10))
+			shown, note = t, r.lang.T("daily.done", strconv.Itoa(n), next)
+			return nil, errRefused
+		}
+		if played {
+			r.ephemeral(r.lang.T("daily.again", strconv.Itoa(n), next))
 			return nil, errRefused
 		}
 		par, err := b.dailyPar(n, seed)
@@ -159,6 +235,14 @@ func (b *Bot) cmdDaily(r *request) {
 		return nt, nil
 	})
 	defer unlock()
+	if shown != nil && !played {
+		// A table of the day shown for the first time, or one written by
+		// a process that stopped before its mark: marked first.
+		if _, err := b.opt.Secrets.MarkDaily(r.ctx, n, mark); err != nil {
+			r.fail(fmt.Errorf("bot: mark daily %d: %w", n, err))
+			return
+		}
+	}
 	b.showChosen(r, shown, err, note, false)
 }
 
@@ -319,12 +403,20 @@ func dailyShare(l Lang, t *Table) string {
 }
 
 // dailyRanking is the player's place among the players of the same daily
-// challenge in the guild the game was played in (shared places for equal
-// scores), how many played it, and the first lines of that ranking.
+// challenge in the place the game was played in (its server, DM or group
+// DM; shared places for equal scores), how many played it, and the first
+// lines of that ranking.
+//
+// A daily challenge is private, its record its player's alone; its score
+// and name (nothing of its dice) are shown in this ranking, and only to
+// who has finished the same challenge in the same place: the ranking is
+// empty for a user without their own result of the day there. So the
+// ranking gives away nothing of the day's dice, and nothing to who has
+// not played them (as a Wordle-like game's friends' scores).
 func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	h, ok := b.history()
-	if !ok || t.GuildID == session.PrivateResults {
-		return 0, 0, nil // no server: no server's ranking
+	if !ok || t.GuildID == session.LegacyDMPlace {
+		return 0, 0, nil // played where no place was kept
 	}
 	results, err := h.Results(r.ctx, t.GuildID, 0)
 	if err != nil && len(results) == 0 {
@@ -356,6 +448,9 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 			top = append(top, r.lang.T("daily.rankrow", place, escapeMarkdown(res.Seats[0].Name), res.Seats[0].Score))
 		}
 	}
+	if rank == 0 {
+		return 0, 0, nil // not finished here by this user: nothing to see
+	}
 	return rank, len(day), top
 }
 
@@ -375,7 +470,7 @@ func (b *Bot) cmdSoloChannel(r *request) {
 			return nil, errRefused
 		}
 		solo = &Table{
-			ID: session.NewTableID(), GuildID: session.PrivateGuild(r.i.GuildID), ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
+			ID: session.NewTableID(), GuildID: session.Place(r.i.GuildID, r.i.ChannelID), ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,
 			Stage: StageLobby, Lang: r.glang.Code(), Created: b.opt.Now().UTC(), MaxSeats: b.opt.MaxPlayers,
 		}
 		solo.Seats = []Seat{{UserID: r.userID, Name: solo.UniqueName(r.userName)}}

@@ -5,7 +5,7 @@
 // results are stats.Results and records are game records (game/RECORD.md),
 // which the store reads to apply retention and to forget a user.
 //
-// # Bucket layout (schema version 4)
+// # Bucket layout (schema version 5)
 //
 //	meta                      "version" -> schema version, uint64 big-endian
 //	games                     channel ID -> framed game blob
@@ -20,9 +20,18 @@
 //	                          "<channel ID>/<time>" -> framed JSON record
 //	records                   (since version 4; nested, one bucket per guild)
 //	  <guild ID>              end time (8 bytes, sortable) + game ID ->
-//	                          framed JSON {"game", "time", "users", "record"}
+//	                          framed JSON {"game", "time", "users", "record",
+//	                          "private" (since version 5)}
 //	departed                  (since version 4)
 //	                          guild ID -> time the bot left it (8 bytes, sortable)
+//	dailies                   (since version 5)
+//	                          day (4 bytes, big-endian) + mark -> framed day
+//
+// A "guild" of results and records is the place a game was played in: a
+// guild ID, or for a DM or group DM a key the bot makes of its channel
+// ("@dm:<channel ID>"); LegacyDMGuild holds what versions before 5 kept of
+// every DM together. A result or record marked private (a private game's)
+// is its players' alone: the bot shows it to nobody else.
 //
 // # What is kept about players, and for how long
 //
@@ -32,7 +41,9 @@
 // also keeps the game's record: the players' names in seat order, their
 // user IDs (in "users", beside the record), the dice or cards and every
 // move. Nothing else about a person outlives the game: no messages, no
-// avatars, no other Discord data.
+// avatars, no other Discord data. For the daily challenge, a mark per
+// player and day (MarkDaily): a keyed hash the bot makes, never a user ID,
+// kept until two days later, also after DeleteUser.
 //
 // Retention (Retention, WithRetention) drops, oldest first: results older
 // than 2 years (DefaultResultMaxAge) or beyond 10,000 per guild

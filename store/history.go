@@ -95,6 +95,9 @@ type recordValue struct {
 	// order; "" for computers and forgotten players.
 	Users  []string        `json:"users"`
 	Record json.RawMessage `json:"record"`
+	// Private marks a private game's record (gamestats.Result.Private):
+	// its players' alone.
+	Private bool `json:"private,omitempty"`
 }
 
 // recordKey is the end time as 8 sortable bytes (see dueBytes), then the
@@ -244,7 +247,7 @@ func newRecordValue(r gamestats.Result, record []byte) ([]byte, error) {
 		}
 		users[i] = st.UserID
 	}
-	return json.Marshal(recordValue{Game: r.GameID, Time: r.Time.UTC(), Users: users, Record: record})
+	return json.Marshal(recordValue{Game: r.GameID, Time: r.Time.UTC(), Users: users, Record: record, Private: r.Private})
 }
 
 func historyBuckets(tx *bbolt.Tx) (results, records, departed *bbolt.Bucket, err error) {
@@ -360,6 +363,9 @@ type GameRecord struct {
 	// JSON is the record in the format of game/RECORD.md, as
 	// `qwixxbot replay` and `qwixxbot render` read it.
 	JSON []byte
+	// Private marks a private game's record: its players' alone (see
+	// gamestats.Result.Private).
+	Private bool
 }
 
 // Record returns the kept record of guildID's game gameID, or with gameID
@@ -395,7 +401,7 @@ func (s *Store) Record(guildID, gameID string) (GameRecord, bool, error) {
 		if err != nil {
 			return fmt.Errorf("value %s/%s/%x: %w", bucketRecords, guildID, k, err)
 		}
-		out = GameRecord{GameID: v.Game, Time: v.Time, Users: v.Users, JSON: copyBytes(v.Record)}
+		out = GameRecord{GameID: v.Game, Time: v.Time, Users: v.Users, JSON: copyBytes(v.Record), Private: v.Private}
 		return nil
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 
 	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
@@ -19,6 +20,7 @@ var (
 	bucketQuarantine = []byte("quarantine")
 	bucketRecords    = []byte("records")
 	bucketDeparted   = []byte("departed")
+	bucketDailies    = []byte("dailies")
 	bucketDue        = []byte("due")  // inside timers
 	bucketKeys       = []byte("keys") // inside timers
 
@@ -37,7 +39,7 @@ type Migration struct {
 
 // SchemaVersion is the schema version this code writes: the Version of the
 // last migration.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // migrations is append only: never edit, reorder or remove a released entry
 // (see the package documentation).
@@ -46,6 +48,7 @@ var migrations = []Migration{
 	{Version: 2, Name: "create timers bucket with due-time and key indexes", Apply: migrate2},
 	{Version: 3, Name: "create quarantine bucket, frame every game, guild and result value with a CRC-32C", Apply: migrate3},
 	{Version: 4, Name: "create records and departed buckets, keep only result values that are stats results", Apply: migrate4},
+	{Version: 5, Name: "create dailies bucket, mark private the results and records of solo games and of the shared DM history", Apply: migrate5},
 }
 
 func migrate1(tx *bbolt.Tx) error {
@@ -148,6 +151,77 @@ func migrate4(tx *bbolt.Tx) error {
 			return nil, false, nil
 		}); err != nil {
 			return fmt.Errorf("convert %s/%s: %w", bucketResults, gid, err)
+		}
+	}
+	return nil
+}
+
+// LegacyDMGuild is the history's guild under which versions before 5 kept
+// the games of every DM and group DM together. From version 5 on a DM or
+// group DM is a place of its own (the bot keys it by its channel); what
+// was kept under LegacyDMGuild stays there, every result and record
+// private (its players' alone): where each was played is not known.
+const LegacyDMGuild = "@dm"
+
+// migrate5 creates the bucket of the daily challenges played (dailies,
+// see MarkDaily) and marks private the results and records whose
+// visibility cannot be told from what versions before 5 kept: every game
+// of LegacyDMGuild (all DMs and group DMs shared it, so no place can be
+// named for it), and every solo game (one seat) in a server's history, as
+// a private solo game and a solo game played in a channel were kept alike.
+// A private result or record is its players' alone; a solo game played in
+// a channel thus becomes its player's only, which loses nobody anything
+// they own. Damaged values are left as they are (Results and Record
+// report them).
+func migrate5(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucket(bucketDailies); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketDailies, err)
+	}
+	results, records, _, err := historyBuckets(tx)
+	if err != nil {
+		return err
+	}
+	gids, err := guildList(results, records, "")
+	if err != nil {
+		return err
+	}
+	for _, gid := range gids {
+		all := string(gid) == LegacyDMGuild
+		if g := results.Bucket(gid); g != nil {
+			if err := rewriteValues(g, func(v []byte) ([]byte, bool, error) {
+				payload, err := decodeFrame(v)
+				if err != nil {
+					return nil, false, nil
+				}
+				var r gamestats.Result
+				if r.UnmarshalBinary(payload) != nil || r.Private || (!all && !r.Solo()) {
+					return nil, false, nil
+				}
+				r.Private = true
+				b, err := r.MarshalBinary()
+				if err != nil {
+					return nil, false, err
+				}
+				return encodeFrame(b), true, nil
+			}); err != nil {
+				return fmt.Errorf("mark %s/%s: %w", bucketResults, gid, err)
+			}
+		}
+		if g := records.Bucket(gid); g != nil {
+			if err := rewriteValues(g, func(v []byte) ([]byte, bool, error) {
+				rv, err := decodeRecord(v)
+				if err != nil || rv.Private || (!all && len(rv.Users) != 1) {
+					return nil, false, nil
+				}
+				rv.Private = true
+				b, err := json.Marshal(rv)
+				if err != nil {
+					return nil, false, err
+				}
+				return encodeFrame(b), true, nil
+			}); err != nil {
+				return fmt.Errorf("mark %s/%s: %w", bucketRecords, gid, err)
+			}
 		}
 	}
 	return nil

@@ -235,7 +235,7 @@ func TestMigrateFromEmptyToLatest(t *testing.T) {
 	if v, err := s.Version(); err != nil || v != SchemaVersion {
 		t.Errorf("Version() = %d, %v; want %d, nil", v, err, SchemaVersion)
 	}
-	want := []string{"departed", "games", "guilds", "meta", "quarantine", "records", "results", "timers", "timers/due", "timers/keys"}
+	want := []string{"dailies", "departed", "games", "guilds", "meta", "quarantine", "records", "results", "timers", "timers/due", "timers/keys"}
 	if got := layout(t, s); !slices.Equal(got, want) {
 		t.Errorf("buckets = %q, want %q", got, want)
 	}

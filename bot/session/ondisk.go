@@ -235,3 +235,19 @@ func (d *OnDisk) Secret(ctx context.Context, name string) ([]byte, error) {
 	}
 	return d.st.Secret(name)
 }
+
+// DailyMarked implements Secrets.
+func (d *OnDisk) DailyMarked(ctx context.Context, day int, mark []byte) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	return d.st.DailyMarked(day, mark)
+}
+
+// MarkDaily implements Secrets.
+func (d *OnDisk) MarkDaily(ctx context.Context, day int, mark []byte) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	return d.st.MarkDaily(day, mark)
+}

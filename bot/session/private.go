@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // A private game is a solo dice game (RULES' one-sheet setting) that one
@@ -16,24 +17,57 @@ import (
 // PrivateKey is the stored key of userID's private game of kind.
 func PrivateKey(kind, userID string) string { return kind + ":" + userID }
 
-// PrivateResults is the history's guild of the private games played
-// outside a server (DMs, group DMs): their results are kept like any
-// others (retention, forget-me).
-const PrivateResults = "@dm"
+// A game's place is where its history is kept and who, besides its
+// players, may see it: a server (its guild ID), or a DM or group DM of its
+// own (PlacePrefix and the channel ID; every DM and group DM is its own
+// place, so no history is shared between them). A table game is its
+// place's; a private game its player's alone, wherever it is kept
+// (stats.Result.Private).
 
-// PrivateGuild is where a private game's result is kept: its server, or
-// PrivateResults.
-func PrivateGuild(guildID string) string {
+// PlacePrefix starts the place of a DM or group DM: "@dm:" and the
+// channel ID.
+const PlacePrefix = "@dm:"
+
+// LegacyDMPlace is where versions before the places kept every DM's and
+// group DM's games together. What is kept there is private (store
+// migration 5): a request from any DM or group DM sees its own games
+// there, and nobody else's.
+const LegacyDMPlace = store.LegacyDMGuild
+
+// Place is the place of an interaction in guildID ("" outside servers)
+// and channelID.
+func Place(guildID, channelID string) string {
 	if guildID == "" {
-		return PrivateResults
+		return PlacePrefix + channelID
 	}
 	return guildID
 }
 
+// Places are the places whose history a request in guildID and channelID
+// reads: its place, and outside servers also LegacyDMPlace.
+func Places(guildID, channelID string) []string {
+	if guildID == "" {
+		return []string{Place(guildID, channelID), LegacyDMPlace}
+	}
+	return []string{guildID}
+}
+
+// SamePlace reports whether a table of place tablePlace may be acted on
+// from guildID and channelID: the same server, or outside servers the
+// same DM or group DM (a table kept before places, under LegacyDMPlace,
+// from any of them).
+func SamePlace(tablePlace, guildID, channelID string) bool {
+	if guildID == "" && tablePlace == LegacyDMPlace {
+		return true
+	}
+	return tablePlace == Place(guildID, channelID)
+}
+
 // Player is who starts a private game: their user ID, display name,
-// language and the server they started it in ("" outside servers).
+// language and the server and channel they started it in (GuildID ""
+// outside servers).
 type Player struct {
-	UserID, Name, Lang, GuildID string
+	UserID, Name, Lang, GuildID, ChannelID string
 }
 
 // NewPrivate deals the private game of kind for the player and starts it
@@ -45,7 +79,7 @@ func NewPrivate(kind string, p Player, g func(name string) (*game.Game, error), 
 	}
 	key := PrivateKey(kind, p.UserID)
 	t := &Table{
-		ID: NewTableID(), GuildID: PrivateGuild(p.GuildID), ChannelID: key, Host: p.UserID, Variant: game.Dice, Games: 1,
+		ID: NewTableID(), GuildID: Place(p.GuildID, p.ChannelID), ChannelID: key, Host: p.UserID, Variant: game.Dice, Games: 1,
 		Stage: StageLobby, Lang: p.Lang, Created: now.UTC(), Private: kind, NoHints: kind == PrivateDaily,
 	}
 	t.Seats = []Seat{{UserID: p.UserID, Name: t.UniqueName(p.Name)}}

@@ -19,17 +19,17 @@ func soloGame(name string) (*game.Game, error) {
 
 // RULES D1 (SoloPlayers, the one-sheet setting): a private game is one seat, the solo
 // dice game, running at once with no timer; its key and its results'
-// guild name the player and the server (or the private games' guild).
+// place names the server, or outside servers the DM's channel.
 func TestNewPrivate(t *testing.T) {
 	for _, tc := range []struct {
 		kind, guild, wantGuild string
 		noHints                bool
 	}{
 		{PrivateSolo, "g1", "g1", false},
-		{PrivateSolo, "", PrivateResults, false},
+		{PrivateSolo, "", PlacePrefix + "dm1", false},
 		{PrivateDaily, "g2", "g2", true},
 	} {
-		tb, err := NewPrivate(tc.kind, Player{UserID: "u1", Name: "Anna", Lang: "de", GuildID: tc.guild}, soloGame, day)
+		tb, err := NewPrivate(tc.kind, Player{UserID: "u1", Name: "Anna", Lang: "de", GuildID: tc.guild, ChannelID: "dm1"}, soloGame, day)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.kind, err)
 		}
@@ -138,5 +138,54 @@ func TestSettingsTurnTimeout(t *testing.T) {
 	st.m["g3"] = []byte("{not json")
 	if got := LoadSettings(ctx, st, "g3"); got != (Settings{}) {
 		t.Errorf("unreadable settings: %+v", got)
+	}
+}
+
+// A game's result is kept in its place and marked private when the game
+// was: a DM's or group DM's table under the channel's place, a private
+// game under the place it was started in, marked private; a table opened
+// in a DM before places existed (LegacyDMPlace) is kept under its
+// channel's place, and a private game of then stays with the legacy
+// place, private.
+func TestResultPlaceAndPrivacy(t *testing.T) {
+	play := func(tb *Table) Finished {
+		t.Helper()
+		g, err := soloGame("Anna")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			if err := g.Apply(game.Move{Kind: game.Pass}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb.Game, tb.GameNo = g, 1
+		tb.Seats = []Seat{{UserID: "u1", Name: "Anna"}}
+		f, err := tb.Result(day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name      string
+		tb        *Table
+		place     string
+		isPrivate bool
+	}{
+		{"server table", &Table{ID: "t1", GuildID: "g1", ChannelID: "c1"}, "g1", false},
+		{"group DM table", &Table{ID: "t2", GuildID: Place("", "gdm1"), ChannelID: "gdm1"}, PlacePrefix + "gdm1", false},
+		{"legacy DM table", &Table{ID: "t3", GuildID: LegacyDMPlace, ChannelID: "gdm2"}, PlacePrefix + "gdm2", false},
+		{"private in a server", &Table{ID: "t4", GuildID: "g1", ChannelID: PrivateKey(PrivateSolo, "u1"), Private: PrivateSolo}, "g1", true},
+		{"daily in a DM", &Table{ID: "t5", GuildID: Place("", "dm1"), ChannelID: PrivateKey(PrivateDaily, "u1"), Private: PrivateDaily, Daily: 3}, PlacePrefix + "dm1", true},
+		{"legacy private", &Table{ID: "t6", GuildID: LegacyDMPlace, ChannelID: PrivateKey(PrivateSolo, "u1"), Private: PrivateSolo}, LegacyDMPlace, true},
+	} {
+		f := play(tc.tb)
+		if f.Result.Guild != tc.place || f.Result.Private != tc.isPrivate {
+			t.Errorf("%s: kept in %q, private %v; want %q, %v", tc.name, f.Result.Guild, f.Result.Private, tc.place, tc.isPrivate)
+		}
+	}
+	if !SamePlace(LegacyDMPlace, "", "any") || SamePlace(LegacyDMPlace, "g1", "c1") || !SamePlace(PlacePrefix+"x", "", "x") || SamePlace(PlacePrefix+"x", "", "y") || SamePlace("g1", "g2", "c1") {
+		t.Error("SamePlace")
 	}
 }

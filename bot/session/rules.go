@@ -326,16 +326,24 @@ func DailyGameID(n int, tableID string) string {
 // Result is the result and record of the table's game, just over at time
 // at. A seat with a user ID is that person's, also when a computer took it
 // over after they left (a game is not escaped by leaving it); computer
-// seats have none, and a computer is its level on the leaderboard.
+// seats have none, and a computer is its level on the leaderboard. The
+// result is kept in the table's place (a table opened in a DM before
+// places existed, in its channel's); a private game's result is marked
+// private, its player's alone.
 func (t *Table) Result(at time.Time) (Finished, error) {
 	users := make([]string, len(t.Seats))
 	for i, s := range t.Seats {
 		users[i] = s.UserID
 	}
-	r, err := stats.FromGame(t.GuildID, t.GameID(), at.UTC().Truncate(time.Millisecond), t.Game, users)
+	place := t.GuildID
+	if place == LegacyDMPlace && t.Private == "" {
+		place = PlacePrefix + t.ChannelID
+	}
+	r, err := stats.FromGame(place, t.GameID(), at.UTC().Truncate(time.Millisecond), t.Game, users)
 	if err != nil {
 		return Finished{}, fmt.Errorf("session: result of %s: %w", t.GameID(), err)
 	}
+	r.Private = t.Private != ""
 	for i, s := range t.Seats {
 		if s.UserID == "" && slices.Contains(stats.Levels, s.Computer) {
 			r.Seats[i].Level = s.Computer

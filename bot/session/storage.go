@@ -61,9 +61,17 @@ type History interface {
 }
 
 // Secrets keeps named secrets, each made once (32 random bytes) and the
-// same for every process on the store.
+// same for every process on the store, and the marks of the daily
+// challenges played: per day a keyed hash of each player (made with a
+// secret, never the user ID), kept across forget-me so that the day's
+// dice are played once.
 type Secrets interface {
 	Secret(ctx context.Context, name string) ([]byte, error)
+	// DailyMarked reports whether mark was kept for day.
+	DailyMarked(ctx context.Context, day int, mark []byte) (bool, error)
+	// MarkDaily keeps mark for day, durably, and reports whether it was
+	// kept already.
+	MarkDaily(ctx context.Context, day int, mark []byte) (already bool, err error)
 }
 
 // Finished is a game just over: its result and its record (game/RECORD.md).
@@ -82,6 +90,8 @@ type KeptRecord struct {
 	Users []string
 	// JSON is the record in the format of game/RECORD.md.
 	JSON []byte
+	// Private marks a private game's record: its players' alone.
+	Private bool
 }
 
 // RecordInfo names a kept record.

@@ -76,12 +76,12 @@ func TestCrashGroupDMTableLosesNoMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	infos, err := st.Records("@dm", 0)
+	infos, err := st.Records("@dm:"+group, 0) // the group DM is its own place
 	if err != nil || len(infos) != 2 {
 		t.Fatalf("records outside servers: %+v, %v", infos, err)
 	}
 	for _, info := range infos {
-		kept, _, err := st.Record("@dm", info.GameID)
+		kept, _, err := st.Record("@dm:"+group, info.GameID)
 		if err != nil {
 			t.Fatal(err)
 		}

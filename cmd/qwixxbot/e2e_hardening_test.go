@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"go.etcd.io/bbolt"
 
+	"github.com/qwixxbot/qwixxbot/bot"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
@@ -279,4 +282,110 @@ func TestE2EPlayAgainLeavesDepartedPlayersOut(t *testing.T) {
 	lobby = e.answer(anna.Click(lobby, players.IDWith(lobby, "join")))
 	e.answer(ben.Click(lobby, players.IDWith(lobby, "start")))
 	e.table(anna, "Action 1")
+}
+
+// Issue 39: anybody in a server got the record of anybody's private solo
+// game or daily challenge, dice included (with /qwixx record, its
+// autocomplete and a forged 📄 Record button), and all DMs shared one
+// history. Through the fake Discord, with forged and stale interactions:
+// Anna plays her daily challenge and a private solo game in the server,
+// and a solo game in her DM; Ben, in the server and in his DM, reaches
+// none of them by any command, autocompletion or forged button (record,
+// review, statistics); Anna reaches her own; and after /qwixx forget-me
+// Anna's daily is not dealt again the same day.
+func TestE2EPrivateGamesUnreachableByForgery(t *testing.T) {
+	t.Parallel()
+	e := newE2EClock(t, true)
+	ch := e.srv.DefaultChannel()
+	anna, ben := e.srv.AddUser("Anna", ""), e.srv.AddUser("Ben", "")
+	annaDM, benDM := e.srv.DMChannel(anna.ID), e.srv.DMChannel(ben.ID)
+	endDaily := e.playPrivate(anna, e.answer(anna.Command(ch, "qwixx", "daily", nil)), 0)
+	endSolo := e.playPrivate(anna, e.answer(anna.Command(ch, "qwixx", "solo", nil)), 1)
+	e.playPrivate(anna, e.answer(anna.Command(annaDM, "qwixx", "solo", nil)), 2)
+	if !strings.Contains(endDaily.Content, "is over") || !strings.Contains(endSolo.Content, "is over") {
+		t.Fatalf("anna's games did not end: %q / %q", endDaily.Content, endSolo.Content)
+	}
+	choices := func(u *discordtest.User, channel string) []string {
+		t.Helper()
+		it, err := u.Autocomplete(channel, "qwixx", "record", map[string]any{"game": ""}, "game")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := it.Wait(ctx); err != nil {
+			t.Fatalf("autocomplete unanswered: %v", err)
+		}
+		var ids []string
+		for _, c := range it.AutocompleteChoices() {
+			ids = append(ids, fmt.Sprint(c["value"]))
+		}
+		return ids
+	}
+	// Anna's own games, as she sees them: two in the server, one in her DM.
+	ids := choices(anna, ch)
+	dmIDs := choices(anna, annaDM)
+	if len(ids) != 2 || len(dmIDs) != 1 {
+		t.Fatalf("anna is offered %v in the server and %v in her DM", ids, dmIDs)
+	}
+	mine := e.answer(anna.Command(ch, "qwixx", "record", map[string]any{"game": ids[0]}))
+	if a, ok := mine.Attachment(strings.TrimSpace(attachmentName(mine))); !ok || !strings.Contains(string(a.Data), `"rolls"`) {
+		t.Fatalf("anna does not get her own record: %q", mine.Content)
+	}
+	leaks := func(who string, m *discordtest.Message) {
+		t.Helper()
+		for _, a := range m.Attachments {
+			if strings.HasSuffix(a.Filename, ".json") || a.Filename == "review.png" {
+				t.Errorf("%s got %s: %q", who, a.Filename, m.Content)
+			}
+		}
+		if strings.Contains(m.Content, "Review of your game") {
+			t.Errorf("%s got a review: %q", who, m.Content)
+		}
+	}
+	for _, at := range []string{ch, benDM} {
+		if got := choices(ben, at); len(got) != 0 {
+			t.Errorf("ben is offered %v in %s", got, at)
+		}
+		leaks("ben's /qwixx record", e.answer(ben.Command(at, "qwixx", "record", nil)))
+		for _, id := range append(slices.Clone(ids), dmIDs...) {
+			leaks("ben's /qwixx record "+id, e.answer(ben.Command(at, "qwixx", "record", map[string]any{"game": id})))
+			table, arg, _ := strings.Cut(id, "-")
+			if strings.HasPrefix(id, "daily-") {
+				continue // no button can name a daily challenge's game
+			}
+			for _, forged := range []string{
+				bot.Action{Table: table, View: bot.ViewResults, Verb: "record", Arg: arg}.Encode(),
+				bot.Action{Table: table, View: bot.ViewResults, Verb: "review", Arg: arg}.Encode(),
+				bot.Action{Table: table, View: bot.ViewSolo, Verb: "review", Arg: arg}.Encode(),
+			} {
+				leaks("ben's forged "+forged, e.answer(ben.ForgeClick(at, "forged", forged)))
+			}
+		}
+		st := e.answer(ben.Command(at, "qwixx", "stats", map[string]any{"player": anna.ID}))
+		if len(st.Embeds) != 0 {
+			t.Errorf("ben sees anna's private games in her statistics from %s: %+v", at, st.Embeds)
+		}
+		show := bot.Action{Table: anna.ID, View: bot.ViewPeople, Verb: "show"}.Encode()
+		if m := e.answer(ben.ForgeClick(at, "forged", show)); len(m.Embeds) != 0 {
+			t.Errorf("ben's forged Show button posted anna's private games from %s: %+v", at, m.Embeds)
+		}
+	}
+	// Forgetting is no second attempt at the day's dice.
+	ask := e.answer(anna.Command(ch, "qwixx", "forget-me", nil))
+	e.answer(anna.Click(ask, players.IDWith(ask, "forget")))
+	again := e.answer(anna.Command(ch, "qwixx", "daily", nil))
+	if len(privateMoves(again)) != 0 || !strings.Contains(again.Content, "already played") {
+		t.Fatalf("the day's daily after forget-me: %q", again.Content)
+	}
+}
+
+// attachmentName is the name of a message's one JSON attachment ("" none).
+func attachmentName(m *discordtest.Message) string {
+	for _, a := range m.Attachments {
+		if strings.HasSuffix(a.Filename, ".json") {
+			return a.Filename
+		}
+	}
+	return ""
 }

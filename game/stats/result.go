@@ -62,6 +62,18 @@ type Result struct {
 	Variant game.Variant
 	// Seats are the players in seat order.
 	Seats []Seat
+	// Private marks a game played in messages only its player saw (a
+	// private solo game, the daily challenge): its result is its players'
+	// alone, whatever place it is kept in. A table game's result is its
+	// players' and its place's.
+	Private bool
+}
+
+// VisibleTo reports whether viewer may see r, r being kept in the place
+// the viewer asks from: a table game's result is its place's, a private
+// game's its players' only.
+func (r Result) VisibleTo(viewer string) bool {
+	return !r.Private || r.Seat(viewer) >= 0
 }
 
 // Solo reports whether r is a solo game: one seat, nobody to beat.
@@ -158,8 +170,16 @@ func (r Result) Seat(userID string) int {
 	return -1
 }
 
-// encodingVersion is the first byte of every encoded result.
-const encodingVersion = 1
+// encodingVersion is the first byte of an encoded result; a result with
+// result flags (a private game's) is written as encodingFlags, which adds
+// a flags byte after the variant. Both are read.
+const (
+	encodingVersion = 1
+	encodingFlags   = 2
+)
+
+// Result flags (encodingFlags): bit 0 a private game.
+const resultPrivate = 1
 
 // Limits of the decoder, well above anything Validate lets through from
 // Discord (IDs are ≤ 20 digits, names ≤ 32 characters plus decoration).
@@ -181,11 +201,14 @@ const (
 //	string    game ID
 //	varint    end time, Unix milliseconds
 //	byte      variant (1 dice, 2 cards, 3 jokers)
+//	byte      result flags, in version 2 only (1 private)
 //	byte      number of seats
 //	per seat: string user ID, string name, byte flags (1 computer),
 //	          varint score
 //
-// The time keeps milliseconds and loses its location (decoded as UTC). An
+// A result without flags is written as version 1 (the bytes of the
+// results kept before flags existed), one with flags as version 2. The
+// time keeps milliseconds and loses its location (decoded as UTC). An
 // invalid result (see Validate) is refused.
 func (r Result) MarshalBinary() ([]byte, error) {
 	if err := r.Validate(); err != nil {
@@ -196,11 +219,19 @@ func (r Result) MarshalBinary() ([]byte, error) {
 		n += 2*binary.MaxVarintLen64 + len(s.UserID) + len(s.Name) + 1 + binary.MaxVarintLen64
 	}
 	b := make([]byte, 0, n)
-	b = append(b, encodingVersion)
+	version := byte(encodingVersion)
+	if r.Private {
+		version = encodingFlags
+	}
+	b = append(b, version)
 	b = appendString(b, r.Guild)
 	b = appendString(b, r.GameID)
 	b = binary.AppendVarint(b, r.Time.UnixMilli())
-	b = append(b, byte(r.Variant), byte(len(r.Seats)))
+	b = append(b, byte(r.Variant))
+	if r.Private {
+		b = append(b, resultPrivate)
+	}
+	b = append(b, byte(len(r.Seats)))
 	for _, s := range r.Seats {
 		b = appendString(b, s.UserID)
 		b = appendString(b, s.Name)
@@ -245,17 +276,26 @@ type Decoder struct {
 // Decode decodes one result.
 func (dec *Decoder) Decode(data []byte) (Result, error) {
 	d := decoder{b: data, dec: dec}
-	if v := d.byte(); v != encodingVersion {
+	v := d.byte()
+	if v != encodingVersion && v != encodingFlags {
 		if d.err != nil {
 			return Result{}, d.err
 		}
-		return Result{}, fmt.Errorf("%w: encoding version %d, want %d", ErrInvalid, v, encodingVersion)
+		return Result{}, fmt.Errorf("%w: encoding version %d, want %d or %d", ErrInvalid, v, encodingVersion, encodingFlags)
 	}
 	var out Result
 	out.Guild = d.string()
 	out.GameID = d.unique()
 	out.Time = time.UnixMilli(d.varint()).UTC()
 	out.Variant = game.Variant(d.byte())
+	if v == encodingFlags {
+		flags := d.byte()
+		if flags != resultPrivate && d.err == nil {
+			// Version 2 is written only with a flag set, and only this one.
+			d.err = fmt.Errorf("%w: unknown result flags %#x", ErrInvalid, flags)
+		}
+		out.Private = flags == resultPrivate
+	}
 	n := int(d.byte())
 	if d.err == nil && (n == 0 || n > MaxSeats) {
 		return Result{}, fmt.Errorf("%w: %d seats", ErrInvalid, n)

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -65,9 +66,9 @@ func TestResultBinaryRoundTrip(t *testing.T) {
 		t.Errorf("trailing byte: err %v", err)
 	}
 	bad := append([]byte{}, b...)
-	bad[0] = 2
+	bad[0] = 3
 	if err := new(Result).UnmarshalBinary(bad); err == nil || !strings.Contains(err.Error(), "version") {
-		t.Errorf("version 2: err %v", err)
+		t.Errorf("version 3: err %v", err)
 	}
 	if err := new(Result).UnmarshalBinary([]byte("r4")); !errors.Is(err, ErrInvalid) {
 		t.Errorf("foreign bytes: err %v", err)
@@ -472,4 +473,68 @@ func TestFromGame(t *testing.T) {
 	if _, err := FromGame("", "c/1", t0, g, []string{"42", ""}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("no guild: %v", err)
 	}
+}
+
+// A private game's result keeps its mark through the encoding (version 2,
+// a flags byte); a table game's is written as before (version 1), so the
+// results kept before the mark read the same. VisibleTo follows the mark:
+// a private result is its players' alone.
+func TestResultPrivateMarkRoundTripAndVisibility(t *testing.T) {
+	r := res(0, game.Dice, human("a", 3))
+	plain, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain[0] != 1 {
+		t.Fatalf("a table game's result is written as version %d, want 1", plain[0])
+	}
+	r.Private = true
+	b, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[0] != 2 || len(b) != len(plain)+1 {
+		t.Fatalf("private result: version %d, %d bytes (plain %d)", b[0], len(b), len(plain))
+	}
+	var got Result
+	if err := got.UnmarshalBinary(b); err != nil || !reflect.DeepEqual(got, r) {
+		t.Fatalf("round trip: %+v, %v; want %+v", got, err, r)
+	}
+	for n := range len(b) {
+		if err := new(Result).UnmarshalBinary(b[:n]); !errors.Is(err, ErrInvalid) {
+			t.Errorf("prefix of %d bytes: err %v, want ErrInvalid", n, err)
+		}
+	}
+	// Flags other than the private mark are refused.
+	i := variantEnd(t, plain) // the flags byte follows the variant
+	if b[i] != 1 {
+		t.Fatalf("flags byte %#x, want 1", b[i])
+	}
+	for _, f := range []byte{0, 2, 3, 0x80} {
+		bad := slices.Clone(b)
+		bad[i] = f
+		if err := new(Result).UnmarshalBinary(bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("flags %#x: err %v, want ErrInvalid", f, err)
+		}
+	}
+	if !got.VisibleTo("a") || got.VisibleTo("b") || got.VisibleTo("") {
+		t.Error("a private result is visible to others than its player")
+	}
+	got.Private = false
+	if !got.VisibleTo("b") || !got.VisibleTo("") {
+		t.Error("a table game's result is hidden from its place")
+	}
+}
+
+// variantEnd is the offset just after the variant byte of an encoded
+// version-1 result.
+func variantEnd(t *testing.T, b []byte) int {
+	t.Helper()
+	i := 1
+	for range 2 { // guild, game ID
+		n, k := binary.Uvarint(b[i:])
+		i += k + int(n)
+	}
+	_, k := binary.Varint(b[i:])
+	return i + k + 1
 }
