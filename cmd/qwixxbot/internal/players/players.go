@@ -180,7 +180,13 @@ func (p *Players) PlayGame(ctx context.Context, variant string) (*Result, error)
 // restart, or a restore, of the bot.
 func (p *Players) PlayOn(ctx context.Context) (*Result, error) {
 	p.acted = nil
+	// The bot may be a moment from showing the table (after a restart it
+	// posts it afresh): look as long as a game may stall.
 	table, _ := p.current(ctx)
+	for look := 0; table == nil && look < 150 && ctx.Err() == nil; look++ {
+		p.awaitChange(ctx, nil)
+		table, _ = p.current(ctx)
+	}
 	if table == nil {
 		return nil, errors.New("no table in the channel")
 	}
