@@ -193,16 +193,45 @@ func controlsFingerprint(content string, comps []discordgo.MessageComponent) str
 }
 
 // reconcile brings the channel to the stored table, one request at a
-// time; a failed request is retried a few times with backoff (discordgo
-// itself waits out 429s). When it gives up, the channel is left for the
-// periodic sweep (Tick) to try again: it returns either way, so that a
-// newer state is never stuck behind an old request.
+// time, except that an edit of a message already posted goes on while the
+// next requests, which do not touch that message, are sent (editInFlight):
+// a slow edit of the old turn's message does not hold up the new turn's.
+// A failed request is retried a few times with backoff (discordgo itself
+// waits out 429s). When it gives up, the channel is left for the periodic
+// sweep (Tick) to try again: it returns either way, so that a newer state
+// is never stuck behind an old request.
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
 	failures := 0
 	var keep keptTable
+	var fl editInFlight
+	defer func() {
+		// Whatever ended the work, the edit in flight is waited for and
+		// recorded: nothing else may touch its message meanwhile.
+		if fl.msg != "" {
+			if err := b.joinEdit(channelID, &fl, <-fl.done, &keep); err != nil {
+				log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
+				b.unsettled.Store(channelID, true)
+			}
+		}
+	}()
 	for steps := 0; steps < 64; steps++ {
-		done, err := b.reconcileStep(log, channelID, &keep)
+		// A change of the table from here on kicks the channel: it ends
+		// a wait for an edit in flight, whose message it leaves alone.
+		kicked, stop := b.refresh.nextKick(channelKey(channelID))
+		done, err := b.reconcileStep(log, channelID, &keep, &fl)
+		if done && fl.msg != "" {
+			// Nothing left to do beside the edit in flight: wait for it,
+			// or for news (the next turn, say) to show meanwhile.
+			select {
+			case res := <-fl.done:
+				err = b.joinEdit(channelID, &fl, res, &keep)
+			case <-kicked:
+				steps-- // not a request
+			}
+			done = false
+		}
+		stop()
 		if done {
 			b.unsettled.Delete(channelID)
 			return
@@ -264,9 +293,44 @@ func (b *Bot) sweep() {
 	})
 }
 
+// editInFlight is an edit of a message already posted (the live message,
+// a finished turn's, the results) that the reconciler sent without waiting
+// for its answer, so that a slow one holds up only what touches its
+// message: while it is in flight the reconciler sends what else is
+// missing (the next turn's message above all), leaving that message out;
+// then it waits for the edit, or for a change of the table to show, and
+// records the edit once answered (joinEdit). One is in flight
+// at a time; msg is "" when none is.
+type editInFlight struct {
+	msg    string       // the message edited
+	table  string       // the table's ID when it was sent
+	record func(*Table) // records its success in the stored table
+	done   chan error   // its outcome
+}
+
+// start sends the edit of msg (send) in a goroutine of its own.
+func (f *editInFlight) start(msg, table string, send func() error, record func(*Table)) {
+	done := make(chan error, 1)
+	*f = editInFlight{msg: msg, table: table, record: record, done: done}
+	go func() { done <- send() }()
+}
+
+// joinEdit takes the outcome of the edit in flight (err, received from
+// f.done) and records its success, like a step's request; f is then empty.
+func (b *Bot) joinEdit(channelID string, f *editInFlight, err error, keep *keptTable) error {
+	table, record := f.table, f.record
+	*f = editInFlight{}
+	if err != nil {
+		return err
+	}
+	return b.recordStep(channelID, table, record, keep)
+}
+
 // reconcileStep does one request; done is true when there was none to do.
-// keep carries the table the previous step saved to this one.
-func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable) (done bool, err error) {
+// keep carries the table the previous step saved to this one. An edit of
+// a posted message is sent on without waiting when fl has none in flight
+// (editInFlight); while one is, its message is left out of the step.
+func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable, fl *editInFlight) (done bool, err error) {
 	_, forced := b.force.LoadAndDelete(channelID)
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTableKept(b.life, channelID, keep)
@@ -292,6 +356,15 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if t != nil {
 		// Shrinks that went out as click answers are shown.
 		t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Sent })
+		if busy := fl.msg; busy != "" {
+			// The message whose edit is in flight is left alone until
+			// that edit is answered (joinEdit): this step's copy of the
+			// table, never saved, has nothing to do with it.
+			t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Msg == busy })
+			if t.Shown.ResultsMsg == busy {
+				t.Shown.ResultsLive = false
+			}
+		}
 	}
 	if _, ok := asUnreadable(err); ok {
 		return true, nil
@@ -308,10 +381,17 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	var rev, pic string
 	if t.Game != nil && t.Stage == StagePlaying {
 		content, comps, pv, rev, pic = liveView(t)
+		if fl.msg != "" && t.Shown.Msg == fl.msg {
+			rev, pic, t.Shown.At = t.Shown.Rev, t.Shown.Pic, time.Time{} // no edit, no repost
+		}
 	}
 	op := nextOp(t, rev, pic, b.opt.Now(), b.opt.CoalesceEdits)
 	l := LangFor(t.Lang)
 	var record func(cur *Table)
+	// An edit of a posted message is send, for the message edited: it may
+	// go on while the next steps run (editInFlight).
+	var send func() error
+	var edited string
 	switch op {
 	case opNone:
 		return true, nil
@@ -345,9 +425,13 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 	case opShrink:
 		p := t.Shown.Past[0]
-		err = b.shrink(channelID, p, t.Interactions)
-		if b.beyondEdit(err, channelID) {
-			err = nil // it stays as it is
+		edited = p.Msg // "": the line is posted, in its place among the posts
+		send = func() error {
+			err := b.shrink(channelID, p, t.Interactions)
+			if b.beyondEdit(err, channelID) {
+				err = nil // it stays as it is
+			}
+			return err
 		}
 		record = func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
@@ -438,17 +522,23 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			edit.Attachments = &[]*discordgo.MessageAttachment{}
 		}
 		var msg *discordgo.Message
-		msg, err = b.editMessage(edit, t.Interactions)
-		gone := notFound(err)
-		if gone {
-			err = nil // deleted by a moderator: post the turn again
-		}
-		if b.beyondEdit(err, channelID) {
-			// The state goes out as a new message through the newest
-			// click instead.
-			gone, err = true, nil
-		}
+		var gone bool
 		id := t.Shown.Msg
+		edited = id
+		send = func() error {
+			var err error
+			msg, err = b.editMessage(edit, t.Interactions)
+			gone = notFound(err)
+			if gone {
+				err = nil // deleted by a moderator: post the turn again
+			}
+			if b.beyondEdit(err, channelID) {
+				// The state goes out as a new message through the newest
+				// click instead.
+				gone, err = true, nil
+			}
+			return err
+		}
 		record = func(cur *Table) {
 			if cur.Shown.Msg != id {
 				return
@@ -470,12 +560,16 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		if rec := t.Shown.ResultsRecord; rec != "" {
 			comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(l, rec)}}}
 		}
-		_, err = b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
-		if b.beyondEdit(err, channelID) {
-			err = nil // it stays as it is
-		}
-		if notFound(err) {
-			err = nil // deleted: nothing left to retire
+		edited = id
+		send = func() error {
+			_, err := b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
+			if b.beyondEdit(err, channelID) {
+				err = nil // it stays as it is
+			}
+			if notFound(err) {
+				err = nil // deleted: nothing left to retire
+			}
+			return err
 		}
 		record = func(cur *Table) {
 			if cur.Shown.ResultsMsg == id {
@@ -501,14 +595,28 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			}
 		}
 	}
+	if send != nil {
+		if edited != "" && fl.msg == "" {
+			fl.start(edited, t.ID, send, record)
+			return false, nil
+		}
+		err = send()
+	}
 	if err != nil {
 		return false, err
 	}
-	unlock = b.locks.Lock(channelID)
+	return false, b.recordStep(channelID, t.ID, record, keep)
+}
+
+// recordStep records a request's success (record) in the stored table,
+// if it is still table tableID's, and keeps what it saved for the next
+// step (keep).
+func (b *Bot) recordStep(channelID, tableID string, record func(cur *Table), keep *keptTable) error {
+	unlock := b.locks.Lock(channelID)
 	defer unlock()
 	cur, err := b.loadTable(b.life, channelID)
-	if err != nil || cur == nil || cur.ID != t.ID {
-		return false, err // the table changed hands: start over
+	if err != nil || cur == nil || cur.ID != tableID {
+		return err // the table changed hands: start over
 	}
 	record(cur)
 	// Shrinks sent as answers are done. The newest is kept, marked Sent,
@@ -531,7 +639,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if err == nil {
 		keep.t, keep.blob = cur, blob
 	}
-	return false, err
+	return err
 }
 
 // adoptResults records a posted (or found) results message: its ID, that
