@@ -114,6 +114,7 @@ const (
 	opRepost               // delete a live message about to be an hour old
 	opLater                // an edit of who has decided, coalesced (coalesceEdits)
 	opRetireResults        // take "Play again" off results the table has moved past
+	opLobby                // show a lobby whose answer may have been lost (Shown.LobbyPending)
 )
 
 // nextOp is the next request that brings the channel to t (settled), or
@@ -131,6 +132,12 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 		return opShrink
 	case s.ResultsLive && s.ResultsMsg != "" && !(t.Stage == StageOver && s.Results == t.GameNo):
 		return opRetireResults
+	case strings.HasPrefix(s.Posting, "results.") && t.Stage != StageOver && !t.Interactions:
+		// Results posted just before the table moved on (Play again came
+		// before their post was recorded): found, their Play again goes.
+		return opLookup
+	case t.Stage == StageLobby && s.LobbyPending:
+		return opLobby
 	case t.Game == nil:
 		return opNone
 	case t.Stage == StagePlaying && s.Msg == "":
@@ -576,6 +583,25 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 				cur.Shown.ResultsLive = false
 			}
 		}
+	case opLobby:
+		// Looked for first: the answer may have arrived before the crash,
+		// or this post before the next one (a table on interactions alone
+		// cannot read the channel, and posts).
+		var found *discordgo.Message
+		if !t.Interactions {
+			found, err = b.findLobby(channelID, t)
+		}
+		if err == nil && found == nil {
+			data := againLobby(t)
+			_, err = b.post(channelID, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
+				Components: data.Components, AllowedMentions: data.AllowedMentions}, t.Interactions)
+		}
+		stamp := t.Stamp()
+		record = func(cur *Table) {
+			if cur.Stamp() == stamp {
+				cur.Shown.LobbyPending = false
+			}
+		}
 	case opPostReminder:
 		users := waitingUsers(t)
 		mentions := make([]string, len(users))
@@ -719,7 +745,7 @@ func (b *Bot) post(channelID string, send *discordgo.MessageSend, tokensOnly boo
 		lt := v.(liveToken)
 		if b.opt.Now().Sub(lt.at) < liveTokenLife && (lt.budget == nil || lt.budget.Add(-1) >= 0) {
 			msg, err := b.dc.FollowupMessageCreate(lt.it, true, &discordgo.WebhookParams{
-				Content: send.Content, Components: send.Components, Files: send.Files, AllowedMentions: send.AllowedMentions,
+				Content: send.Content, Embeds: send.Embeds, Components: send.Components, Files: send.Files, AllowedMentions: send.AllowedMentions,
 			})
 			if err == nil && msg != nil {
 				b.liveTokens.Store(msg.ID, liveToken{msg: msg.ID, it: lt.it, at: lt.at, followup: true})
@@ -985,6 +1011,23 @@ func (b *Bot) findPost(channelID string, t *Table, key string) (*discordgo.Messa
 			// A results message is known by its Play again button (an
 			// earlier game's keeps only its Record button).
 			if results == (a.View == ViewResults && a.Verb == "again") && (results || a.View == ViewTable) {
+				return m, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// findLobby looks among the channel's newest messages for the lobby of t
+// as it is now: its buttons carry the table's id and its stamp.
+func (b *Bot) findLobby(channelID string, t *Table) (*discordgo.Message, error) {
+	msgs, err := b.dc.ChannelMessages(channelID, 25, "", "", "")
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		for _, id := range messageCustomIDs(m) {
+			if a, err := DecodeAction(id); err == nil && a.Table == t.ID && a.View == ViewLobby && a.Stamp == t.Stamp() {
 				return m, nil
 			}
 		}

@@ -87,7 +87,7 @@ func (b *Bot) Start() error {
 		if t.Shown.Unsure {
 			b.force.Store(channelID, true)
 		}
-		if t.Game != nil || t.Shown.ResultsLive {
+		if t.Game != nil || t.Shown.ResultsLive || t.Shown.LobbyPending {
 			// The channel may show an older state than the stored one (a
 			// crash or a failed request came between saving the game and
 			// showing it): the reconciler compares and sends what is

@@ -450,6 +450,12 @@ type Shown struct {
 	ResultsMsg    string `json:"results_msg,omitempty"`
 	ResultsLive   bool   `json:"results_live,omitempty"`
 	ResultsRecord string `json:"results_record,omitempty"`
+	// LobbyPending is set while the lobby that Play again opened went out
+	// only as the answer to that click, not yet known to have arrived: a
+	// crash before that answer would leave a lobby nobody sees, so the
+	// reconciler (opLobby) looks for it in the channel and posts it when
+	// it is missing.
+	LobbyPending bool `json:"lobby_pending,omitempty"`
 	// Reminder is the reminder message for the action with stamp RemindAt,
 	// deleted when that action ends.
 	Reminder string `json:"reminder,omitempty"`
