@@ -106,7 +106,7 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Fields: []*discordgo.MessageEmbedField{{
 			Name: l.T("lobby.seats", len(t.Seats), t.SeatLimit()), Value: seats.String(),
 		}},
-		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint", t.SeatLimit())},
 	}
 	full := len(t.Seats) >= t.SeatLimit()
 	leavers := l.T("btn.leavers.pass")
