@@ -563,10 +563,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 	case opRetireResults:
 		id := t.Shown.ResultsMsg
-		comps := []discordgo.MessageComponent{}
-		if rec := t.Shown.ResultsRecord; rec != "" {
-			comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(l, rec)}}}
-		}
+		comps := keptResultsButtons(l, t.Shown.ResultsRecord, t.Shown.ResultsReview)
 		edited = id
 		send = func() error {
 			_, err := b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
@@ -669,12 +666,12 @@ func (b *Bot) recordStep(channelID, tableID string, record func(cur *Table), kee
 }
 
 // adoptResults records a posted (or found) results message: its ID, that
-// it offers "Play again", and its record button.
+// it offers "Play again", and its record and review buttons.
 func adoptResults(s *Shown, m *discordgo.Message) {
 	if m == nil {
 		return
 	}
-	s.ResultsMsg, s.ResultsLive, s.ResultsRecord = m.ID, false, ""
+	s.ResultsMsg, s.ResultsLive, s.ResultsRecord, s.ResultsReview = m.ID, false, "", ""
 	for _, id := range messageCustomIDs(m) {
 		if a, err := DecodeAction(id); err == nil {
 			switch a.Verb {
@@ -682,9 +679,29 @@ func adoptResults(s *Shown, m *discordgo.Message) {
 				s.ResultsLive = true
 			case "record":
 				s.ResultsRecord = id
+			case "review":
+				s.ResultsReview = id
 			}
 		}
 	}
+}
+
+// keptResultsButtons are the buttons results keep once the table moved
+// on (Play again, Next game or a new table took their place): 📄 Record
+// and 🔍 Review, which read the kept record (custom_ids record and
+// review, "" for none), as a message's components (none: empty).
+func keptResultsButtons(l Lang, record, review string) []discordgo.MessageComponent {
+	var btns []discordgo.MessageComponent
+	if record != "" {
+		btns = append(btns, recordButtonFor(l, record))
+	}
+	if review != "" {
+		btns = append(btns, reviewButton(l, review))
+	}
+	if len(btns) == 0 {
+		return []discordgo.MessageComponent{}
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 }
 
 // shrink edits a finished turn's message to its log line, without buttons

@@ -41,7 +41,8 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		if t != nil {
 			// The finished game's results lose their Play again (or Next
 			// game) button: this table replaces it.
-			lobby.Shown.ResultsMsg, lobby.Shown.ResultsLive, lobby.Shown.ResultsRecord = t.Shown.ResultsMsg, t.Shown.ResultsLive, t.Shown.ResultsRecord
+			lobby.Shown.ResultsMsg, lobby.Shown.ResultsLive = t.Shown.ResultsMsg, t.Shown.ResultsLive
+			lobby.Shown.ResultsRecord, lobby.Shown.ResultsReview = t.Shown.ResultsRecord, t.Shown.ResultsReview
 			if t.Match != nil && !t.Match.Done() && t.Match.Games > 1 {
 				dropped = t.Match
 			}

@@ -583,14 +583,21 @@ func (b *Bot) playAgain(r *request, a Action) {
 		return
 	}
 	if match {
-		// The finished game's Record button stays; Next game goes (the
-		// reconciler makes sure of it, should this answer be lost).
-		keep := []discordgo.MessageComponent{}
+		// The finished game's Record and Review buttons stay; Next game
+		// goes (the reconciler makes sure of it, should this answer be
+		// lost).
+		var record, review string
 		for _, id := range messageCustomIDs(r.i.Message) {
-			if ra, err := DecodeAction(id); err == nil && ra.Verb == "record" && ra.Table == a.Table {
-				keep = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(r.glang, id)}}}
+			if ra, err := DecodeAction(id); err == nil && ra.Table == a.Table {
+				switch ra.Verb {
+				case "record":
+					record = id
+				case "review":
+					review = id
+				}
 			}
 		}
+		keep := keptResultsButtons(r.glang, record, review)
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: keep}})
 	} else {
 		r.log.Info().Str("table", lobby.ID).Int("seats", len(lobby.Seats)).Msg("play again: lobby")
