@@ -217,7 +217,9 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		// recorded: nothing else may touch its message meanwhile.
 		if fl.msg != "" {
 			if err := b.joinEdit(channelID, &fl, <-fl.done, &keep); err != nil {
-				log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
+				if b.life.Err() == nil {
+					log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
+				}
 				b.unsettled.Store(channelID, true)
 			}
 		}
