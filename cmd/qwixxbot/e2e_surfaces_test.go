@@ -209,6 +209,7 @@ func TestE2EHeldTableEditDoesNotDelayNextTurn(t *testing.T) {
 			w := e.srv.Watch(ch)
 			view = e.answer(anna.Select(view, players.IDWith(view, "pick"), pick.Options[0].Value))
 			e.answer(anna.Click(view, players.IDWith(view, "play"))) // the turn ends
+			ended := time.Now()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			for {
@@ -223,6 +224,7 @@ func TestE2EHeldTableEditDoesNotDelayNextTurn(t *testing.T) {
 					break
 				}
 			}
+			t.Logf("the next turn's message %v after the move that ended the turn, with the %s held for %v", time.Since(ended).Round(time.Millisecond), held, hold)
 			// The held request was that edit (the shrink may be sent just
 			// after the next turn's post: they go on side by side).
 			if err := e.until(10*time.Second, func() bool { return e.srv.HeldTotal() > 0 }); err != nil || e.srv.HeldTotal() != 1 {

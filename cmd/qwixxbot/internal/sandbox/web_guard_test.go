@@ -280,6 +280,7 @@ func TestWebPageVisitorGetsPastIdleAndStalledConnections(t *testing.T) {
 			// A new visitor is answered (the deadline is generous: it is
 			// not a measure of speed, the old server never answered
 			// within it).
+			start := time.Now()
 			c, br := rawRequest(t, addr, "GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 			defer c.Close()
 			c.SetReadDeadline(time.Now().Add(5 * time.Second))
@@ -291,6 +292,7 @@ func TestWebPageVisitorGetsPastIdleAndStalledConnections(t *testing.T) {
 			if res.StatusCode != http.StatusOK {
 				t.Fatalf("a new GET /api/world: %s", res.Status)
 			}
+			t.Logf("a new GET /api/world answered in %v", time.Since(start).Round(time.Millisecond))
 		})
 	}
 }
