@@ -308,8 +308,8 @@ func (b *Bot) sweep() {
 // message: while it is in flight the reconciler sends what else is
 // missing (the next turn's message above all), leaving that message out;
 // then it waits for the edit, or for a change of the table to show, and
-// records the edit once answered (joinEdit). One is in flight
-// at a time; msg is "" when none is.
+// records the edit once answered (joinEdit). One is in flight at a time;
+// msg is "" when none is.
 type editInFlight struct {
 	msg    string       // the message edited
 	table  string       // the table's ID when it was sent
@@ -397,8 +397,8 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	op := nextOp(t, rev, pic, b.opt.Now(), b.opt.CoalesceEdits)
 	l := LangFor(t.Lang)
 	var record func(cur *Table)
-	// An edit of a posted message is send, for the message edited: it may
-	// go on while the next steps run (editInFlight).
+	// An edit of a posted message is put in send, and that message in
+	// edited: it may go on while the next steps run (editInFlight).
 	var send func() error
 	var edited string
 	switch op {
@@ -595,12 +595,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			_, err = b.post(channelID, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
 				Components: data.Components, AllowedMentions: data.AllowedMentions}, t.Interactions)
 		}
-		stamp := t.Stamp()
-		record = func(cur *Table) {
-			if cur.Stamp() == stamp {
-				cur.Shown.LobbyPending = false
-			}
-		}
+		record = func(cur *Table) { cur.Shown.LobbyPending = false } // shown
 	case opPostReminder:
 		users := waitingUsers(t)
 		mentions := make([]string, len(users))
