@@ -604,3 +604,48 @@ func TestShutdownEndsTheWorkersContextNotTheClicks(t *testing.T) {
 		t.Errorf("a click in flight at Shutdown was not saved: %v", err)
 	}
 }
+
+// D1 (2 to 5 players) with a smaller seat limit (game.max_players = 3):
+// a join beyond it is refused with the table's own limit, not a fixed
+// "5 players", and the lobby's footer names it too, in every language.
+func TestJoinFullTableNamesItsSeatLimitD1(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.MaxPlayers = 3
+	resp := h.openTable("dice", "anna", "ben", "cleo")
+	if got := resp.Data.Embeds[0].Fields[0].Name; got != "Players (3/3)" {
+		t.Fatalf("seats field %q", got)
+	}
+	if got := resp.Data.Embeds[0].Footer.Text; !strings.Contains(got, "2 to 3 players") {
+		t.Fatalf("lobby footer with a 3-seat limit: %q", got)
+	}
+	// The Join button is disabled; a click on it anyway (a stale client)
+	// is refused, privately, naming the limit.
+	join := actionID(h.table(), ViewLobby, "join", "")
+	r := h.click("dan", join, nil)
+	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || r.Data.Content != "The table is full (3 players)." {
+		t.Fatalf("join of a full 3-seat table: %q", r.Data.Content)
+	}
+	if n := len(h.table().Seats); n != 3 {
+		t.Fatalf("%d seats after the refused join", n)
+	}
+	for _, tc := range []struct {
+		lang  string
+		limit int
+		want  string
+	}{
+		{"en", 3, "The table is full (3 players)."},
+		{"en", 2, "The table is full (2 players)."},
+		{"de", 3, "Der Tisch ist voll (3 Spieler)."},
+		{"fr", 3, "La table est complète (3 joueurs)."},
+		{"fr", 4, "La table est complète (4 joueurs)."},
+	} {
+		if got := LangFor(tc.lang).T("err.full", tc.limit); got != tc.want {
+			t.Errorf("%s err.full with a %d-seat limit: %q, want %q", tc.lang, tc.limit, got, tc.want)
+		}
+	}
+	for _, lang := range []string{"en", "de", "fr"} {
+		if got := LangFor(lang).T("lobby.hint", 3); !strings.Contains(got, "2") || !strings.Contains(got, "3") || strings.Contains(got, "5") {
+			t.Errorf("%s lobby footer with a 3-seat limit: %q", lang, got)
+		}
+	}
+}

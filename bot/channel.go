@@ -114,6 +114,7 @@ const (
 	opRepost               // delete a live message about to be an hour old
 	opLater                // an edit of who has decided, coalesced (coalesceEdits)
 	opRetireResults        // take "Play again" off results the table has moved past
+	opLobby                // show a lobby whose answer may have been lost (Shown.LobbyPending)
 )
 
 // nextOp is the next request that brings the channel to t (settled), or
@@ -131,6 +132,12 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 		return opShrink
 	case s.ResultsLive && s.ResultsMsg != "" && !(t.Stage == StageOver && s.Results == t.GameNo):
 		return opRetireResults
+	case strings.HasPrefix(s.Posting, "results.") && t.Stage != StageOver && !t.Interactions:
+		// Results posted just before the table moved on (Play again came
+		// before their post was recorded): found, their Play again goes.
+		return opLookup
+	case t.Stage == StageLobby && s.LobbyPending:
+		return opLobby
 	case t.Game == nil:
 		return opNone
 	case t.Stage == StagePlaying && s.Msg == "":
@@ -193,16 +200,47 @@ func controlsFingerprint(content string, comps []discordgo.MessageComponent) str
 }
 
 // reconcile brings the channel to the stored table, one request at a
-// time; a failed request is retried a few times with backoff (discordgo
-// itself waits out 429s). When it gives up, the channel is left for the
-// periodic sweep (Tick) to try again: it returns either way, so that a
-// newer state is never stuck behind an old request.
+// time, except that an edit of a message already posted goes on while the
+// next requests, which do not touch that message, are sent (editInFlight):
+// a slow edit of the old turn's message does not hold up the new turn's.
+// A failed request is retried a few times with backoff (discordgo itself
+// waits out 429s). When it gives up, the channel is left for the periodic
+// sweep (Tick) to try again: it returns either way, so that a newer state
+// is never stuck behind an old request.
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
 	failures := 0
 	var keep keptTable
+	var fl editInFlight
+	defer func() {
+		// Whatever ended the work, the edit in flight is waited for and
+		// recorded: nothing else may touch its message meanwhile.
+		if fl.msg != "" {
+			if err := b.joinEdit(channelID, &fl, <-fl.done, &keep); err != nil {
+				if b.life.Err() == nil {
+					log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
+				}
+				b.unsettled.Store(channelID, true)
+			}
+		}
+	}()
 	for steps := 0; steps < 64; steps++ {
-		done, err := b.reconcileStep(log, channelID, &keep)
+		// A change of the table from here on kicks the channel: it ends
+		// a wait for an edit in flight, whose message it leaves alone.
+		kicked, stop := b.refresh.nextKick(channelKey(channelID))
+		done, err := b.reconcileStep(log, channelID, &keep, &fl)
+		if done && fl.msg != "" {
+			// Nothing left to do beside the edit in flight: wait for it,
+			// or for news (the next turn, say) to show meanwhile.
+			select {
+			case res := <-fl.done:
+				err = b.joinEdit(channelID, &fl, res, &keep)
+			case <-kicked:
+				steps-- // not a request
+			}
+			done = false
+		}
+		stop()
 		if done {
 			b.unsettled.Delete(channelID)
 			return
@@ -264,9 +302,44 @@ func (b *Bot) sweep() {
 	})
 }
 
+// editInFlight is an edit of a message already posted (the live message,
+// a finished turn's, the results) that the reconciler sent without waiting
+// for its answer, so that a slow one holds up only what touches its
+// message: while it is in flight the reconciler sends what else is
+// missing (the next turn's message above all), leaving that message out;
+// then it waits for the edit, or for a change of the table to show, and
+// records the edit once answered (joinEdit). One is in flight at a time;
+// msg is "" when none is.
+type editInFlight struct {
+	msg    string       // the message edited
+	table  string       // the table's ID when it was sent
+	record func(*Table) // records its success in the stored table
+	done   chan error   // its outcome
+}
+
+// start sends the edit of msg (send) in a goroutine of its own.
+func (f *editInFlight) start(msg, table string, send func() error, record func(*Table)) {
+	done := make(chan error, 1)
+	*f = editInFlight{msg: msg, table: table, record: record, done: done}
+	go func() { done <- send() }()
+}
+
+// joinEdit takes the outcome of the edit in flight (err, received from
+// f.done) and records its success, like a step's request; f is then empty.
+func (b *Bot) joinEdit(channelID string, f *editInFlight, err error, keep *keptTable) error {
+	table, record := f.table, f.record
+	*f = editInFlight{}
+	if err != nil {
+		return err
+	}
+	return b.recordStep(channelID, table, record, keep)
+}
+
 // reconcileStep does one request; done is true when there was none to do.
-// keep carries the table the previous step saved to this one.
-func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable) (done bool, err error) {
+// keep carries the table the previous step saved to this one. An edit of
+// a posted message is sent on without waiting when fl has none in flight
+// (editInFlight); while one is, its message is left out of the step.
+func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable, fl *editInFlight) (done bool, err error) {
 	_, forced := b.force.LoadAndDelete(channelID)
 	unlock := b.locks.Lock(channelID)
 	t, err := b.loadTableKept(b.life, channelID, keep)
@@ -292,6 +365,15 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if t != nil {
 		// Shrinks that went out as click answers are shown.
 		t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Sent })
+		if busy := fl.msg; busy != "" {
+			// The message whose edit is in flight is left alone until
+			// that edit is answered (joinEdit): this step's copy of the
+			// table, never saved, has nothing to do with it.
+			t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Msg == busy })
+			if t.Shown.ResultsMsg == busy {
+				t.Shown.ResultsLive = false
+			}
+		}
 	}
 	if _, ok := asUnreadable(err); ok {
 		return true, nil
@@ -308,10 +390,17 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	var rev, pic string
 	if t.Game != nil && t.Stage == StagePlaying {
 		content, comps, pv, rev, pic = liveView(t)
+		if fl.msg != "" && t.Shown.Msg == fl.msg {
+			rev, pic, t.Shown.At = t.Shown.Rev, t.Shown.Pic, time.Time{} // no edit, no repost
+		}
 	}
 	op := nextOp(t, rev, pic, b.opt.Now(), b.opt.CoalesceEdits)
 	l := LangFor(t.Lang)
 	var record func(cur *Table)
+	// An edit of a posted message is put in send, and that message in
+	// edited: it may go on while the next steps run (editInFlight).
+	var send func() error
+	var edited string
 	switch op {
 	case opNone:
 		return true, nil
@@ -345,9 +434,13 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 	case opShrink:
 		p := t.Shown.Past[0]
-		err = b.shrink(channelID, p, t.Interactions)
-		if b.beyondEdit(err, channelID) {
-			err = nil // it stays as it is
+		edited = p.Msg // "": the line is posted, in its place among the posts
+		send = func() error {
+			err := b.shrink(channelID, p, t.Interactions)
+			if b.beyondEdit(err, channelID) {
+				err = nil // it stays as it is
+			}
+			return err
 		}
 		record = func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
@@ -438,17 +531,23 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			edit.Attachments = &[]*discordgo.MessageAttachment{}
 		}
 		var msg *discordgo.Message
-		msg, err = b.editMessage(edit, t.Interactions)
-		gone := notFound(err)
-		if gone {
-			err = nil // deleted by a moderator: post the turn again
-		}
-		if b.beyondEdit(err, channelID) {
-			// The state goes out as a new message through the newest
-			// click instead.
-			gone, err = true, nil
-		}
+		var gone bool
 		id := t.Shown.Msg
+		edited = id
+		send = func() error {
+			var err error
+			msg, err = b.editMessage(edit, t.Interactions)
+			gone = notFound(err)
+			if gone {
+				err = nil // deleted by a moderator: post the turn again
+			}
+			if b.beyondEdit(err, channelID) {
+				// The state goes out as a new message through the newest
+				// click instead.
+				gone, err = true, nil
+			}
+			return err
+		}
 		record = func(cur *Table) {
 			if cur.Shown.Msg != id {
 				return
@@ -466,22 +565,37 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		}
 	case opRetireResults:
 		id := t.Shown.ResultsMsg
-		comps := []discordgo.MessageComponent{}
-		if rec := t.Shown.ResultsRecord; rec != "" {
-			comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(l, rec)}}}
-		}
-		_, err = b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
-		if b.beyondEdit(err, channelID) {
-			err = nil // it stays as it is
-		}
-		if notFound(err) {
-			err = nil // deleted: nothing left to retire
+		comps := keptResultsButtons(l, t.Shown.ResultsRecord, t.Shown.ResultsReview)
+		edited = id
+		send = func() error {
+			_, err := b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
+			if b.beyondEdit(err, channelID) {
+				err = nil // it stays as it is
+			}
+			if notFound(err) {
+				err = nil // deleted: nothing left to retire
+			}
+			return err
 		}
 		record = func(cur *Table) {
 			if cur.Shown.ResultsMsg == id {
 				cur.Shown.ResultsLive = false
 			}
 		}
+	case opLobby:
+		// Looked for first: the answer may have arrived before the crash,
+		// or this post before the next one (a table on interactions alone
+		// cannot read the channel, and posts).
+		var found *discordgo.Message
+		if !t.Interactions {
+			found, err = b.findLobby(channelID, t)
+		}
+		if err == nil && found == nil {
+			data := againLobby(t)
+			_, err = b.post(channelID, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
+				Components: data.Components, AllowedMentions: data.AllowedMentions}, t.Interactions)
+		}
+		record = func(cur *Table) { cur.Shown.LobbyPending = false } // shown
 	case opPostReminder:
 		users := waitingUsers(t)
 		mentions := make([]string, len(users))
@@ -501,14 +615,28 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			}
 		}
 	}
+	if send != nil {
+		if edited != "" && fl.msg == "" {
+			fl.start(edited, t.ID, send, record)
+			return false, nil
+		}
+		err = send()
+	}
 	if err != nil {
 		return false, err
 	}
-	unlock = b.locks.Lock(channelID)
+	return false, b.recordStep(channelID, t.ID, record, keep)
+}
+
+// recordStep records a request's success (record) in the stored table,
+// if it is still table tableID's, and keeps what it saved for the next
+// step (keep).
+func (b *Bot) recordStep(channelID, tableID string, record func(cur *Table), keep *keptTable) error {
+	unlock := b.locks.Lock(channelID)
 	defer unlock()
 	cur, err := b.loadTable(b.life, channelID)
-	if err != nil || cur == nil || cur.ID != t.ID {
-		return false, err // the table changed hands: start over
+	if err != nil || cur == nil || cur.ID != tableID {
+		return err // the table changed hands: start over
 	}
 	record(cur)
 	// Shrinks sent as answers are done. The newest is kept, marked Sent,
@@ -531,16 +659,16 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if err == nil {
 		keep.t, keep.blob = cur, blob
 	}
-	return false, err
+	return err
 }
 
 // adoptResults records a posted (or found) results message: its ID, that
-// it offers "Play again", and its record button.
+// it offers "Play again", and its record and review buttons.
 func adoptResults(s *Shown, m *discordgo.Message) {
 	if m == nil {
 		return
 	}
-	s.ResultsMsg, s.ResultsLive, s.ResultsRecord = m.ID, false, ""
+	s.ResultsMsg, s.ResultsLive, s.ResultsRecord, s.ResultsReview = m.ID, false, "", ""
 	for _, id := range messageCustomIDs(m) {
 		if a, err := DecodeAction(id); err == nil {
 			switch a.Verb {
@@ -548,9 +676,29 @@ func adoptResults(s *Shown, m *discordgo.Message) {
 				s.ResultsLive = true
 			case "record":
 				s.ResultsRecord = id
+			case "review":
+				s.ResultsReview = id
 			}
 		}
 	}
+}
+
+// keptResultsButtons are the buttons results keep once the table moved
+// on (Play again, Next game or a new table took their place): 📄 Record
+// and 🔍 Review, which read the kept record (custom_ids record and
+// review, "" for none), as a message's components (none: empty).
+func keptResultsButtons(l Lang, record, review string) []discordgo.MessageComponent {
+	var btns []discordgo.MessageComponent
+	if record != "" {
+		btns = append(btns, recordButtonFor(l, record))
+	}
+	if review != "" {
+		btns = append(btns, reviewButton(l, review))
+	}
+	if len(btns) == 0 {
+		return []discordgo.MessageComponent{}
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 }
 
 // shrink edits a finished turn's message to its log line, without buttons
@@ -611,7 +759,7 @@ func (b *Bot) post(channelID string, send *discordgo.MessageSend, tokensOnly boo
 		lt := v.(liveToken)
 		if b.opt.Now().Sub(lt.at) < liveTokenLife && (lt.budget == nil || lt.budget.Add(-1) >= 0) {
 			msg, err := b.dc.FollowupMessageCreate(lt.it, true, &discordgo.WebhookParams{
-				Content: send.Content, Components: send.Components, Files: send.Files, AllowedMentions: send.AllowedMentions,
+				Content: send.Content, Embeds: send.Embeds, Components: send.Components, Files: send.Files, AllowedMentions: send.AllowedMentions,
 			})
 			if err == nil && msg != nil {
 				b.liveTokens.Store(msg.ID, liveToken{msg: msg.ID, it: lt.it, at: lt.at, followup: true})
@@ -877,6 +1025,23 @@ func (b *Bot) findPost(channelID string, t *Table, key string) (*discordgo.Messa
 			// A results message is known by its Play again button (an
 			// earlier game's keeps only its Record button).
 			if results == (a.View == ViewResults && a.Verb == "again") && (results || a.View == ViewTable) {
+				return m, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// findLobby looks among the channel's newest messages for the lobby of t
+// as it is now: its buttons carry the table's id and its stamp.
+func (b *Bot) findLobby(channelID string, t *Table) (*discordgo.Message, error) {
+	msgs, err := b.dc.ChannelMessages(channelID, 25, "", "", "")
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range msgs {
+		for _, id := range messageCustomIDs(m) {
+			if a, err := DecodeAction(id); err == nil && a.Table == t.ID && a.View == ViewLobby && a.Stamp == t.Stamp() {
 				return m, nil
 			}
 		}

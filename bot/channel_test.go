@@ -205,6 +205,20 @@ func TestNextOpFromStoredState(t *testing.T) {
 		{"game over, results not posted", func(t *Table) { t.Stage = StageOver }, opPostResults},
 		{"game over, results posted", func(t *Table) { t.Stage = StageOver; t.Shown.Results = t.GameNo }, opNone},
 		{"results post unknown", func(t *Table) { t.Stage = StageOver; t.Shown.Posting = t.ResultsKey() }, opLookup},
+		// Play again came before the results' post was recorded: they are
+		// looked for, so that their Play again can go.
+		{"results post unknown, the table a lobby again", func(t *Table) {
+			t.Shown.Posting = t.ResultsKey()
+			t.Stage, t.Game = StageLobby, nil
+		}, opLookup},
+		// The lobby Play again opened went out as that click's answer
+		// only (a crash may have lost it).
+		{"a lobby not known shown", func(t *Table) { t.Stage, t.Game, t.Shown.LobbyPending = StageLobby, nil, true }, opLobby},
+		{"a lobby shown", func(t *Table) { t.Stage, t.Game = StageLobby, nil }, opNone},
+		{"results live, the table a lobby again", func(t *Table) {
+			t.Stage, t.Game, t.Shown.LobbyPending = StageLobby, nil, true
+			t.Shown.ResultsMsg, t.Shown.ResultsLive = "res", true
+		}, opRetireResults},
 	} {
 		tb := h.table()
 		tb.Shown.Rev, tb.Shown.Pic, tb.Shown.At = rev, pic, now

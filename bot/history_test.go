@@ -249,9 +249,11 @@ func TestHistoryOfAFinishedGame(t *testing.T) {
 		t.Fatalf("autocomplete offers %+v", ac.Data.Choices)
 	}
 
-	// Play again keeps the finished game's Record button on its results.
+	// Play again keeps the finished game's Record and Review buttons on
+	// its results (TestReviewStaysOnResultsAfterPlayAgain).
+	rev := buttons(post.Components, "Review")
 	h.click("anna", buttons(post.Components, "Play again")[0], post)
-	if ids := messageCustomIDs(h.dc.byID[post.ID]); len(ids) != 1 || ids[0] != rec[0] {
+	if ids := messageCustomIDs(h.dc.byID[post.ID]); len(ids) != 2 || ids[0] != rec[0] || len(rev) != 1 || ids[1] != rev[0] {
 		t.Fatalf("after Play again the old results carry %v", ids)
 	}
 }
@@ -631,5 +633,47 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 		if sub == "stats" && !strings.Contains(embedText(resp), "1 game ·") {
 			t.Fatalf("stats do not count the readable game: %q", embedText(resp))
 		}
+	}
+}
+
+// README: 🔍 Review stays on the results of a dice game once the table
+// moved on. After Play again (a lobby), Next game (a match's next game) and
+// /qwixx new, the old results keep 📄 Record and 🔍 Review (and lose only
+// Play again or Next game), and the kept Review answers its player, only
+// them, from the kept record.
+func TestReviewStaysOnResultsAfterPlayAgain(t *testing.T) {
+	for _, how := range []string{"play again", "next game", "new table"} {
+		t.Run(how, func(t *testing.T) {
+			h, _ := newHistoryHarness(t)
+			games := 1
+			if how == "next game" {
+				games = 2
+			}
+			resp := h.command("anna", "new", strOpt("variant", "dice"), &discordgo.ApplicationCommandInteractionDataOption{Name: "games", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(games)})
+			resp = h.click("ben", buttons(resp.Data.Components, "Join")[0], nil)
+			h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+			h.playToEnd()
+			post := h.resultsPost()
+			rec, rev := buttons(post.Components, "Record"), buttons(post.Components, "Review")
+			if len(rec) != 1 || len(rev) != 1 {
+				t.Fatalf("the results offer %v", messageCustomIDs(post))
+			}
+			switch how {
+			case "play again":
+				h.click("anna", buttons(post.Components, "Play again")[0], post)
+			case "next game":
+				h.click("anna", buttons(post.Components, "Next game")[0], post)
+			case "new table":
+				h.command("ben", "new")
+			}
+			h.bot.Idle()
+			if ids := messageCustomIDs(h.dc.byID[post.ID]); !slices.Equal(ids, []string{rec[0], rev[0]}) {
+				t.Fatalf("after %s the old results carry %v, want Record and Review", how, ids)
+			}
+			r := h.click("ben", rev[0], post)
+			if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || r.Data.Content == "" || r.Data.Content == LangFor("en").T("review.gone") || r.Data.Content == LangFor("en").T("review.notplayer") {
+				t.Fatalf("the kept Review after %s answered %q", how, r.Data.Content)
+			}
+		})
 	}
 }

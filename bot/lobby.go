@@ -41,7 +41,8 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		if t != nil {
 			// The finished game's results lose their Play again (or Next
 			// game) button: this table replaces it.
-			lobby.Shown.ResultsMsg, lobby.Shown.ResultsLive, lobby.Shown.ResultsRecord = t.Shown.ResultsMsg, t.Shown.ResultsLive, t.Shown.ResultsRecord
+			lobby.Shown.ResultsMsg, lobby.Shown.ResultsLive = t.Shown.ResultsMsg, t.Shown.ResultsLive
+			lobby.Shown.ResultsRecord, lobby.Shown.ResultsReview = t.Shown.ResultsRecord, t.Shown.ResultsReview
 			if t.Match != nil && !t.Match.Done() && t.Match.Games > 1 {
 				dropped = t.Match
 			}
@@ -106,7 +107,7 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Fields: []*discordgo.MessageEmbedField{{
 			Name: l.T("lobby.seats", len(t.Seats), t.SeatLimit()), Value: seats.String(),
 		}},
-		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint", t.SeatLimit())},
 	}
 	full := len(t.Seats) >= t.SeatLimit()
 	leavers := l.T("btn.leavers.pass")

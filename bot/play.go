@@ -573,6 +573,9 @@ func (b *Bot) playAgain(r *request, a Action) {
 			return t, b.startGame(t) // the match's next game, the same seats
 		}
 		lobby = t
+		// The lobby goes out as this click's answer: until it is known to
+		// have arrived, the reconciler makes sure the channel shows it.
+		t.Shown.LobbyPending = true
 		return t, nil
 	})
 	defer unlock()
@@ -580,33 +583,53 @@ func (b *Bot) playAgain(r *request, a Action) {
 		return
 	}
 	if match {
-		// The finished game's Record button stays; Next game goes (the
-		// reconciler makes sure of it, should this answer be lost).
-		keep := []discordgo.MessageComponent{}
+		// The finished game's Record and Review buttons stay; Next game
+		// goes (the reconciler makes sure of it, should this answer be
+		// lost).
+		var record, review string
 		for _, id := range messageCustomIDs(r.i.Message) {
-			if ra, err := DecodeAction(id); err == nil && ra.Verb == "record" && ra.Table == a.Table {
-				keep = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{recordButtonFor(r.glang, id)}}}
+			if ra, err := DecodeAction(id); err == nil && ra.Table == a.Table {
+				switch ra.Verb {
+				case "record":
+					record = id
+				case "review":
+					review = id
+				}
 			}
 		}
+		keep := keptResultsButtons(r.glang, record, review)
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: keep}})
 	} else {
-		l := LangFor(lobby.Lang)
-		data := lobbyMessage(lobby, l)
-		data.Content = l.T("lobby.againby", "<@"+r.userID+">")
-		var ping []string
-		for _, s := range lobby.Seats {
-			if s.Computer == "" && s.UserID != r.userID {
-				ping = append(ping, s.UserID)
+		r.log.Info().Str("table", lobby.ID).Int("seats", len(lobby.Seats)).Msg("play again: lobby")
+		if r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: againLobby(lobby)}) == nil {
+			// Shown: the reconciler need not look for it. (Should this
+			// save fail, it finds the lobby in the channel.)
+			lobby.Shown.LobbyPending = false
+			if err := b.saveTable(b.life, r.i.ChannelID, lobby); err != nil {
+				r.log.Warn().Err(err).Msg("play again: record the lobby shown")
 			}
 		}
-		if len(ping) > 0 {
-			data.Content += " " + l.T("lobby.seated", mentions(ping))
-		}
-		data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: ping}
-		r.log.Info().Str("table", lobby.ID).Int("seats", len(lobby.Seats)).Msg("play again: lobby")
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 	}
 	b.refresh.kick(b, r.i.ChannelID)
+}
+
+// againLobby is the lobby that Play again opened (its host asked): it
+// says so and pings the others seated.
+func againLobby(lobby *Table) *discordgo.InteractionResponseData {
+	l := LangFor(lobby.Lang)
+	data := lobbyMessage(lobby, l)
+	data.Content = l.T("lobby.againby", "<@"+lobby.Host+">")
+	var ping []string
+	for _, s := range lobby.Seats {
+		if s.Computer == "" && s.UserID != lobby.Host {
+			ping = append(ping, s.UserID)
+		}
+	}
+	if len(ping) > 0 {
+		data.Content += " " + l.T("lobby.seated", mentions(ping))
+	}
+	data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: ping}
+	return data
 }
 
 // mentions is the users' mentions, separated by spaces.

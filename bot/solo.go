@@ -477,7 +477,8 @@ func (b *Bot) cmdSoloChannel(r *request) {
 		if t != nil {
 			// The finished game's results lose their buttons' Play again:
 			// this table replaces it (as cmdNew).
-			solo.Shown.ResultsMsg, solo.Shown.ResultsLive, solo.Shown.ResultsRecord = t.Shown.ResultsMsg, t.Shown.ResultsLive, t.Shown.ResultsRecord
+			solo.Shown.ResultsMsg, solo.Shown.ResultsLive = t.Shown.ResultsMsg, t.Shown.ResultsLive
+			solo.Shown.ResultsRecord, solo.Shown.ResultsReview = t.Shown.ResultsRecord, t.Shown.ResultsReview
 		}
 		if err := b.startGame(solo); err != nil {
 			return nil, err

@@ -462,3 +462,89 @@ func TestUnreadablePrivateGamePutAside(t *testing.T) {
 		t.Fatalf("the new game: %v, %v", tb, err)
 	}
 }
+
+// hintButton is the custom_id of a view's 💡 Hint button ("" for none).
+func hintButton(t testing.TB, comps []discordgo.MessageComponent) string {
+	t.Helper()
+	for _, id := range buttons(comps, "") {
+		if a, err := DecodeAction(id); err == nil && a.Verb == "hint" {
+			return id
+		}
+	}
+	return ""
+}
+
+// The solo game's view offers 💡 Hint, as the sheet view at a table does:
+// clicked, it answers only the player, in the view itself (the advice at
+// its head, the advised choice's button green), posting nothing; a solo
+// game with hints turned off has no button and refuses a forged click;
+// the daily challenge has none (README: hints are off in the daily).
+func TestSoloViewOffersPrivateHint(t *testing.T) {
+	h, _ := newHistoryHarness(t)
+	resp := h.command("anna", "solo")
+	hint := hintButton(t, resp.Data.Components)
+	if hint == "" {
+		t.Fatalf("the solo view has no 💡 Hint button: %v", buttons(resp.Data.Components, ""))
+	}
+	if a, _ := DecodeAction(hint); a.View != ViewSolo {
+		t.Fatalf("the solo view's hint button is of view %c", a.View)
+	}
+	h.dc.mu.Lock()
+	posts, followups := h.dc.posts, h.dc.followups
+	h.dc.mu.Unlock()
+	r := h.click("anna", hint, ephemeralMsg)
+	if r.Type != discordgo.InteractionResponseUpdateMessage || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Fatalf("the hint was answered with %+v", r)
+	}
+	if !strings.HasPrefix(r.Data.Content, "💡 ") {
+		t.Fatalf("the hint's view does not start with the advice: %q", r.Data.Content)
+	}
+	green := 0
+	for _, row := range r.Data.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			if b, ok := c.(discordgo.Button); ok && b.Style == discordgo.SuccessButton {
+				if a, _ := DecodeAction(b.CustomID); a.Verb == "white" || a.Verb == "color" || a.Verb == "pass" {
+					green++
+				}
+			}
+		}
+	}
+	if green != 1 {
+		t.Fatalf("%d move buttons green after the hint, want the advised one", green)
+	}
+	h.dc.mu.Lock()
+	if h.dc.posts != posts || h.dc.followups != followups {
+		t.Errorf("the hint posted to the channel (%d posts, %d follow-ups)", h.dc.posts-posts, h.dc.followups-followups)
+	}
+	h.dc.mu.Unlock()
+	// The hint changed nothing: the game is where it was.
+	key := privateKey(privateSolo, "anna")
+	tb, err := h.bot.loadTable(context.Background(), key)
+	if err != nil || tb.Game.Turn() != 1 {
+		t.Fatalf("the solo game after the hint: %v, turn %d", err, tb.Game.Turn())
+	}
+
+	// Hints off for this game: no button, and a forged click is refused.
+	tb.NoHints = true
+	if err := h.bot.saveTable(context.Background(), key, tb); err != nil {
+		t.Fatal(err)
+	}
+	r = h.click("anna", moveButtons(t, resp.Data.Components)[0], ephemeralMsg)
+	if id := hintButton(t, r.Data.Components); id != "" {
+		t.Fatalf("a solo game with hints off shows %q", id)
+	}
+	tb, _ = h.bot.loadTable(context.Background(), key)
+	r = h.click("anna", actionID(tb, ViewSolo, "hint", ""), ephemeralMsg)
+	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || strings.HasPrefix(r.Data.Content, "💡") || r.Data.Content != LangFor("en").T("hint.off") {
+		t.Fatalf("a forged hint click with hints off: %q", r.Data.Content)
+	}
+
+	// The daily challenge: no hint.
+	resp = h.command("ben", "daily")
+	if len(moveButtons(t, resp.Data.Components)) == 0 {
+		t.Fatalf("the daily offers no move: %q", resp.Data.Content)
+	}
+	if id := hintButton(t, resp.Data.Components); id != "" {
+		t.Fatalf("the daily challenge shows a hint button %q", id)
+	}
+}

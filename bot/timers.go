@@ -96,7 +96,7 @@ func (b *Bot) Start() error {
 		if t.Shown.Unsure {
 			b.force.Store(channelID, true)
 		}
-		if t.Game != nil || t.Shown.ResultsLive {
+		if t.Game != nil || t.Shown.ResultsLive || t.Shown.LobbyPending {
 			// The channel may show an older state than the stored one (a
 			// crash or a failed request came between saving the game and
 			// showing it): the reconciler compares and sends what is
@@ -218,12 +218,43 @@ type refresher struct {
 	// arriving meanwhile), which a WaitGroup forbids once its count is
 	// zero.
 	idle *sync.Cond
+	// waiters holds, by surface key, the channels its next kick closes
+	// (nextKick).
+	waiters map[string]map[chan struct{}]struct{}
+}
+
+// channelKey is the refresher's key of a channel's messages.
+func channelKey(channelID string) string { return "channel/" + channelID }
+
+// nextKick returns a channel closed by the next request to refresh key
+// (run) from now on, and stop, which ends the wait.
+func (f *refresher) nextKick(key string) (kicked <-chan struct{}, stop func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.waiters == nil {
+		f.waiters = map[string]map[chan struct{}]struct{}{}
+	}
+	if f.waiters[key] == nil {
+		f.waiters[key] = map[chan struct{}]struct{}{}
+	}
+	ch := make(chan struct{})
+	f.waiters[key][ch] = struct{}{}
+	return ch, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if w, ok := f.waiters[key]; ok {
+			delete(w, ch)
+			if len(w) == 0 {
+				delete(f.waiters, key)
+			}
+		}
+	}
 }
 
 // kick asks for the channel's messages and its players' open hand views
 // to be brought up to date, each by its own worker.
 func (f *refresher) kick(b *Bot, channelID string) {
-	f.run("channel/"+channelID, func() { b.refreshChannel(channelID) })
+	f.run(channelKey(channelID), func() { b.refreshChannel(channelID) })
 	for user := range b.hands.open(channelID) {
 		f.run("hand/"+channelID+"/"+user, func() { b.refreshHandOf(channelID, user) })
 	}
@@ -238,6 +269,10 @@ func (f *refresher) run(key string, work func()) {
 		f.pending, f.running = map[string]bool{}, map[string]bool{}
 	}
 	f.pending[key] = true
+	for ch := range f.waiters[key] {
+		close(ch)
+	}
+	delete(f.waiters, key)
 	if f.running[key] {
 		return
 	}

@@ -136,7 +136,7 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 		}
 		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: actionID(t, view, verb, arg)})
 	}
-	if view == ViewSheet && len(btns) > 0 && hintsOn(t) && g.MayAct(seat) {
+	if (view == ViewSheet || view == ViewSolo || view == ViewDaily) && len(btns) > 0 && hintsOn(t) && g.MayAct(seat) {
 		btns = append(btns, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: actionID(t, view, "hint", "")})
 	}
 	return chunkButtons(btns)

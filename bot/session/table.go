@@ -486,11 +486,19 @@ type Shown struct {
 	// ResultsLive whether it still offers "Play again" (or "Next game"):
 	// once the table has moved on (a new game, a new lobby, a new table)
 	// that button is taken off (opRetireResults), keeping the record
-	// button ResultsRecord (its custom_id, "" if none), so that it never
-	// outlives its use, not even across a crash.
+	// button ResultsRecord and the review button ResultsReview (their
+	// custom_ids, "" if none), so that it never outlives its use, not even
+	// across a crash.
 	ResultsMsg    string `json:"results_msg,omitempty"`
 	ResultsLive   bool   `json:"results_live,omitempty"`
 	ResultsRecord string `json:"results_record,omitempty"`
+	ResultsReview string `json:"results_review,omitempty"`
+	// LobbyPending is set while the lobby that Play again opened went out
+	// only as the answer to that click, not yet known to have arrived: a
+	// crash before that answer would leave a lobby nobody sees, so the
+	// reconciler (opLobby) looks for it in the channel and posts it when
+	// it is missing.
+	LobbyPending bool `json:"lobby_pending,omitempty"`
 	// Reminder is the reminder message for the action with stamp RemindAt,
 	// deleted when that action ends.
 	Reminder string `json:"reminder,omitempty"`

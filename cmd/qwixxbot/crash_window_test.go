@@ -161,3 +161,99 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 		t.Fatalf("bot log: panics %v, races %v", panics, races)
 	}
 }
+
+// Issue: the bot killed between storing the lobby that Play again opens
+// and answering the click left a lobby nobody saw: the results lost their
+// Play again button and no table appeared until /qwixx new. The real
+// binary is killed while the fake holds that answer; after the restart
+// the channel shows the lobby, once, and the game goes on from it.
+func TestCrashWindowPlayAgainLobbyStoredNotShown(t *testing.T) {
+	srv, err := discordtest.NewServer(discordtest.Options{Token: "again-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	p := newBotProc(t, srv, filepath.Join(t.TempDir(), "bot.db"))
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	anna, ben := srv.AddUser("Anna", "en-US"), srv.AddUser("Ben", "en-US")
+	ch := srv.DefaultChannel()
+	ans := func(it *discordtest.Interaction, err error) *discordtest.Message {
+		t.Helper()
+		m, err := players.AwaitAnswer(context.Background(), it, err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	lobby := ans(anna.Command(ch, "qwixx", "new", nil))
+	lobby = ans(ben.Click(lobby, players.IDWith(lobby, "join")))
+	ans(anna.Click(lobby, players.IDWith(lobby, "start")))
+	newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 1") })
+	// Both leave: the game ends, its results offer Play again.
+	ans(anna.Command(ch, "qwixx", "leave", nil))
+	ans(ben.Command(ch, "qwixx", "leave", nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var results *discordtest.Message
+	if err := srv.Wait(ctx, func() bool {
+		m, ok := srv.Newest(ch)
+		if ok && players.IDWith(m, "again") != "" {
+			results = m
+		}
+		return results != nil
+	}); err != nil {
+		t.Fatal("no results with Play again after both left")
+	}
+	againLobbies := func() (n int, last *discordtest.Message) {
+		for _, m := range srv.Messages(ch) {
+			if !m.Ephemeral() && strings.Contains(m.Content, "wants to play again") && players.IDWith(m, "join") != "" {
+				n, last = n+1, m
+			}
+		}
+		return n, last
+	}
+
+	// The window: Ben's Play again is stored (the table is a lobby); its
+	// answer, which would show the lobby, is held and lost with the bot.
+	srv.InjectDelay(1, "POST /interactions", time.Minute, discordtest.DelayBefore)
+	if _, err := ben.Click(results, players.IDWith(results, "again")); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.WaitHeld(ctx, 1); err != nil {
+		t.Fatalf("the answer never came: %v", err)
+	}
+	p.Kill()
+	srv.ReleaseHeld()
+	if n, _ := againLobbies(); n != 0 {
+		t.Fatalf("the window was missed: %d lobbies shown before the restart", n)
+	}
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel2()
+	if err := srv.Wait(ctx2, func() bool { n, _ := againLobbies(); return n > 0 }); err != nil {
+		t.Fatal("no lobby in the channel after the restart: the stored lobby is not shown")
+	}
+	// The results lose their Play again (the lobby replaces it); the
+	// game goes on from the lobby shown.
+	if err := srv.Wait(ctx2, func() bool { m, _ := srv.Message(results.ID); return players.IDWith(m, "again") == "" }); err != nil {
+		m, _ := srv.Message(results.ID)
+		t.Fatalf("the results keep their Play again button: %v\n%s", m.CustomIDs(), p.LogTail(30))
+	}
+	_, shown := againLobbies()
+	if !strings.Contains(shown.Content, "<@"+ben.ID+">") {
+		t.Fatalf("the lobby shown does not say who asked to play again: %q", shown.Content)
+	}
+	shown = ans(anna.Click(shown, players.IDWith(shown, "join")))
+	ans(ben.Click(shown, players.IDWith(shown, "start")))
+	newestTable(t, srv, ch, 10*time.Second, func(c string) bool { return strings.Contains(c, "Action 1") && strings.Contains(c, "**Turn 1**") })
+	if n, _ := againLobbies(); n > 1 {
+		t.Fatalf("the lobby was shown %d times", n)
+	}
+	if panics, races := p.LogProblems(); len(panics)+len(races) > 0 {
+		t.Fatalf("bot log: panics %v, races %v", panics, races)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -197,4 +198,80 @@ func TestE2EHeldChannelEditDelaysOnlyItself(t *testing.T) {
 	heldLast(t, e, earlier)
 	slices.Sort(lat)
 	t.Logf("clicks answered in %v while the table's edit was held", lat)
+}
+
+// Issue: a slow edit of the old turn's message held up the next turn's
+// message: with the table message's own edit held by Discord for 5 s or
+// 8 s, the next turn appeared 5.01 s or 8.01 s later (the channel's
+// requests went one at a time). Now an edit in flight holds up only what
+// touches its message: the next turn is posted first, and the old
+// message, once its edit got through, is shrunk to its log line. Checked
+// through the fake's message events (their order), for the live
+// message's edit (Ben passes in his sheet, the table message says so)
+// and for the shrink of the finished turn.
+func TestE2EHeldTableEditDoesNotDelayNextTurn(t *testing.T) {
+	for _, held := range []string{"live edit", "shrink"} {
+		t.Run(held, func(t *testing.T) {
+			e, anna, ben := heldCardGame(t)
+			ch := e.srv.DefaultChannel()
+			tbl := e.table(anna, "takes cards from the display")
+			view := e.answer(anna.Click(tbl, players.IDWith(tbl, "hand")))
+			e.answer(anna.Click(tbl, idsWith(tbl, "take")[0]))
+			tbl = e.table(anna, "the number for everyone")
+			pass, err := anna.Click(tbl, players.IDWith(tbl, "pass"))
+			e.answer(pass, err)
+			const hold = 10 * time.Second
+			if held == "live edit" {
+				// The table message's edit that shows Ben's pass goes
+				// through the token of the newest click on it, Anna's.
+				sheet := e.answer(ben.Click(tbl, players.IDWith(tbl, "sheet")))
+				e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+pass.Token(), hold, discordtest.DelayBefore)
+				e.answer(ben.Click(sheet, players.IDWith(sheet, "pass")))
+			} else {
+				last, err := ben.Click(tbl, players.IDWith(tbl, "pass"))
+				e.answer(last, err)
+				// The shrink of the finished turn's message goes through
+				// the token of the newest click on it, Ben's.
+				e.srv.InjectDelay(1, "PATCH /webhooks/"+e.srv.ApplicationID()+"/"+last.Token(), hold, discordtest.DelayBefore)
+			}
+			view = e.waitFor(view.ID, "Anna's view offers her play", func(m *discordtest.Message) bool { return players.IDWith(m, "pick") != "" })
+			pick, _ := view.Component(players.IDWith(view, "pick"))
+			if held == "live edit" {
+				if err := e.until(5*time.Second, func() bool { return len(e.srv.HeldRequests()) == 1 }); err != nil {
+					t.Fatal("the table message's edit was not held: the test proves nothing")
+				}
+			}
+			w := e.srv.Watch(ch)
+			view = e.answer(anna.Select(view, players.IDWith(view, "pick"), pick.Options[0].Value))
+			e.answer(anna.Click(view, players.IDWith(view, "play"))) // the turn ends
+			ended := time.Now()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			for {
+				ev, err := w.Next(ctx)
+				if err != nil {
+					t.Fatalf("no message of turn 2: %v", err)
+				}
+				if ev.Message.ID == tbl.ID {
+					t.Fatalf("the old turn's message changed (%s: %q) before the next turn's message was posted: the next turn waited for the held %s", ev.Kind, ev.Message.Content, held)
+				}
+				if ev.Kind == discordtest.Created && strings.Contains(ev.Message.Content, "**Turn 2**") {
+					break
+				}
+			}
+			t.Logf("the next turn's message %v after the move that ended the turn, with the %s held for %v", time.Since(ended).Round(time.Millisecond), held, hold)
+			// The held request was that edit (the shrink may be sent just
+			// after the next turn's post: they go on side by side).
+			if err := e.until(10*time.Second, func() bool { return e.srv.HeldTotal() > 0 }); err != nil || e.srv.HeldTotal() != 1 {
+				t.Fatalf("%d requests were held, want 1: the test proves nothing", e.srv.HeldTotal())
+			}
+			// Once the held edit got through, the old message is the
+			// finished turn's log line (shrunk after it, not before).
+			e.srv.ReleaseHeld()
+			e.waitFor(tbl.ID, "the old turn's message is its log line", func(m *discordtest.Message) bool {
+				return len(m.CustomIDs()) == 0 && strings.Contains(m.Content, "Turn 1")
+			})
+			e.table(ben, "**Turn 2**")
+		})
+	}
 }

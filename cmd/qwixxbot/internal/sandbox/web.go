@@ -20,7 +20,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
-	"golang.org/x/net/netutil"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
@@ -49,7 +48,7 @@ func ServePage(ctx context.Context, cfg config.Config, log zerolog.Logger, stdou
 	wt := newWebTable(fw.srv, Names[:cfg.Sandbox.Players])
 	hs := wt.server(configuredHost(cfg.Sandbox.Addr))
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(netutil.LimitListener(ln, wt.limits.maxConns)) }()
+	go func() { served <- hs.Serve(wt.listener(hs, ln)) }()
 	fmt.Fprintf(stdout, "open http://%s\n", ln.Addr())
 	select {
 	case <-ctx.Done():
@@ -98,10 +97,16 @@ func configuredHost(addr string) string {
 func (wt *webTable) server(host string) *http.Server {
 	return &http.Server{
 		Handler:           guard(host, wt.handler()),
-		ReadHeaderTimeout: wt.limits.bodyTimeout,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: wt.limits.headerTimeout,
+		IdleTimeout:       2 * time.Minute, // or until a new connection needs the room (connCap)
 		MaxHeaderBytes:    16 << 10,
 	}
+}
+
+// listener is ln holding at most wt.limits.maxConns connections of hs
+// (connCap).
+func (wt *webTable) listener(hs *http.Server, ln net.Listener) net.Listener {
+	return capConns(hs, ln, wt.limits.maxConns, wt.limits.headerGrace)
 }
 
 // webTable is the sandbox's page: a browser client of the fake Discord.

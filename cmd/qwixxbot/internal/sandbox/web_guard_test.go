@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"golang.org/x/net/netutil"
 
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 )
@@ -34,7 +33,7 @@ func pageUnderTest(t *testing.T, lim pageLimits) (*webTable, string) {
 		t.Fatal(err)
 	}
 	hs := wt.server("")
-	go hs.Serve(netutil.LimitListener(ln, lim.maxConns))
+	go hs.Serve(wt.listener(hs, ln))
 	t.Cleanup(func() { hs.Close() })
 	return wt, ln.Addr().String()
 }
@@ -230,4 +229,77 @@ func (s *streamSlots) open() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.total
+}
+
+// Issue: the page could be starved by connections that wait for nothing:
+// 400 keep-alive connections that each made one GET and then sat idle
+// held every connection slot, so that a new GET /api/world waited for the
+// 2-minute idle timeout; connections stuck in the middle of their request's
+// header cost a new visitor the header timeout. Now a connection beyond
+// the limit takes the place of an idle one, else of one stuck in its
+// header, and the new visitor is answered.
+func TestWebPageVisitorGetsPastIdleAndStalledConnections(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		idle, stalled int
+	}{
+		{"400 idle keep-alives and 100 stalled headers", 400, 100},
+		{"300 stalled headers", 0, 300},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := defaultPageLimits
+			_, addr := pageUnderTest(t, lim)
+			var conns []net.Conn
+			t.Cleanup(func() {
+				for _, c := range conns {
+					c.Close()
+				}
+			})
+			// The keep-alives: each asks once (the server keeps the
+			// connection open after the answer) and then sits.
+			answered := make(chan struct{}, tc.idle)
+			for range tc.idle {
+				c, br := rawRequest(t, addr, "GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+				conns = append(conns, c)
+				go func() {
+					c.SetReadDeadline(time.Now().Add(time.Minute))
+					if res, err := http.ReadResponse(br, nil); err == nil {
+						res.Body.Close()
+						answered <- struct{}{}
+					}
+				}()
+			}
+			// At least as many as the server serves at once were
+			// answered and are idle now.
+			deadline := time.After(30 * time.Second)
+			for n := 0; n < min(tc.idle, lim.maxConns); n++ {
+				select {
+				case <-answered:
+				case <-deadline:
+					t.Fatalf("only %d of %d keep-alive requests answered", n, tc.idle)
+				}
+			}
+			// Connections stuck in the middle of their request's header.
+			for range tc.stalled {
+				c, _ := rawRequest(t, addr, "GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+				conns = append(conns, c)
+			}
+			// A new visitor is answered (the deadline is generous: it is
+			// not a measure of speed, the old server never answered
+			// within it).
+			start := time.Now()
+			c, br := rawRequest(t, addr, "GET /api/world HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+			defer c.Close()
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			res, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatalf("a new GET /api/world with %d idle keep-alives and %d stalled headers: no answer: %v", tc.idle, tc.stalled, err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("a new GET /api/world: %s", res.Status)
+			}
+			t.Logf("a new GET /api/world answered in %v", time.Since(start).Round(time.Millisecond))
+		})
+	}
 }
