@@ -450,6 +450,8 @@ func (t *Table) Restored() {
 		ResultsMsg:    old.ResultsMsg,
 		ResultsLive:   old.ResultsLive,
 		ResultsRecord: old.ResultsRecord,
+		ResultsReview: old.ResultsReview,
+		LobbyPending:  old.LobbyPending,
 		Token:         old.Token,
 	}
 }
