@@ -15,6 +15,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
@@ -240,7 +243,7 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		// Shutting down: nothing is changed any more, but the user hears
 		// why rather than "interaction failed".
 		if i.Type != discordgo.InteractionPing && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
-			r.ephemeral(r.lang.T("err.restarting"))
+			r.ephemeral(r.lang.T(msg.ErrRestarting))
 		}
 		return
 	}
@@ -264,7 +267,7 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 	if !here && !worksAnywhere(i) {
 		// A DM, a group DM, or a server where only the user installed
 		// the app: a server's settings need the bot in the server.
-		r.ephemeral(r.lang.T("err.dm"))
+		r.ephemeral(r.lang.T(msg.ErrDm))
 		return
 	}
 	if missing := missingPermissions(i.AppPermissions); len(missing) > 0 && here && !privateOnly(i) {
@@ -272,7 +275,7 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		for k, m := range missing {
 			names[k] = r.lang.T(m)
 		}
-		r.ephemeral(r.lang.T("err.perms", strings.Join(names, ", ")))
+		r.ephemeral(r.lang.T(msg.ErrPerms, strings.Join(names, ", ")))
 		return
 	}
 	switch i.Type {
@@ -282,7 +285,7 @@ func (b *Bot) Handle(i *discordgo.Interaction) {
 		b.component(r)
 	default:
 		r.log.Warn().Int("type", int(i.Type)).Msg("unsupported interaction type")
-		r.ephemeral(r.lang.T("err.unsupported"))
+		r.ephemeral(r.lang.T(msg.ErrUnsupported))
 	}
 }
 
@@ -343,19 +346,19 @@ func privateOnly(i *discordgo.Interaction) bool {
 }
 
 // missingPermissions lists the message keys of the permissions the bot lacks.
-func missingPermissions(have int64) []string {
-	var out []string
+func missingPermissions(have int64) []msg.Key {
+	var out []msg.Key
 	if have&permView == 0 {
-		out = append(out, "perm.view")
+		out = append(out, msg.PermView)
 	}
 	if have&(permSend|permThreads) == 0 {
-		out = append(out, "perm.send")
+		out = append(out, msg.PermSend)
 	}
 	if have&permAttach == 0 {
-		out = append(out, "perm.attach")
+		out = append(out, msg.PermAttach)
 	}
 	if have&permEmbed == 0 {
-		out = append(out, "perm.embed")
+		out = append(out, msg.PermEmbed)
 	}
 	return out
 }
@@ -505,7 +508,7 @@ func (r *request) ephemeral(text string) {
 func (r *request) fail(err error) {
 	r.log.Error().Err(err).Msg("interaction failed")
 	if !r.answered {
-		r.ephemeral(r.lang.T("err.internal"))
+		r.ephemeral(r.lang.T(msg.ErrInternal))
 	}
 }
 
@@ -579,7 +582,7 @@ func (r *request) tableKey() string {
 func (r *request) sameGuild(t *Table) bool {
 	if t != nil && t.Private == "" && !session.SamePlace(t.GuildID, r.i.GuildID, r.i.ChannelID) {
 		r.log.Warn().Str("table_guild", t.GuildID).Str("guild", r.i.GuildID).Msg("interaction from another guild than the table's")
-		r.ephemeral(r.lang.T("err.forged"))
+		r.ephemeral(r.lang.T(msg.ErrForged))
 		return false
 	}
 	return true
@@ -681,7 +684,7 @@ func (k *keyedMutex) Lock(key string) func() {
 }
 
 // variantName is the localised name of a variant.
-func variantName(l Lang, v game.Variant) string { return l.T("variant." + v.String()) }
+func variantName(l Lang, v game.Variant) string { return l.T(i18n.Variant(v)) }
 
 // loadTable reads the channel's table, or nil when it has none.
 func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -639,12 +641,12 @@ func TestJoinFullTableNamesItsSeatLimitD1(t *testing.T) {
 		{"fr", 3, "La table est complète (3 joueurs)."},
 		{"fr", 4, "La table est complète (4 joueurs)."},
 	} {
-		if got := LangFor(tc.lang).T("err.full", tc.limit); got != tc.want {
+		if got := LangFor(tc.lang).T(msg.ErrFull, tc.limit); got != tc.want {
 			t.Errorf("%s err.full with a %d-seat limit: %q, want %q", tc.lang, tc.limit, got, tc.want)
 		}
 	}
 	for _, lang := range []string{"en", "de", "fr"} {
-		if got := LangFor(lang).T("lobby.hint", 3); !strings.Contains(got, "2") || !strings.Contains(got, "3") || strings.Contains(got, "5") {
+		if got := LangFor(lang).T(msg.LobbyHint, 3); !strings.Contains(got, "2") || !strings.Contains(got, "3") || strings.Contains(got, "5") {
 			t.Errorf("%s lobby footer with a 3-seat limit: %q", lang, got)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 	"github.com/segmentio/encoding/json"
@@ -79,13 +81,13 @@ func logLine(t *Table, key string) string {
 	fmt.Sscanf(key, "g%d.t%d", &gameNo, &turn)
 	l := LangFor(t.Lang)
 	if t.Game == nil || gameNo != t.GameNo {
-		return l.T("log.turn", turn)
+		return l.T(msg.LogTurn, turn)
 	}
 	names := make([]string, len(t.Seats))
 	for i, s := range t.Seats {
 		names[i] = s.Name
 	}
-	line := l.T("log.turn", turn)
+	line := l.T(msg.LogTurn, turn)
 	for _, ts := range t.Game.Turns() {
 		if ts.Turn == turn {
 			line = turnLogLine(l, ts, names)
@@ -602,7 +604,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 		for i, u := range users {
 			mentions[i] = "<@" + u + ">"
 		}
-		text := l.T("turn.reminder", strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
+		text := l.T(msg.TurnReminder, strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
 		var msg *discordgo.Message
 		msg, err = b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
 			Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},

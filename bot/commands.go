@@ -6,6 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -29,10 +32,10 @@ type Renderer interface {
 
 // localized returns a command text in every language but English (the
 // registered text) for Discord's localisation maps.
-func localized(key string) *map[discordgo.Locale]string {
+func localized(key msg.Key) *map[discordgo.Locale]string {
 	m := map[discordgo.Locale]string{}
-	for _, lang := range languages()[1:] {
-		m[lang.Locale] = LangFor(lang.Code()).T(key)
+	for _, lang := range i18n.All()[1:] {
+		m[discordgo.Locale(lang.Locale)] = LangFor(lang.Code()).T(key)
 	}
 	return &m
 }
@@ -41,84 +44,77 @@ func localized(key string) *map[discordgo.Locale]string {
 // English, for Discord's localisation maps.
 func localNames(name string) *map[discordgo.Locale]string {
 	m := map[discordgo.Locale]string{}
-	for _, lang := range languages()[1:] {
-		m[lang.Locale] = lang.commandName(name)
+	for _, lang := range i18n.All()[1:] {
+		m[discordgo.Locale(lang.Locale)] = lang.CommandName(name)
 	}
 	return &m
-}
-
-// commandNames are the subcommands and options the bot registers: every
-// language names each (Language.Names).
-var commandNames = []string{
-	"new", "sheet", "hand", "leave", "remove", "end", "settings", "rules", "help", "stats", "leaderboard", "record", "forget-me", "solo", "daily",
-	"variant", "games", "player", "timeout", "computers", "game", "where",
 }
 
 // Commands are the slash commands the bot registers: /qwixx with its
 // subcommands.
 func Commands() []*discordgo.ApplicationCommand {
 	en := LangFor("en")
-	sub := func(name, key string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	sub := func(name string, key msg.Key, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{
 			Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, NameLocalizations: *localNames(name),
 			Description: en.T(key), DescriptionLocalizations: *localized(key), Options: opts,
 		}
 	}
-	opt := func(typ discordgo.ApplicationCommandOptionType, name, key string) *discordgo.ApplicationCommandOption {
+	opt := func(typ discordgo.ApplicationCommandOptionType, name string, key msg.Key) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{
 			Type: typ, Name: name, NameLocalizations: *localNames(name),
 			Description: en.T(key), DescriptionLocalizations: *localized(key),
 		}
 	}
 	choice := func(v game.Variant) *discordgo.ApplicationCommandOptionChoice {
-		key := "variant." + v.String()
+		key := i18n.Variant(v)
 		return &discordgo.ApplicationCommandOptionChoice{Name: en.T(key), NameLocalizations: *localized(key), Value: v.String()}
 	}
 	minGames, maxGames := 1.0, float64(game.MaxMatchGames)
 	minTimeout, maxTimeout := float64(MinTurnTimeout/time.Second), float64(MaxTurnTimeout/time.Second)
-	variant := opt(discordgo.ApplicationCommandOptionString, "variant", "cmd.new.variant")
+	variant := opt(discordgo.ApplicationCommandOptionString, "variant", msg.CmdNewVariant)
 	variant.Choices = []*discordgo.ApplicationCommandOptionChoice{choice(game.Dice), choice(game.Cards), choice(game.Jokers)}
-	games := opt(discordgo.ApplicationCommandOptionInteger, "games", "cmd.new.games")
+	games := opt(discordgo.ApplicationCommandOptionInteger, "games", msg.CmdNewGames)
 	games.MinValue, games.MaxValue = &minGames, maxGames
-	player := opt(discordgo.ApplicationCommandOptionUser, "player", "cmd.remove.player")
+	player := opt(discordgo.ApplicationCommandOptionUser, "player", msg.CmdRemovePlayer)
 	player.Required = true
-	timeout := opt(discordgo.ApplicationCommandOptionInteger, "timeout", "cmd.settings.timeout")
+	timeout := opt(discordgo.ApplicationCommandOptionInteger, "timeout", msg.CmdSettingsTimeout)
 	timeout.MinValue, timeout.MaxValue = &minTimeout, maxTimeout
-	statsPlayer := opt(discordgo.ApplicationCommandOptionUser, "player", "cmd.stats.player")
-	boardVariant := opt(discordgo.ApplicationCommandOptionString, "variant", "cmd.leaderboard.variant")
+	statsPlayer := opt(discordgo.ApplicationCommandOptionUser, "player", msg.CmdStatsPlayer)
+	boardVariant := opt(discordgo.ApplicationCommandOptionString, "variant", msg.CmdLeaderboardVariant)
 	boardVariant.Choices = variant.Choices
-	computers := opt(discordgo.ApplicationCommandOptionBoolean, "computers", "cmd.leaderboard.computers")
-	recordGame := opt(discordgo.ApplicationCommandOptionString, "game", "cmd.record.game")
+	computers := opt(discordgo.ApplicationCommandOptionBoolean, "computers", msg.CmdLeaderboardComputers)
+	recordGame := opt(discordgo.ApplicationCommandOptionString, "game", msg.CmdRecordGame)
 	recordGame.Autocomplete = true
-	where := opt(discordgo.ApplicationCommandOptionString, "where", "cmd.solo.where")
+	where := opt(discordgo.ApplicationCommandOptionString, "where", msg.CmdSoloWhere)
 	for _, w := range []string{"private", "channel"} {
-		where.Choices = append(where.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en.T("where." + w), NameLocalizations: *localized("where." + w), Value: w})
+		where.Choices = append(where.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en.T(i18n.Where(w)), NameLocalizations: *localized(i18n.Where(w)), Value: w})
 	}
 	return []*discordgo.ApplicationCommand{{
 		Name:                     "qwixx",
-		Description:              en.T("cmd.qwixx"),
-		DescriptionLocalizations: localized("cmd.qwixx"),
+		Description:              en.T(msg.CmdQwixx),
+		DescriptionLocalizations: localized(msg.CmdQwixx),
 		// Installed to a server (tables) or by a user (the private games
 		// anywhere: DMs, group DMs, servers without the bot); the
 		// subcommands that need the bot in the channel say so there.
 		IntegrationTypes: &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall},
 		Contexts:         &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel},
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("new", "cmd.new", variant, games),
-			sub("sheet", "cmd.sheet"),
-			sub("hand", "cmd.hand"),
-			sub("leave", "cmd.leave"),
-			sub("remove", "cmd.remove", player),
-			sub("end", "cmd.end"),
-			sub("settings", "cmd.settings", timeout),
-			sub("rules", "cmd.rules"),
-			sub("help", "cmd.help"),
-			sub("stats", "cmd.stats", statsPlayer),
-			sub("leaderboard", "cmd.leaderboard", boardVariant, computers),
-			sub("record", "cmd.record", recordGame),
-			sub("forget-me", "cmd.forget"),
-			sub("solo", "cmd.solo", where),
-			sub("daily", "cmd.daily"),
+			sub("new", msg.CmdNew, variant, games),
+			sub("sheet", msg.CmdSheet),
+			sub("hand", msg.CmdHand),
+			sub("leave", msg.CmdLeave),
+			sub("remove", msg.CmdRemove, player),
+			sub("end", msg.CmdEnd),
+			sub("settings", msg.CmdSettings, timeout),
+			sub("rules", msg.CmdRules),
+			sub("help", msg.CmdHelp),
+			sub("stats", msg.CmdStats, statsPlayer),
+			sub("leaderboard", msg.CmdLeaderboard, boardVariant, computers),
+			sub("record", msg.CmdRecord, recordGame),
+			sub("forget-me", msg.CmdForget),
+			sub("solo", msg.CmdSolo, where),
+			sub("daily", msg.CmdDaily),
 		},
 	}}
 }
@@ -151,27 +147,27 @@ func (b *Bot) command(r *request) {
 	if !ok || data.Name != "qwixx" || len(data.Options) != 1 || data.Options[0] == nil ||
 		data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
 		r.log.Warn().Str("command", data.Name).Msg("unknown command shape")
-		r.ephemeral(r.lang.T("err.badcommand"))
+		r.ephemeral(r.lang.T(msg.ErrBadcommand))
 		return
 	}
 	sub := data.Options[0]
 	opts, ok := commandOptions(sub)
 	if !ok {
 		r.log.Warn().Str("sub", sub.Name).Msg("malformed command options")
-		r.ephemeral(r.lang.T("err.badcommand"))
+		r.ephemeral(r.lang.T(msg.ErrBadcommand))
 		return
 	}
 	switch sub.Name {
 	case "new":
 		v, ok := opts.variant("variant", game.Dice)
 		if !ok {
-			r.ephemeral(r.lang.T("err.badcommand"))
+			r.ephemeral(r.lang.T(msg.ErrBadcommand))
 			return
 		}
 		games := int64(1)
 		if n, ok := opts.integer("games"); ok {
 			if n < 1 || n > game.MaxMatchGames {
-				r.ephemeral(r.lang.T("err.badcommand"))
+				r.ephemeral(r.lang.T(msg.ErrBadcommand))
 				return
 			}
 			games = n
@@ -188,7 +184,7 @@ func (b *Bot) command(r *request) {
 	case "remove":
 		u, ok := opts.user("player")
 		if !ok {
-			r.ephemeral(r.lang.T("err.badcommand"))
+			r.ephemeral(r.lang.T(msg.ErrBadcommand))
 			return
 		}
 		b.cmdLeave(r, u)
@@ -207,7 +203,7 @@ func (b *Bot) command(r *request) {
 			Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{rulesEmbed(r.lang)}, Flags: discordgo.MessageFlagsEphemeral},
 		})
 	case "help":
-		r.ephemeral(r.lang.T("help.text"))
+		r.ephemeral(r.lang.T(msg.HelpText))
 	case "stats":
 		u, ok := opts.user("player")
 		if !ok {
@@ -218,7 +214,7 @@ func (b *Bot) command(r *request) {
 		// No variant: every variant (the zero Variant).
 		v, ok := opts.variant("variant", 0)
 		if !ok {
-			r.ephemeral(r.lang.T("err.badcommand"))
+			r.ephemeral(r.lang.T(msg.ErrBadcommand))
 			return
 		}
 		computers, _ := opts.boolean("computers")
@@ -231,7 +227,7 @@ func (b *Bot) command(r *request) {
 	case "solo":
 		where, _ := opts.str("where")
 		if where != "" && where != "private" && where != "channel" {
-			r.ephemeral(r.lang.T("err.badcommand"))
+			r.ephemeral(r.lang.T(msg.ErrBadcommand))
 			return
 		}
 		b.cmdSolo(r, where)
@@ -239,7 +235,7 @@ func (b *Bot) command(r *request) {
 		b.cmdDaily(r)
 	default:
 		r.log.Warn().Str("sub", sub.Name).Msg("unknown subcommand")
-		r.ephemeral(r.lang.T("err.badcommand"))
+		r.ephemeral(r.lang.T(msg.ErrBadcommand))
 	}
 }
 

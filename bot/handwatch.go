@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 )
@@ -204,7 +206,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		// Its game ended (/qwixx end, another game since) or the user is
 		// no longer at it: the view says so and loses its buttons, which
 		// could only answer that they belong to an earlier state.
-		content, none := s.lang.T("hand.over"), []discordgo.MessageComponent{}
+		content, none := s.lang.T(msg.HandOver), []discordgo.MessageComponent{}
 		edit = &discordgo.WebhookEdit{Content: &content, Components: &none}
 	} else {
 		key = handKey(t, seat)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -28,7 +30,7 @@ func (b *Bot) hint(r *request, a Action) {
 	// and the advised move's button turns green. Its picture stays.
 	comps := personalControls(t, seat, r.lang, ViewSheet)
 	markButton(comps, moveAction(t, ViewSheet, adv.Move))
-	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T("sheet.mine", t.Game.Sheet(seat).Score())
+	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T(msg.SheetMine, t.Game.Sheet(seat).Score())
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 		Content: text, Components: comps,
 	}})
@@ -75,47 +77,47 @@ func moveAction(t *Table, view View, m game.Move) string {
 func hintText(l Lang, a ai.Advice) string {
 	var gain string
 	if g := int(math.Round(a.Gain)); g >= 1 {
-		gain = l.T("hint.gain", g)
+		gain = l.T(msg.HintGain, g)
 	} else {
-		gain = l.T("hint.close")
+		gain = l.T(msg.HintClose)
 	}
 	m := a.Move
 	switch {
 	case m.Kind == game.Take:
-		why := []string{l.T("hint.takewhy")}
+		why := []string{l.T(msg.HintTakewhy)}
 		if len(a.Fits) > 0 {
 			why = fitWords(l, a.Fits)
 		}
-		return l.T("hint.take", joinInts(m.TakeNumbers(), " + ")) + l.T("word.colon") + strings.Join(append(why, gainOverWeakest(l, a.Gain)), " · ") + chanceWords(l, a)
+		return l.T(msg.HintTake, joinInts(m.TakeNumbers(), " + ")) + l.T(msg.WordColon) + strings.Join(append(why, gainOverWeakest(l, a.Gain)), " · ") + chanceWords(l, a)
 	case m.Kind == game.Play && len(a.Crosses) == 0:
-		return l.T("hint.playnone", playedList(l, m.Cards[:m.N], m.Color, true)) + chanceWords(l, a)
+		return l.T(msg.HintPlaynone, playedList(l, m.Cards[:m.N], m.Color, true)) + chanceWords(l, a)
 	}
 	if len(a.Crosses) == 0 {
-		why := l.T("hint.costly")
+		why := l.T(msg.HintCostly)
 		if a.Misthrow {
-			why += " " + l.T("hint.misthrow")
+			why += " " + l.T(msg.HintMisthrow)
 		}
-		return l.T("hint.pass") + l.T("word.colon") + why + chanceWords(l, a)
+		return l.T(msg.HintPass) + l.T(msg.WordColon) + why + chanceWords(l, a)
 	}
-	head := l.T("hint.cross", cellName(l, a.Color, a.Crosses[len(a.Crosses)-1]))
+	head := l.T(msg.HintCross, cellName(l, a.Color, a.Crosses[len(a.Crosses)-1]))
 	if m.Kind == game.Play {
-		head = l.T("hint.play", playedList(l, m.Cards[:m.N], m.Color, true), joinInts(a.Crosses, ", "))
+		head = l.T(msg.HintPlay, playedList(l, m.Cards[:m.N], m.Color, true), joinInts(a.Crosses, ", "))
 	}
 	var why []string
 	if a.Locks {
-		why = append(why, l.T("hint.locks", rowName(l, a.Color)))
+		why = append(why, l.T(msg.HintLocks, rowName(l, a.Color)))
 	}
 	if len(a.Skipped) > 0 {
-		why = append(why, l.T("hint.skips", joinInts(a.Skipped, ", ")))
+		why = append(why, l.T(msg.HintSkips, joinInts(a.Skipped, ", ")))
 	}
 	if len(a.Open) > 0 {
-		why = append(why, l.T("hint.open", rowName(l, a.Color), joinInts(a.Open, " "+l.T("word.and")+" ")))
+		why = append(why, l.T(msg.HintOpen, rowName(l, a.Color), joinInts(a.Open, " "+l.T(msg.WordAnd)+" ")))
 	}
 	if m.Kind == game.Play {
 		gain = gainOverWeakest(l, a.Gain)
 	}
 	why = append(why, gain)
-	return head + l.T("word.colon") + strings.Join(why, " · ") + chanceWords(l, a)
+	return head + l.T(msg.WordColon) + strings.Join(why, " · ") + chanceWords(l, a)
 }
 
 // fitWords says where each taken number fits (Advice.Fits; a card's
@@ -126,11 +128,11 @@ func fitWords(l Lang, fits []ai.Fit) []string {
 	for _, f := range fits {
 		switch {
 		case f.Skips < 0:
-			out = append(out, l.T("hint.fitsnone", strconv.Itoa(f.Number)))
+			out = append(out, l.T(msg.HintFitsnone, strconv.Itoa(f.Number)))
 		case f.Skips == 0:
-			out = append(out, l.T("hint.fits", strconv.Itoa(f.Number), rowName(l, f.Color)))
+			out = append(out, l.T(msg.HintFits, strconv.Itoa(f.Number), rowName(l, f.Color)))
 		default:
-			out = append(out, l.T("hint.fitskips", strconv.Itoa(f.Number), rowName(l, f.Color), f.Skips))
+			out = append(out, l.T(msg.HintFitskips, strconv.Itoa(f.Number), rowName(l, f.Color), f.Skips))
 		}
 	}
 	return out
@@ -144,11 +146,11 @@ func fitWords(l Lang, fits []ai.Fit) []string {
 func chanceWords(l Lang, a ai.Advice) string {
 	switch {
 	case a.EndsGame && a.WinChance >= 0.99:
-		return " · " + l.T("hint.endswin")
+		return " · " + l.T(msg.HintEndswin)
 	case a.EndsGame && a.WinChance <= 0.01:
-		return " · " + l.T("hint.endsloss")
+		return " · " + l.T(msg.HintEndsloss)
 	case a.NearEnd || a.EndsGame:
-		return " · " + l.T("hint.win", int(math.Round(100*a.WinChance)))
+		return " · " + l.T(msg.HintWin, int(math.Round(100*a.WinChance)))
 	}
 	return ""
 }
@@ -157,9 +159,9 @@ func chanceWords(l Lang, a ai.Advice) string {
 // the weakest choice", or that the choices are about equal (never "+0").
 func gainOverWeakest(l Lang, gain float64) string {
 	if g := int(math.Round(gain)); g >= 1 {
-		return l.T("hint.gainother", g)
+		return l.T(msg.HintGainother, g)
 	}
-	return l.T("hint.even")
+	return l.T(msg.HintEven)
 }
 
 // hintHand answers a 💡 Hint click in a private hand view (card games) by
@@ -187,11 +189,11 @@ func (b *Bot) advise(r *request, a Action, acts func(*Table, int) bool) (*Table,
 	case !ok:
 		return nil, 0, ai.Advice{}, false
 	case !hintsOn(t):
-		r.ephemeral(r.lang.T("hint.off"))
+		r.ephemeral(r.lang.T(msg.HintOff))
 	case a.Stamp != t.Stamp():
-		r.ephemeral(r.lang.T("err.stale"))
+		r.ephemeral(r.lang.T(msg.ErrStale))
 	case !acts(t, seat):
-		r.ephemeral(r.lang.T("hint.nothing"))
+		r.ephemeral(r.lang.T(msg.HintNothing))
 	default:
 		return t, seat, ai.Hint(t.Game.Private(seat), t.Game.LegalMoves(seat)), true
 	}

@@ -10,6 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
@@ -48,7 +51,7 @@ func (b *Bot) recordButton(t *Table, l Lang) discordgo.MessageComponent {
 }
 
 func recordButtonFor(l Lang, customID string) discordgo.Button {
-	return discordgo.Button{Label: l.T("btn.record"), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "📄"}}
+	return discordgo.Button{Label: l.T(msg.BtnRecord), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "📄"}}
 }
 
 // recordClick sends the record of the game whose results carry the
@@ -144,13 +147,13 @@ func (b *Bot) placeRecord(r *request, h session.History, place, id string) (sess
 func (b *Bot) sendRecord(r *request, id string) {
 	h, ok := b.history()
 	if !ok {
-		r.ephemeral(r.lang.T("hist.none"))
+		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
 	gr, found, err := b.findRecord(r, h, id)
 	if isCorrupt(err) {
 		r.log.Error().Err(err).Str("game", id).Msg("kept record damaged")
-		r.ephemeral(r.lang.T("record.damaged"))
+		r.ephemeral(r.lang.T(msg.RecordDamaged))
 		return
 	}
 	if err != nil {
@@ -159,9 +162,9 @@ func (b *Bot) sendRecord(r *request, id string) {
 	}
 	if !found {
 		if days := retentionDays(b); days > 0 {
-			r.ephemeral(r.lang.T("record.missing", days))
+			r.ephemeral(r.lang.T(msg.RecordMissing, days))
 		} else {
-			r.ephemeral(r.lang.T("record.gone"))
+			r.ephemeral(r.lang.T(msg.RecordGone))
 		}
 		return
 	}
@@ -172,7 +175,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 	}
 	if err != nil {
 		r.log.Error().Err(err).Str("game", gr.GameID).Msg("kept record damaged")
-		r.ephemeral(r.lang.T("record.damaged"))
+		r.ephemeral(r.lang.T(msg.RecordDamaged))
 		return
 	}
 	var pretty bytes.Buffer
@@ -182,7 +185,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 	}
 	pretty.WriteByte('\n')
 	name := "qwixx-" + gr.Time.UTC().Format("2006-01-02-1504") + ".json"
-	text := r.lang.T("record.sent", fmt.Sprintf("<t:%d:f>", gr.Time.Unix()), variantName(r.lang, v), strings.Join(rec.Players, ", "))
+	text := r.lang.T(msg.RecordSent, fmt.Sprintf("<t:%d:f>", gr.Time.Unix()), variantName(r.lang, v), strings.Join(rec.Players, ", "))
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
 		Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: bytes.NewReader(pretty.Bytes())}},
@@ -279,7 +282,7 @@ func (b *Bot) cmdStats(r *request, userID string) {
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: r.lang.T("btn.showstats"), Style: discordgo.SecondaryButton, CustomID: show},
+			discordgo.Button{Label: r.lang.T(msg.BtnShowstats), Style: discordgo.SecondaryButton, CustomID: show},
 		}}},
 	}})
 }
@@ -294,7 +297,7 @@ func (b *Bot) statsShow(r *request, a Action) {
 		return
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.glang.T("stats.shared", "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{embed},
+		Content: r.glang.T(msg.StatsShared, "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{embed},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}})
 }
@@ -304,7 +307,7 @@ func (b *Bot) statsShow(r *request, a Action) {
 // was answered instead (no history, no games, an error).
 func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.MessageEmbed, bool) {
 	if _, ok := b.history(); !ok {
-		r.ephemeral(r.lang.T("hist.none"))
+		r.ephemeral(r.lang.T(msg.HistNone))
 		return nil, false
 	}
 	results, damaged, ok := b.readResults(r)
@@ -315,12 +318,12 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.
 	us := stats.ForUser(results, userID, recentGames)
 	if us.All.Games == 0 && us.Solo.Games == 0 {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-			Content: r.lang.T("stats.nogames", "<@"+userID+">"), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+			Content: r.lang.T(msg.StatsNogames, "<@"+userID+">"), Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
 		}})
 		return nil, false
 	}
 	e := &discordgo.MessageEmbed{
-		Title:       clip(l.T("stats.title", escapeMarkdown(us.Name)), 256),
+		Title:       clip(l.T(msg.StatsTitle, escapeMarkdown(us.Name)), 256),
 		Description: summaryLine(l, us.All),
 		Color:       0x2f6fd6,
 	}
@@ -341,17 +344,17 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.
 		e.Description = ""
 	}
 	if s := us.Solo; s.Games > 0 {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T("variant.solo"), Value: l.T("stats.solo", s.Games, decimal(l, s.MeanScore), s.BestScore)})
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T(msg.VariantSolo), Value: l.T(msg.StatsSolo, s.Games, decimal(l, s.MeanScore), s.BestScore)})
 	}
 	var lines []string
 	for _, pg := range us.Recent {
 		lines = append(lines, recentLine(l, pg, playedVariants(us) > 1))
 	}
 	if len(lines) > 0 {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T("stats.recent"), Value: joinWithin(lines, 1024)})
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T(msg.StatsRecent), Value: joinWithin(lines, 1024)})
 	}
 	if damaged > 0 {
-		e.Footer = &discordgo.MessageEmbedFooter{Text: l.T("hist.damaged", damaged)}
+		e.Footer = &discordgo.MessageEmbedFooter{Text: l.T(msg.HistDamaged, damaged)}
 	}
 	return e, true
 }
@@ -379,7 +382,7 @@ func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok b
 		r.log.Error().Err(err).Int("damaged", damaged).Msg("some results unreadable")
 		if len(results) == 0 {
 			if damaged > 0 || isCorrupt(err) {
-				r.ephemeral(r.lang.T("hist.alldamaged"))
+				r.ephemeral(r.lang.T(msg.HistAlldamaged))
 			} else {
 				r.fail(err)
 			}
@@ -403,11 +406,11 @@ func playedVariants(us stats.UserStats) int {
 // summaryLine words a Summary: games, wins (shared ones counted and
 // said), win share, mean and best score.
 func summaryLine(l Lang, s stats.Summary) string {
-	line := l.T("stats.games", s.Games, s.Wins)
+	line := l.T(msg.StatsGames, s.Games, s.Wins)
 	if s.SharedWins > 0 {
-		line += " " + l.T("stats.sharedwins", s.SharedWins)
+		line += " " + l.T(msg.StatsSharedwins, s.SharedWins)
 	}
-	return line + " · " + l.T("stats.scores", percent(s.WinShare), decimal(l, s.MeanScore), s.BestScore)
+	return line + " · " + l.T(msg.StatsScores, percent(s.WinShare), decimal(l, s.MeanScore), s.BestScore)
 }
 
 // percent writes a share of 0–1 as a whole percentage.
@@ -442,13 +445,13 @@ func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
 	}
 	place := placeWord(l, pg.Rank)
 	if pg.Rank == 1 && pg.Winners() > 1 {
-		place = l.T("stats.sharedfirst")
+		place = l.T(msg.StatsSharedfirst)
 	}
 	head := fmt.Sprintf("<t:%d:d>", pg.Time.Unix())
 	if variant {
-		head += " " + l.T("variant.short."+pg.Variant.String()) + ","
+		head += " " + l.T(i18n.VariantShort(pg.Variant)) + ","
 	}
-	return head + " " + l.T("stats.placed", place, strings.Join(seats, ", "))
+	return head + " " + l.T(msg.StatsPlaced, place, strings.Join(seats, ", "))
 }
 
 // placeWord is a finishing place in words: "4th place", "Platz 4",
@@ -467,14 +470,14 @@ func placeWord(l Lang, rank int) string {
 				suffix = "rd"
 			}
 		}
-		return l.T("stats.place", strconv.Itoa(rank)+suffix)
+		return l.T(msg.StatsPlace, strconv.Itoa(rank)+suffix)
 	case "fr":
 		if rank == 1 {
-			return l.T("stats.place", "1ʳᵉ")
+			return l.T(msg.StatsPlace, "1ʳᵉ")
 		}
-		return l.T("stats.place", strconv.Itoa(rank)+"ᵉ")
+		return l.T(msg.StatsPlace, strconv.Itoa(rank)+"ᵉ")
 	}
-	return l.T("stats.place", strconv.Itoa(rank))
+	return l.T(msg.StatsPlace, strconv.Itoa(rank))
 }
 
 // escapeMarkdown keeps a name from formatting the text around it.
@@ -505,7 +508,7 @@ func joinWithin(lines []string, max int) string {
 // line saying what the rating is.
 func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 	if _, ok := b.history(); !ok {
-		r.ephemeral(r.lang.T("hist.none"))
+		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
 	results, damaged, ok := b.readResults(r)
@@ -515,12 +518,12 @@ func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 	// The board is posted in the channel: no private game counts.
 	board := stats.Leaders(visibleResults(results, ""), stats.LeaderboardOptions{Variant: v, Computers: computers})
 	if len(board.Entries) == 0 {
-		r.ephemeral(r.lang.T("board.empty"))
+		r.ephemeral(r.lang.T(msg.BoardEmpty))
 		return
 	}
 	e := boardEmbed(r.glang, board, v)
 	if damaged > 0 {
-		e.Footer.Text += "\n" + r.glang.T("hist.damaged", damaged)
+		e.Footer.Text += "\n" + r.glang.T(msg.HistDamaged, damaged)
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{},
@@ -529,7 +532,7 @@ func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 
 // boardEmbed words a leaderboard in l.
 func boardEmbed(l Lang, board stats.Board, v game.Variant) *discordgo.MessageEmbed {
-	what := l.T("board.all")
+	what := l.T(msg.BoardAll)
 	if v != 0 {
 		what = variantName(l, v)
 	}
@@ -537,43 +540,43 @@ func boardEmbed(l Lang, board stats.Board, v game.Variant) *discordgo.MessageEmb
 	for _, e := range board.Entries {
 		name := escapeMarkdown(e.Name)
 		if e.Computer {
-			name = "🤖 " + l.T("board.computer", l.T("level."+e.Level))
+			name = "🤖 " + l.T(msg.BoardComputer, l.T(i18n.Level(e.Level)))
 		}
 		if e.Rank == 0 {
 			unranked = append(unranked, fmt.Sprintf("%s (%d)", name, e.Games))
 			continue
 		}
 		if len(lines) < boardLines {
-			lines = append(lines, l.T("board.line", e.Rank, name, decimal(l, e.Rating.Ordinal()), e.Games, percent(e.WinShare)))
+			lines = append(lines, l.T(msg.BoardLine, e.Rank, name, decimal(l, e.Rating.Ordinal()), e.Games, percent(e.WinShare)))
 		}
 	}
 	desc := joinWithin(lines, 3000)
 	if len(unranked) > 0 {
-		more := l.T("board.unranked", board.MinGames) + " " + strings.Join(unranked, ", ")
+		more := l.T(msg.BoardUnranked, board.MinGames) + " " + strings.Join(unranked, ", ")
 		if desc != "" {
 			desc += "\n\n"
 		}
 		desc += clip(more, 1000)
 	}
 	return &discordgo.MessageEmbed{
-		Title:       clip(l.T("board.title", what), 256),
+		Title:       clip(l.T(msg.BoardTitle, what), 256),
 		Description: desc,
 		Color:       0xd6a02f,
-		Footer:      &discordgo.MessageEmbedFooter{Text: l.T("board.measure", board.MinGames, board.Games)},
+		Footer:      &discordgo.MessageEmbedFooter{Text: l.T(msg.BoardMeasure, board.MinGames, board.Games)},
 	}
 }
 
 // cmdForget asks the user to confirm that their data is to be forgotten.
 func (b *Bot) cmdForget(r *request) {
 	if _, ok := b.history(); !ok {
-		r.ephemeral(r.lang.T("hist.none"))
+		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.lang.T("forget.ask"), Flags: discordgo.MessageFlagsEphemeral,
+		Content: r.lang.T(msg.ForgetAsk), Flags: discordgo.MessageFlagsEphemeral,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: r.lang.T("btn.forget"), Style: discordgo.DangerButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "forget"}.Encode()},
-			discordgo.Button{Label: r.lang.T("btn.keep"), Style: discordgo.SecondaryButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "keep"}.Encode()},
+			discordgo.Button{Label: r.lang.T(msg.BtnForget), Style: discordgo.DangerButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "forget"}.Encode()},
+			discordgo.Button{Label: r.lang.T(msg.BtnKeep), Style: discordgo.SecondaryButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "keep"}.Encode()},
 		}}},
 	}})
 }
@@ -582,7 +585,7 @@ func (b *Bot) cmdForget(r *request) {
 func (b *Bot) peopleClick(r *request, a Action) {
 	// Only the user who asked confirms: the button names them.
 	if a.Table != r.userID {
-		r.ephemeral(r.lang.T("err.forged"))
+		r.ephemeral(r.lang.T(msg.ErrForged))
 		return
 	}
 	update := func(text string) {
@@ -591,12 +594,12 @@ func (b *Bot) peopleClick(r *request, a Action) {
 		}})
 	}
 	if a.Verb == "keep" {
-		update(r.lang.T("forget.kept"))
+		update(r.lang.T(msg.ForgetKept))
 		return
 	}
 	h, ok := b.history()
 	if !ok {
-		update(r.lang.T("hist.none"))
+		update(r.lang.T(msg.HistNone))
 		return
 	}
 	if err := b.keepDailyPlayed(r); err != nil {
@@ -621,7 +624,7 @@ func (b *Bot) peopleClick(r *request, a Action) {
 		}
 	}
 	r.log.Info().Int("results", f.Results).Int("records", f.Records).Msg("user forgotten")
-	update(r.lang.T("forget.done", f.Results, f.Records))
+	update(r.lang.T(msg.ForgetDone, f.Results, f.Records))
 }
 
 // GuildDeleted handles GUILD_DELETE: the bot left the guild (was removed,

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 	"go.etcd.io/bbolt"
 
@@ -671,7 +673,7 @@ func TestReviewStaysOnResultsAfterPlayAgain(t *testing.T) {
 				t.Fatalf("after %s the old results carry %v, want Record and Review", how, ids)
 			}
 			r := h.click("ben", rev[0], post)
-			if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || r.Data.Content == "" || r.Data.Content == LangFor("en").T("review.gone") || r.Data.Content == LangFor("en").T("review.notplayer") {
+			if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || r.Data.Content == "" || r.Data.Content == LangFor("en").T(msg.ReviewGone) || r.Data.Content == LangFor("en").T(msg.ReviewNotplayer) {
 				t.Fatalf("the kept Review after %s answered %q", how, r.Data.Content)
 			}
 		})

@@ -5,14 +5,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/render"
 )
 
-// Labels are the image labels in this language.
-func (l Lang) Labels() render.Labels {
-	if lang := languageOf(l.Tag); lang != nil && lang.Labels != (render.Labels{}) {
-		return lang.Labels
-	}
-	return render.DefaultLabels()
-}
-
 // Images is the Renderer that draws with the render package.
 type Images struct{}
 

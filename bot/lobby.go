@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
@@ -25,7 +28,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 			return nil, errRefused
 		}
 		if t != nil && t.Stage != StageOver {
-			r.ephemeral(r.lang.T("err.busy", variantName(r.lang, t.Variant)))
+			r.ephemeral(r.lang.T(msg.ErrBusy, variantName(r.lang, t.Variant)))
 			return nil, errRefused
 		}
 		lobby = &Table{
@@ -60,7 +63,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	if open != nil {
 		l := LangFor(open.Lang)
 		data := lobbyMessage(open, l)
-		data.Content = l.T("lobby.again")
+		data.Content = l.T(msg.LobbyAgain)
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 		return
 	}
@@ -73,7 +76,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	r.log.Info().Str("table", lobby.ID).Str("variant", v.String()).Msg("table opened")
 	data := lobbyMessage(lobby, LangFor(lobby.Lang))
 	if dropped != nil {
-		data.Content = LangFor(lobby.Lang).T("lobby.matchdropped", dropped.Played(), dropped.Games)
+		data.Content = LangFor(lobby.Lang).T(msg.LobbyMatchdropped, dropped.Played(), dropped.Games)
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 	if lobby.Shown.ResultsLive {
@@ -88,41 +91,41 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	for i, s := range t.Seats {
 		if s.Computer != "" {
 			computers++
-			fmt.Fprintf(&seats, "%d. %s (%s)\n", i+1, s.Mention(), l.T("level."+s.Computer))
+			fmt.Fprintf(&seats, "%d. %s (%s)\n", i+1, s.Mention(), l.T(i18n.Level(s.Computer)))
 			continue
 		}
 		fmt.Fprintf(&seats, "%d. %s\n", i+1, s.Mention())
 	}
-	desc := l.T("lobby.host", "<@"+t.Host+">")
+	desc := l.T(msg.LobbyHost, "<@"+t.Host+">")
 	if t.Games > 1 {
-		desc += "\n" + l.T("lobby.games", t.Games)
+		desc += "\n" + l.T(msg.LobbyGames, t.Games)
 	}
 	if t.Interactions {
-		desc += "\n" + l.T("lobby.interactions")
+		desc += "\n" + l.T(msg.LobbyInteractions)
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       l.T("lobby.title", variantName(l, t.Variant)),
+		Title:       l.T(msg.LobbyTitle, variantName(l, t.Variant)),
 		Description: desc,
 		Color:       0x2b7a3d,
 		Fields: []*discordgo.MessageEmbedField{{
-			Name: l.T("lobby.seats", len(t.Seats), t.SeatLimit()), Value: seats.String(),
+			Name: l.T(msg.LobbySeats, len(t.Seats), t.SeatLimit()), Value: seats.String(),
 		}},
-		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint", t.SeatLimit())},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T(msg.LobbyHint, t.SeatLimit())},
 	}
 	full := len(t.Seats) >= t.SeatLimit()
-	leavers := l.T("btn.leavers.pass")
+	leavers := l.T(msg.BtnLeaversPass)
 	if t.LeaverComputer {
-		leavers = l.T("btn.leavers.computer")
+		leavers = l.T(msg.BtnLeaversComputer)
 	}
-	hints := l.T("btn.hints.on")
+	hints := l.T(msg.BtnHintsOn)
 	if t.NoHints {
-		hints = l.T("btn.hints.off")
+		hints = l.T(msg.BtnHintsOff)
 	}
 	bots := []discordgo.MessageComponent{}
 	for _, lv := range ai.Levels {
-		bots = append(bots, discordgo.Button{Label: l.T("btn.addbot", l.T("level."+lv.String())), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "bot", lv.String()), Disabled: full})
+		bots = append(bots, discordgo.Button{Label: l.T(msg.BtnAddbot, l.T(i18n.Level(lv.String()))), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "bot", lv.String()), Disabled: full})
 	}
-	bots = append(bots, discordgo.Button{Label: l.T("btn.unbot"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "unbot", ""), Disabled: computers == 0})
+	bots = append(bots, discordgo.Button{Label: l.T(msg.BtnUnbot), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "unbot", ""), Disabled: computers == 0})
 	settings := []discordgo.MessageComponent{
 		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leavers", "")},
 		discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "hints", "")},
@@ -130,10 +133,10 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		Embeds: []*discordgo.MessageEmbed{embed},
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T("btn.join"), Style: discordgo.PrimaryButton, CustomID: actionID(t, ViewLobby, "join", ""), Disabled: full},
-			discordgo.Button{Label: l.T("btn.leave"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leave", "")},
-			discordgo.Button{Label: l.T("btn.start"), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
-			discordgo.Button{Label: l.T("btn.cancel"), Style: discordgo.DangerButton, CustomID: actionID(t, ViewLobby, "cancel", "")},
+			discordgo.Button{Label: l.T(msg.BtnJoin), Style: discordgo.PrimaryButton, CustomID: actionID(t, ViewLobby, "join", ""), Disabled: full},
+			discordgo.Button{Label: l.T(msg.BtnLeave), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leave", "")},
+			discordgo.Button{Label: l.T(msg.BtnStart), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
+			discordgo.Button{Label: l.T(msg.BtnCancel), Style: discordgo.DangerButton, CustomID: actionID(t, ViewLobby, "cancel", "")},
 		}}, discordgo.ActionsRow{Components: bots}, discordgo.ActionsRow{Components: settings}},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
@@ -146,22 +149,22 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 func (b *Bot) component(r *request) {
 	data, ok := r.i.Data.(discordgo.MessageComponentInteractionData)
 	if !ok {
-		r.ephemeral(r.lang.T("err.forged"))
+		r.ephemeral(r.lang.T(msg.ErrForged))
 		return
 	}
 	a, err := DecodeAction(data.CustomID)
 	switch {
 	case errors.Is(err, errOldButton):
-		r.ephemeral(r.lang.T("err.stale"))
+		r.ephemeral(r.lang.T(msg.ErrStale))
 		return
 	case err != nil:
 		r.log.Warn().Str("custom_id", data.CustomID).Msg("forged custom_id")
-		r.ephemeral(r.lang.T("err.forged"))
+		r.ephemeral(r.lang.T(msg.ErrForged))
 		return
 	}
 	if reason := componentMismatch(r.i, a, data); reason != "" {
 		r.log.Warn().Str("custom_id", data.CustomID).Str("reason", reason).Msg("forged component interaction")
-		r.ephemeral(r.lang.T("err.forged"))
+		r.ephemeral(r.lang.T(msg.ErrForged))
 		return
 	}
 	if h := handlerOf(a.View, a.Verb); h != nil {
@@ -170,7 +173,7 @@ func (b *Bot) component(r *request) {
 	}
 	// DecodeAction accepts only the routing table's pairs.
 	r.log.Error().Str("custom_id", data.CustomID).Msg("decoded click without a route")
-	r.ephemeral(r.lang.T("err.forged"))
+	r.ephemeral(r.lang.T(msg.ErrForged))
 }
 
 // componentMismatch says why a component interaction cannot come from a
@@ -203,7 +206,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	var after *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Stage != StageLobby || a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T("err.stale"))
+			r.ephemeral(r.lang.T(msg.ErrStale))
 			return nil, errRefused
 		}
 		var err error
@@ -251,7 +254,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	case a.Verb == "cancel":
 		r.log.Info().Str("table", a.Table).Msg("table cancelled")
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: r.glang.T("lobby.cancelled", "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
+			Content: r.glang.T(msg.LobbyCancelled, "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
 			AllowedMentions: &discordgo.MessageAllowedMentions{},
 		}})
 	case after.Stage == StagePlaying:
@@ -261,7 +264,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 			names[i] = s.Mention()
 		}
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: l.T("lobby.started", strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
+			Content: l.T(msg.LobbyStarted, strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
 			AllowedMentions: &discordgo.MessageAllowedMentions{},
 		}})
 		b.refresh.kick(b, r.i.ChannelID)
@@ -274,29 +277,29 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 func refusal(l Lang, t *Table, err error) string {
 	switch {
 	case errors.Is(err, session.ErrNoGame):
-		return l.T("err.nogame")
+		return l.T(msg.ErrNogame)
 	case errors.Is(err, session.ErrRemoveHost):
-		return l.T("err.removehost")
+		return l.T(msg.ErrRemovehost)
 	case errors.Is(err, session.ErrEndPerm):
-		return l.T("err.endperm")
+		return l.T(msg.ErrEndperm)
 	case errors.Is(err, session.ErrNotPlaying):
-		return l.T("err.notplaying")
+		return l.T(msg.ErrNotplaying)
 	case errors.Is(err, session.ErrLeftMatch):
-		return l.T("err.left")
+		return l.T(msg.ErrLeft)
 	case errors.Is(err, session.ErrSeated):
-		return l.T("err.joined")
+		return l.T(msg.ErrJoined)
 	case errors.Is(err, session.ErrFull):
-		return l.T("err.full", t.SeatLimit())
+		return l.T(msg.ErrFull, t.SeatLimit())
 	case errors.Is(err, session.ErrNotSeated):
-		return l.T("err.notseated")
+		return l.T(msg.ErrNotseated)
 	case errors.Is(err, session.ErrHostLeaves):
-		return l.T("err.hostleave")
+		return l.T(msg.ErrHostleave)
 	case errors.Is(err, session.ErrHostOnly):
-		return l.T("err.hostonly", "<@"+t.Host+">")
+		return l.T(msg.ErrHostonly, "<@"+t.Host+">")
 	case errors.Is(err, session.ErrFewPlayers):
-		return l.T("err.fewplayers")
+		return l.T(msg.ErrFewplayers)
 	}
-	return l.T("err.internal")
+	return l.T(msg.ErrInternal)
 }
 
 // startGame deals the table's next game (session.Table.Begin).
@@ -324,7 +327,7 @@ func (b *Bot) cmdEnd(r *request) {
 	var ended *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil {
-			r.ephemeral(r.lang.T("err.nogame"))
+			r.ephemeral(r.lang.T(msg.ErrNogame))
 			return nil, errRefused
 		}
 		if err := t.MayEnd(r.userID, r.perms&discordgo.PermissionManageMessages != 0); err != nil {
@@ -338,7 +341,7 @@ func (b *Bot) cmdEnd(r *request) {
 		unlock()
 		if b.clearUnreadable(r, ue) {
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-				Data: &discordgo.InteractionResponseData{Content: r.glang.T("end.unreadable", "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
+				Data: &discordgo.InteractionResponseData{Content: r.glang.T(msg.EndUnreadable, "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 		}
 		return
 	}
@@ -350,10 +353,10 @@ func (b *Bot) cmdEnd(r *request) {
 	r.log.Info().Str("table", ended.ID).Msg("game ended by command")
 	if ended.Game == nil {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: l.T("end.lobby", "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
+			Data: &discordgo.InteractionResponseData{Content: l.T(msg.EndLobby, "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 		return
 	}
-	data := b.resultsMessage(r.log, ended, l.T("end.done", "<@"+r.userID+">"))
+	data := b.resultsMessage(r.log, ended, l.T(msg.EndDone, "<@"+r.userID+">"))
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 	// The table is gone, and the reconciler with it: shrink its messages
 	// and delete its reminder here, as the reconciler would have.
@@ -379,10 +382,10 @@ func (b *Bot) cmdEnd(r *request) {
 // still scores (RULES P2). In the lobby, leaving frees the seat.
 func (b *Bot) cmdLeave(r *request, userID string) {
 	var name string
-	leftMsg := "event.left"
+	leftMsg := msg.EventLeft
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil {
-			r.ephemeral(r.lang.T("err.nogame"))
+			r.ephemeral(r.lang.T(msg.ErrNogame))
 			return nil, errRefused
 		}
 		if seat := t.SeatOf(userID); seat >= 0 {
@@ -395,7 +398,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 			return nil, errRefused
 		}
 		if n.Event == newsLeftBot {
-			leftMsg = "event.left.computer"
+			leftMsg = msg.EventLeftComputer
 		}
 		return t, nil
 	})

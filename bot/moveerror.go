@@ -5,67 +5,70 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // colorName is a row's colour in the language.
-func colorName(l Lang, c game.Color) string { return l.T("color." + c.String()) }
+func colorName(l Lang, c game.Color) string { return l.T(i18n.Color[c]) }
 
 // explain says in the user's language why a move was refused.
 func explain(l Lang, err error) string {
 	var e *game.MoveError
 	if !errors.As(err, &e) {
-		return l.T("err.internal")
+		return l.T(msg.ErrInternal)
 	}
 	switch e.Reason {
 	case game.ReasonGameOver:
-		return l.T("why.over")
+		return l.T(msg.WhyOver)
 	case game.ReasonNoSuchPlayer:
-		return l.T("why.player")
+		return l.T(msg.WhyPlayer)
 	case game.ReasonNotYourTurn:
-		return l.T("why.turn")
+		return l.T(msg.WhyTurn)
 	case game.ReasonAlreadyDecided:
-		return l.T("why.decided")
+		return l.T(msg.WhyDecided)
 	case game.ReasonNoSuchNumber:
-		return l.T("why.number", rowIn(l, e.Color), e.Number)
+		return l.T(msg.WhyNumber, rowIn(l, e.Color), e.Number)
 	case game.ReasonRowClosed:
-		return upperFirst(l.T("why.closed", rowName(l, e.Color)))
+		return upperFirst(l.T(msg.WhyClosed, rowName(l, e.Color)))
 	case game.ReasonDieGone:
-		return l.T("why.diegone", l.T("adj."+e.Color.String()))
+		return l.T(msg.WhyDiegone, l.T(i18n.Adj[e.Color]))
 	case game.ReasonRowLockedOwn:
-		return l.T("why.ownlock", rowName(l, e.Color))
+		return l.T(msg.WhyOwnlock, rowName(l, e.Color))
 	case game.ReasonAlreadyCrossed:
-		return upperFirst(l.T("why.crossed", cellName(l, e.Color, e.Number)))
+		return upperFirst(l.T(msg.WhyCrossed, cellName(l, e.Color, e.Number)))
 	case game.ReasonLeftOfLast:
-		return upperFirst(l.T("why.left", cellName(l, e.Color, e.Number), rowIn(l, e.Color), e.Last))
+		return upperFirst(l.T(msg.WhyLeft, cellName(l, e.Color, e.Number), rowIn(l, e.Color), e.Last))
 	case game.ReasonNeedFive:
-		return l.T("why.five", cellName(l, e.Color, e.Number), rowIn(l, e.Color), e.Count)
+		return l.T(msg.WhyFive, cellName(l, e.Color, e.Number), rowIn(l, e.Color), e.Count)
 	case game.ReasonBadWhiteDie:
-		return l.T("why.white")
+		return l.T(msg.WhyWhite)
 	case game.ReasonTakeCount:
-		return l.T("why.take", e.Count, e.Got)
+		return l.T(msg.WhyTake, e.Count, e.Got)
 	case game.ReasonNotInDisplay:
-		return l.T("why.display", e.Number)
+		return l.T(msg.WhyDisplay, e.Number)
 	case game.ReasonPlayCount:
-		return l.T("why.count", e.Got)
+		return l.T(msg.WhyCount, e.Got)
 	case game.ReasonNotInHand:
-		return l.T("why.hand")
+		return l.T(msg.WhyHand)
 	case game.ReasonDuplicateCard:
-		return l.T("why.twice")
+		return l.T(msg.WhyTwice)
 	case game.ReasonMixedColors:
-		return l.T("why.mixed")
+		return l.T(msg.WhyMixed)
 	case game.ReasonJokerColor:
-		return l.T("why.jokercol", colorWord(l, e.Color))
+		return l.T(msg.WhyJokercol, colorWord(l, e.Color))
 	case game.ReasonCrossNotPlayed:
-		return l.T("why.notplayed", e.Number)
+		return l.T(msg.WhyNotplayed, e.Number)
 	case game.ReasonGap:
 		left := make([]string, len(e.Left))
 		for i, n := range e.Left {
 			left[i] = fmt.Sprint(n)
 		}
-		return l.T("why.gap", strings.Join(left, " "+l.T("word.and")+" "))
+		return l.T(msg.WhyGap, strings.Join(left, " "+l.T(msg.WordAnd)+" "))
 	case game.ReasonBadColor:
-		return l.T("why.color")
+		return l.T(msg.WhyColor)
 	}
-	return l.T("why.action")
+	return l.T(msg.WhyAction)
 }

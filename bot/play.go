@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
@@ -30,34 +33,34 @@ func (b *Bot) playClick(r *request, a Action) {
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Game == nil {
 			if private {
-				r.ephemeral(r.lang.T("solo.gone"))
+				r.ephemeral(r.lang.T(msg.SoloGone))
 			} else {
-				r.ephemeral(r.lang.T("err.stale"))
+				r.ephemeral(r.lang.T(msg.ErrStale))
 			}
 			return nil, errRefused
 		}
 		if private && a.Stamp != t.Stamp() {
 			// An outdated view of the player's own game (a second click
 			// before the first one's answer came): shown as it is now.
-			b.answerPrivate(r, t, r.lang.T("solo.stale"), "")
+			b.answerPrivate(r, t, r.lang.T(msg.SoloStale), "")
 			return nil, errRefused
 		}
 		if t.Stage == StageOver {
-			r.ephemeral(r.lang.T("err.overgame"))
+			r.ephemeral(r.lang.T(msg.ErrOvergame))
 			return nil, errRefused
 		}
 		if a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T("err.stale"))
+			r.ephemeral(r.lang.T(msg.ErrStale))
 			return nil, errRefused
 		}
 		seat = t.SeatOf(r.userID)
 		if seat < 0 {
-			r.ephemeral(r.lang.T("err.notplaying"))
+			r.ephemeral(r.lang.T(msg.ErrNotplaying))
 			return nil, errRefused
 		}
 		m, label, err := moveFromAction(t.Game, seat, a, r.lang)
 		if err != nil {
-			r.ephemeral(r.lang.T("err.forged"))
+			r.ephemeral(r.lang.T(msg.ErrForged))
 			return nil, errRefused
 		}
 		if prev, ok := t.Game.Decision(seat); ok {
@@ -72,7 +75,7 @@ func (b *Bot) playClick(r *request, a Action) {
 				choices = personalControls(t, seat, r.lang, ViewSheet)
 			}
 			if len(choices) > 0 {
-				text += "\n" + r.lang.T("move.choices")
+				text += "\n" + r.lang.T(msg.MoveChoices)
 			}
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 				Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: choices,
@@ -90,16 +93,16 @@ func (b *Bot) playClick(r *request, a Action) {
 		return
 	}
 	if moved {
-		text := r.lang.T("ok.chose", chosen)
+		text := r.lang.T(msg.OkChose, chosen)
 		if chosen == "" {
-			text = r.lang.T("ok.passed")
+			text = r.lang.T(msg.OkPassed)
 		}
 		if was != "" {
-			text = r.lang.T("ok.changed", was) + " " + text
+			text = r.lang.T(msg.OkChanged, was) + " " + text
 		}
 		stillOpen := after.Stamp() == a.Stamp // the action has not resolved
 		if stillOpen && after.Game.Phase().Simultaneous() {
-			text += " " + r.lang.T("ok.canchange")
+			text += " " + r.lang.T(msg.OkCanchange)
 		}
 		switch a.View {
 		case ViewSolo, ViewDaily:
@@ -143,11 +146,11 @@ func (b *Bot) playClick(r *request, a Action) {
 func moveLabel(g *game.Game, m game.Move, l Lang) string {
 	switch m.Kind {
 	case game.White:
-		return l.T("btn.row", colorName(l, m.Color), g.WhiteSum())
+		return l.T(msg.BtnRow, colorName(l, m.Color), g.WhiteSum())
 	case game.Number:
-		return l.T("btn.row", colorName(l, m.Color), g.TopNumber())
+		return l.T(msg.BtnRow, colorName(l, m.Color), g.TopNumber())
 	}
-	return l.T("btn.pass")
+	return l.T(msg.BtnPass)
 }
 
 // moveFromAction turns a clicked action into a move for seat, with a label
@@ -164,9 +167,9 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 		n := g.WhiteSum()
 		if a.Verb == "number" {
 			n = g.TopNumber()
-			return game.NumberMove(seat, c), l.T("btn.row", colorName(l, c), n), nil
+			return game.NumberMove(seat, c), l.T(msg.BtnRow, colorName(l, c), n), nil
 		}
-		return game.WhiteMove(seat, c), l.T("btn.row", colorName(l, c), n), nil
+		return game.WhiteMove(seat, c), l.T(msg.BtnRow, colorName(l, c), n), nil
 	case "color":
 		w, col, ok := strings.Cut(a.Arg, ".")
 		c, err := game.ParseColor(col)
@@ -175,7 +178,7 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 			return game.Move{}, "", errForged
 		}
 		d := g.Dice()
-		return game.ColoredMove(seat, wi, c), l.T("btn.row", colorName(l, c), d[wi-1]+d[game.DieOf(c)]), nil
+		return game.ColoredMove(seat, wi, c), l.T(msg.BtnRow, colorName(l, c), d[wi-1]+d[game.DieOf(c)]), nil
 	case "take":
 		var nums []int
 		for _, f := range strings.Split(a.Arg, "-") {
@@ -230,30 +233,30 @@ func tableContent(t *Table, l Lang) string {
 	if g.Over() {
 		return ""
 	}
-	header := l.T("turn.header", g.Turn(), act.Mention())
+	header := l.T(msg.TurnHeader, g.Turn(), act.Mention())
 	if m := t.Match; m != nil && m.Games > 1 {
-		header = l.T("turn.matchgame", m.Played()+1, m.Games) + " · " + header
+		header = l.T(msg.TurnMatchgame, m.Played()+1, m.Games) + " · " + header
 	}
 	fmt.Fprintln(&sb, header)
 	switch g.Phase() {
 	case game.PhaseWhite:
-		fmt.Fprintln(&sb, l.T("turn.white", g.WhiteSum()))
+		fmt.Fprintln(&sb, l.T(msg.TurnWhite, g.WhiteSum()))
 	case game.PhaseColor:
-		fmt.Fprintln(&sb, l.T("turn.color", act.Mention()))
+		fmt.Fprintln(&sb, l.T(msg.TurnColor, act.Mention()))
 	case game.PhaseTake:
-		fmt.Fprintln(&sb, l.T("turn.take", act.Mention()))
+		fmt.Fprintln(&sb, l.T(msg.TurnTake, act.Mention()))
 	case game.PhaseNumber:
-		fmt.Fprintln(&sb, l.T("turn.number", g.TopNumber()))
+		fmt.Fprintln(&sb, l.T(msg.TurnNumber, g.TopNumber()))
 	case game.PhasePlay:
-		fmt.Fprintln(&sb, l.T("turn.play", act.Mention()))
+		fmt.Fprintln(&sb, l.T(msg.TurnPlay, act.Mention()))
 	}
 	var waiting []string
 	for _, p := range g.Waiting() {
 		waiting = append(waiting, t.Seats[p].Mention())
 	}
-	fmt.Fprintln(&sb, l.T("turn.waiting", strings.Join(waiting, " ")))
+	fmt.Fprintln(&sb, l.T(msg.TurnWaiting, strings.Join(waiting, " ")))
 	if !t.Deadline.IsZero() {
-		fmt.Fprintln(&sb, l.T("turn.deadline", fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
+		fmt.Fprintln(&sb, l.T(msg.TurnDeadline, fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
 	}
 	// Events of this turn so far; earlier turns' are in their log lines.
 	for _, n := range t.News {
@@ -290,16 +293,16 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		}
 		for _, c := range game.Colors {
 			if open[c] {
-				add(l.T("btn.row", colorName(l, c), n), verb, c.String(), discordgo.PrimaryButton, false)
+				add(l.T(msg.BtnRow, colorName(l, c), n), verb, c.String(), discordgo.PrimaryButton, false)
 			}
 		}
-		add(l.T("btn.pass"), "pass", "", discordgo.SecondaryButton, false)
+		add(l.T(msg.BtnPass), "pass", "", discordgo.SecondaryButton, false)
 	case game.PhaseColor:
 		d := g.Dice()
 		for _, m := range byColorPassLast(g.LegalMoves(g.Active())) {
 			if m.Kind == game.Colored {
 				w := d[m.White-1]
-				add(l.T("btn.color", colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
+				add(l.T(msg.BtnColor, colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
 					"color", fmt.Sprintf("%d.%s", m.White, m.Color), discordgo.PrimaryButton, false)
 			}
 		}
@@ -312,9 +315,9 @@ func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
 		}
 	}
 	rows := chunkButtons(btns)
-	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T("btn.sheet"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewTable, "sheet", "")}}
+	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T(msg.BtnSheet), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewTable, "sheet", "")}}
 	if t.Variant.CardGame() {
-		personal = append(personal, discordgo.Button{Label: l.T("btn.hand"), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewTable, "hand", "")})
+		personal = append(personal, discordgo.Button{Label: l.T(msg.BtnHand), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewTable, "hand", "")})
 	}
 	return append(rows, discordgo.ActionsRow{Components: personal})
 }
@@ -340,12 +343,12 @@ func byColorPassLast(moves []game.Move) []game.Move {
 func passButton(t *Table, seat int, l Lang) (string, discordgo.ButtonStyle) {
 	g := t.Game
 	if g.Phase() != game.PhaseColor || seat != g.Active() || g.ActiveHasCrossed() {
-		return l.T("btn.pass"), discordgo.SecondaryButton
+		return l.T(msg.BtnPass), discordgo.SecondaryButton
 	}
 	if g.Sheet(seat).Misthrows+1 >= game.MaxMisthrows {
-		return l.T("btn.pass.end"), discordgo.DangerButton
+		return l.T(msg.BtnPassEnd), discordgo.DangerButton
 	}
-	return l.T("btn.pass.misthrow", game.MisthrowPenalty), discordgo.DangerButton
+	return l.T(msg.BtnPassMisthrow, game.MisthrowPenalty), discordgo.DangerButton
 }
 
 // chunkButtons lays buttons out in rows of at most five.
@@ -367,7 +370,7 @@ func joinInts(ns []int, sep string) string {
 	return strings.Join(s, sep)
 }
 
-func takeLabel(l Lang, nums []int) string { return l.T("btn.take", joinInts(nums, " + ")) }
+func takeLabel(l Lang, nums []int) string { return l.T(msg.BtnTake, joinInts(nums, " + ")) }
 
 // refreshChannel shows the channel's table as it is now in the channel's
 // messages (reconcile). It runs in the channel's refresher goroutine, never
@@ -400,9 +403,9 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	}
 	stopped := g.EndReason() == game.NotOver
 	if stopped {
-		fmt.Fprintln(&sb, l.T("over.stopped"))
+		fmt.Fprintln(&sb, l.T(msg.OverStopped))
 	} else {
-		fmt.Fprintln(&sb, l.T("over.title"))
+		fmt.Fprintln(&sb, l.T(msg.OverTitle))
 		fmt.Fprintln(&sb, endHeadline(l, t))
 	}
 	scores := g.Scores()
@@ -414,13 +417,13 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	switch {
 	case stopped:
 		// Nobody wins a game that was not played to its end.
-		fmt.Fprintln(&sb, l.T("over.standing"))
+		fmt.Fprintln(&sb, l.T(msg.OverStanding))
 	case len(scores) == 1:
-		fmt.Fprintln(&sb, l.T("over.solo", wn[0], scores[0])) // nobody to beat
+		fmt.Fprintln(&sb, l.T(msg.OverSolo, wn[0], scores[0])) // nobody to beat
 	case len(win) == 1:
-		fmt.Fprintln(&sb, l.T("over.winner", wn[0], scores[win[0]]))
+		fmt.Fprintln(&sb, l.T(msg.OverWinner, wn[0], scores[win[0]]))
 	default:
-		fmt.Fprintln(&sb, l.T("over.winners", listAnd(l, wn), scores[win[0]]))
+		fmt.Fprintln(&sb, l.T(msg.OverWinners, listAnd(l, wn), scores[win[0]]))
 	}
 	order := make([]int, len(scores))
 	for i := range order {
@@ -432,7 +435,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		if i == 0 || scores[p] != scores[order[i-1]] {
 			rank = i + 1 // equal totals share a rank (RULES P3)
 		}
-		fmt.Fprintln(&sb, l.T("over.rank", rank, t.Seats[p].ShownName(), scores[p]))
+		fmt.Fprintln(&sb, l.T(msg.OverRank, rank, t.Seats[p].ShownName(), scores[p]))
 	}
 	if m := t.Match; m != nil && m.Games > 1 {
 		fmt.Fprintln(&sb)
@@ -451,9 +454,9 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	} else {
 		data.Files = append(data.Files, &discordgo.File{Name: "chart.png", ContentType: "image/png", Reader: bytes.NewReader(png)})
 	}
-	label := l.T("btn.again")
+	label := l.T(msg.BtnAgain)
 	if t.Match != nil && !t.Match.Done() {
-		label = l.T("btn.next")
+		label = l.T(msg.BtnNext)
 	}
 	if t.Stage == StageOver {
 		btns := []discordgo.MessageComponent{
@@ -489,10 +492,10 @@ func endHeadline(l Lang, t *Table) string {
 				var rows []string
 				for _, c := range game.Colors {
 					if g.Sheet(p).Rows[c].Locked() {
-						rows = append(rows, l.T("rowcolor."+c.String()))
+						rows = append(rows, l.T(i18n.RowColor[c]))
 					}
 				}
-				lines = append(lines, l.T("over.lockscard", t.Seats[p].Name, listAnd(l, rows)))
+				lines = append(lines, l.T(msg.OverLockscard, t.Seats[p].Name, listAnd(l, rows)))
 			}
 			break
 		}
@@ -507,17 +510,17 @@ func endHeadline(l Lang, t *Table) string {
 					who = append(who, t.Seats[p].Name)
 				}
 			}
-			row := l.T("rowcolor." + c.String())
+			row := l.T(i18n.RowColor[c])
 			if len(who) > 0 {
 				row += " (" + strings.Join(who, ", ") + ")"
 			}
 			rows = append(rows, row)
 		}
-		lines = append(lines, upperFirst(l.T("over.locks", listAnd(l, rows))))
+		lines = append(lines, upperFirst(l.T(msg.OverLocks, listAnd(l, rows))))
 	case game.EndMisthrows:
 		for p := range t.Seats {
 			if g.Sheet(p).Misthrows >= game.MaxMisthrows {
-				lines = append(lines, l.T("over.misthrows", t.Seats[p].Name))
+				lines = append(lines, l.T(msg.OverMisthrows, t.Seats[p].Name))
 			}
 		}
 	}
@@ -529,14 +532,14 @@ func endHeadline(l Lang, t *Table) string {
 // (a match ended with /qwixx end during its first game).
 func matchStandings(l Lang, t *Table, m *game.Match) string {
 	if m.Played() == 0 {
-		return l.T("over.nomatch", m.Games) + "\n"
+		return l.T(msg.OverNomatch, m.Games) + "\n"
 	}
 	var sb strings.Builder
-	fmt.Fprintln(&sb, l.T("over.match", m.Played(), m.Games))
+	fmt.Fprintln(&sb, l.T(msg.OverMatch, m.Played(), m.Games))
 	tot := m.Totals()
 	for p, s := range t.Seats {
 		if p < len(tot) {
-			fmt.Fprintln(&sb, l.T("over.matchrow", s.ShownName(), tot[p]))
+			fmt.Fprintln(&sb, l.T(msg.OverMatchrow, s.ShownName(), tot[p]))
 		}
 	}
 	var lead []string
@@ -546,9 +549,9 @@ func matchStandings(l Lang, t *Table, m *game.Match) string {
 		}
 	}
 	if m.Done() {
-		fmt.Fprintln(&sb, l.T("over.matchwin", listAnd(l, lead)))
+		fmt.Fprintln(&sb, l.T(msg.OverMatchwin, listAnd(l, lead)))
 	} else {
-		fmt.Fprintln(&sb, l.T("over.matchlead", listAnd(l, lead)))
+		fmt.Fprintln(&sb, l.T(msg.OverMatchlead, listAnd(l, lead)))
 	}
 	return sb.String()
 }
@@ -560,7 +563,7 @@ func (b *Bot) playAgain(r *request, a Action) {
 	var match bool
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil || t.ID != a.Table || t.Stage != StageOver || a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T("err.stale"))
+			r.ephemeral(r.lang.T(msg.ErrStale))
 			return nil, errRefused
 		}
 		again, err := t.PlayAgain(r.userID)
@@ -618,7 +621,7 @@ func (b *Bot) playAgain(r *request, a Action) {
 func againLobby(lobby *Table) *discordgo.InteractionResponseData {
 	l := LangFor(lobby.Lang)
 	data := lobbyMessage(lobby, l)
-	data.Content = l.T("lobby.againby", "<@"+lobby.Host+">")
+	data.Content = l.T(msg.LobbyAgainby, "<@"+lobby.Host+">")
 	var ping []string
 	for _, s := range lobby.Seats {
 		if s.Computer == "" && s.UserID != lobby.Host {
@@ -626,7 +629,7 @@ func againLobby(lobby *Table) *discordgo.InteractionResponseData {
 		}
 	}
 	if len(ping) > 0 {
-		data.Content += " " + l.T("lobby.seated", mentions(ping))
+		data.Content += " " + l.T(msg.LobbySeated, mentions(ping))
 	}
 	data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: ping}
 	return data

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
@@ -37,7 +39,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.Game != nil && t.Game.Over() && session.SamePlace(t.GuildID, r.i.GuildID, r.i.ChannelID) {
 		seat := t.SeatOf(r.userID)
 		if seat < 0 {
-			r.ephemeral(r.lang.T("review.notplayer"))
+			r.ephemeral(r.lang.T(msg.ReviewNotplayer))
 			return
 		}
 		b.sendReview(r, t.Game, seat)
@@ -45,7 +47,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 	}
 	h, ok := b.history()
 	if !ok {
-		r.ephemeral(r.lang.T("review.gone"))
+		r.ephemeral(r.lang.T(msg.ReviewGone))
 		return
 	}
 	gr, found, err := b.findRecord(r, h, a.Table+"-"+a.Arg)
@@ -54,7 +56,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 		return
 	}
 	if !found || err != nil {
-		r.ephemeral(r.lang.T("review.gone"))
+		r.ephemeral(r.lang.T(msg.ReviewGone))
 		return
 	}
 	seat := -1
@@ -64,17 +66,17 @@ func (b *Bot) reviewClick(r *request, a Action) {
 		}
 	}
 	if seat < 0 {
-		r.ephemeral(r.lang.T("review.notplayer"))
+		r.ephemeral(r.lang.T(msg.ReviewNotplayer))
 		return
 	}
 	rec, err := game.ParseRecord(gr.JSON)
 	if err != nil {
-		r.ephemeral(r.lang.T("review.gone"))
+		r.ephemeral(r.lang.T(msg.ReviewGone))
 		return
 	}
 	g, err := game.Replay(rec)
 	if err != nil {
-		r.ephemeral(r.lang.T("review.gone"))
+		r.ephemeral(r.lang.T(msg.ReviewGone))
 		return
 	}
 	b.sendReview(r, g, seat)
@@ -87,7 +89,7 @@ func (b *Bot) reviewPrivate(r *request, a Action) {
 		return
 	}
 	if t.Stage != StageOver || strconv.Itoa(t.GameNo) != a.Arg {
-		r.ephemeral(r.lang.T("review.notover"))
+		r.ephemeral(r.lang.T(msg.ReviewNotover))
 		return
 	}
 	b.sendReview(r, t.Game, seat)
@@ -99,7 +101,7 @@ func (b *Bot) reviewPrivate(r *request, a Action) {
 func (b *Bot) sendReview(r *request, g *game.Game, seat int) {
 	rv, err := ai.Review(g.Record(), seat)
 	if errors.Is(err, ai.ErrReviewDiceOnly) {
-		r.ephemeral(r.lang.T("review.dice"))
+		r.ephemeral(r.lang.T(msg.ReviewDice))
 		return
 	}
 	if err != nil {
@@ -124,18 +126,18 @@ func (b *Bot) sendReview(r *request, g *game.Game, seat int) {
 // reviewText words a review: the summary, the three costliest choices
 // (numbered as on the chart), then the other mistakes in game order.
 func reviewText(l Lang, rv ai.GameReview) string {
-	lines := []string{l.T("review.title")}
-	lines = append(lines, l.T("review.summary", percent(rv.Accuracy/100), rv.Decisions, decimal(l, rv.Lost)))
+	lines := []string{l.T(msg.ReviewTitle)}
+	lines = append(lines, l.T(msg.ReviewSummary, percent(rv.Accuracy/100), rv.Decisions, decimal(l, rv.Lost)))
 	if rv.Estimate {
-		lines = append(lines, l.T("review.estimate"))
+		lines = append(lines, l.T(msg.ReviewEstimate))
 	} else {
-		lines = append(lines, l.T("review.exact"))
+		lines = append(lines, l.T(msg.ReviewExact))
 	}
 	if len(rv.Mistakes) == 0 {
-		lines = append(lines, l.T("review.perfect"))
+		lines = append(lines, l.T(msg.ReviewPerfect))
 		return strings.Join(lines, "\n")
 	}
-	lines = append(lines, "", l.T("review.costliest"))
+	lines = append(lines, "", l.T(msg.ReviewCostliest))
 	top := map[[2]int]bool{}
 	for i, d := range rv.Costliest {
 		lines = append(lines, fmt.Sprintf("**%d.** %s", i+1, decisionLine(l, d)))
@@ -148,9 +150,9 @@ func reviewText(l Lang, rv ai.GameReview) string {
 		}
 	}
 	if len(rest) > 0 {
-		lines = append(lines, "", l.T("review.others", len(rest)))
+		lines = append(lines, "", l.T(msg.ReviewOthers, len(rest)))
 		if len(rest) > reviewLines {
-			rest = append(rest[:reviewLines], l.T("review.more", len(rest)-reviewLines))
+			rest = append(rest[:reviewLines], l.T(msg.ReviewMore, len(rest)-reviewLines))
 		}
 		lines = append(lines, rest...)
 	}
@@ -160,7 +162,7 @@ func reviewText(l Lang, rv ai.GameReview) string {
 // decisionLine is one graded decision: the turn and action, the dice,
 // the choice, the best choice and the expected points it cost.
 func decisionLine(l Lang, d ai.Decision) string {
-	return l.T("review.line", d.Turn, d.Action, diceWords(d.Dice), reviewMove(l, d.Dice, d.Chosen), reviewMove(l, d.Dice, d.Best), decimal(l, d.Lost))
+	return l.T(msg.ReviewLine, d.Turn, d.Action, diceWords(d.Dice), reviewMove(l, d.Dice, d.Chosen), reviewMove(l, d.Dice, d.Best), decimal(l, d.Lost))
 }
 
 // diceWords shows a turn's dice: the two white, then the coloured dice
@@ -181,11 +183,11 @@ func diceWords(d [6]int) string {
 func reviewMove(l Lang, d [6]int, m game.Move) string {
 	switch m.Kind {
 	case game.White:
-		return l.T("btn.row", colorName(l, m.Color), d[0]+d[1])
+		return l.T(msg.BtnRow, colorName(l, m.Color), d[0]+d[1])
 	case game.Colored:
 		if m.White >= 1 && m.White <= 2 {
-			return l.T("btn.row", colorName(l, m.Color), d[m.White-1]+d[game.DieOf(m.Color)])
+			return l.T(msg.BtnRow, colorName(l, m.Color), d[m.White-1]+d[game.DieOf(m.Color)])
 		}
 	}
-	return l.T("btn.pass")
+	return l.T(msg.BtnPass)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
@@ -29,10 +31,10 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 		_, err := session.SetTurnTimeout(r.ctx, b.st, r.i.GuildID, d, r.perms&discordgo.PermissionManageGuild != 0)
 		switch {
 		case errors.Is(err, session.ErrManageServer):
-			r.ephemeral(r.lang.T("settings.perm"))
+			r.ephemeral(r.lang.T(msg.SettingsPerm))
 			return
 		case errors.Is(err, session.ErrTimeoutRange):
-			r.ephemeral(r.lang.T("settings.range", formatDuration(r.lang, MinTurnTimeout), formatDuration(r.lang, MaxTurnTimeout)))
+			r.ephemeral(r.lang.T(msg.SettingsRange, formatDuration(r.lang, MinTurnTimeout), formatDuration(r.lang, MaxTurnTimeout)))
 			return
 		case err != nil:
 			r.fail(err)
@@ -40,5 +42,5 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 		}
 		r.log.Info().Str("guild", r.i.GuildID).Dur("turn_timeout", d).Msg("settings changed")
 	}
-	r.ephemeral(r.lang.T("settings.show", formatDuration(r.lang, b.turnTimeout(r.ctx, r.i.GuildID))))
+	r.ephemeral(r.lang.T(msg.SettingsShow, formatDuration(r.lang, b.turnTimeout(r.ctx, r.i.GuildID))))
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
@@ -80,7 +82,7 @@ func (b *Bot) startPrivate(r *request, kind string, update bool) {
 	var shown *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t != nil && t.Stage == StagePlaying {
-			shown, note = t, r.lang.T("solo.resumed")
+			shown, note = t, r.lang.T(msg.SoloResumed)
 			return nil, errRefused // shown as it is: nothing to save
 		}
 		nt, err := b.newPrivate(r, kind, nil)
@@ -211,14 +213,14 @@ func (b *Bot) cmdDaily(r *request) {
 		choice, streak := session.Daily(t, n)
 		switch choice {
 		case session.DailyResume:
-			shown, note = t, r.lang.T("solo.resumed")
+			shown, note = t, r.lang.T(msg.SoloResumed)
 			return nil, errRefused // shown as it is
 		case session.DailyDone:
-			shown, note = t, r.lang.T("daily.done", strconv.Itoa(n), next)
+			shown, note = t, r.lang.T(msg.DailyDone, strconv.Itoa(n), next)
 			return nil, errRefused
 		}
 		if played {
-			r.ephemeral(r.lang.T("daily.again", strconv.Itoa(n), next))
+			r.ephemeral(r.lang.T(msg.DailyAgain, strconv.Itoa(n), next))
 			return nil, errRefused
 		}
 		par, err := b.dailyPar(n, seed)
@@ -264,7 +266,7 @@ func (b *Bot) privateReadable(r *request) (note string, ok bool) {
 		}
 		b.unreadableSeen.Delete(key)
 		r.log.Warn().Bool("moved", moved).Msg("unreadable private game put aside (quarantine)")
-		return r.lang.T("solo.unreadable"), true
+		return r.lang.T(msg.SoloUnreadable), true
 	}
 	if err != nil {
 		r.fail(err)
@@ -331,28 +333,28 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 		lines = append(lines, note)
 	}
 	score := g.Sheet(0).Score()
-	title := l.T("solo.title")
+	title := l.T(msg.SoloTitle)
 	if t.Private == privateDaily {
-		title = l.T("daily.title", strconv.Itoa(t.Daily))
+		title = l.T(msg.DailyTitle, strconv.Itoa(t.Daily))
 	}
 	var comps []discordgo.MessageComponent
 	if t.Stage == StagePlaying {
-		lines = append(lines, l.T("solo.header", title, g.Turn(), score))
+		lines = append(lines, l.T(msg.SoloHeader, title, g.Turn(), score))
 		switch g.Phase() {
 		case game.PhaseWhite:
-			lines = append(lines, l.T("solo.white", g.WhiteSum()))
+			lines = append(lines, l.T(msg.SoloWhite, g.WhiteSum()))
 		case game.PhaseColor:
-			lines = append(lines, l.T("solo.color"))
+			lines = append(lines, l.T(msg.SoloColor))
 		}
 		comps = personalControls(t, 0, l, view)
 	} else {
-		lines = append(lines, l.T("solo.over", title, score))
+		lines = append(lines, l.T(msg.SoloOver, title, score))
 		if t.Private == privateDaily {
 			lines = append(lines, b.dailySummary(r, t)...)
 		}
 		btns := []discordgo.MessageComponent{reviewButton(l, actionID(t, view, "review", strconv.Itoa(t.GameNo)))}
 		if t.Private == privateSolo {
-			btns = append(btns, discordgo.Button{Label: l.T("btn.solo.again"), Style: discordgo.SuccessButton, CustomID: actionID(t, view, "again", "")})
+			btns = append(btns, discordgo.Button{Label: l.T(msg.BtnSoloAgain), Style: discordgo.SuccessButton, CustomID: actionID(t, view, "again", "")})
 		}
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 	}
@@ -373,13 +375,13 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 func (b *Bot) dailySummary(r *request, t *Table) []string {
 	l := r.lang
 	score := t.Game.Sheet(0).Score()
-	lines := []string{l.T("daily.par", t.Par, score-t.Par)}
+	lines := []string{l.T(msg.DailyPar, t.Par, score-t.Par)}
 	if rank, of, top := b.dailyRanking(r, t); of > 0 {
-		lines = append(lines, l.T("daily.rank", rank, of))
+		lines = append(lines, l.T(msg.DailyRank, rank, of))
 		lines = append(lines, top...)
 	}
-	lines = append(lines, l.T("daily.streak", t.Streak))
-	lines = append(lines, l.T("daily.share"), "```\n"+dailyShare(l, t)+"\n```")
+	lines = append(lines, l.T(msg.DailyStreak, t.Streak))
+	lines = append(lines, l.T(msg.DailyShare), "```\n"+dailyShare(l, t)+"\n```")
 	return lines
 }
 
@@ -398,7 +400,7 @@ func dailyShare(l Lang, t *Table) string {
 			rows = append(rows, fmt.Sprintf("%s%d", squares[c], n))
 		}
 	}
-	line := l.T("daily.sharehead", strconv.Itoa(t.Daily), sh.Score(), t.Par)
+	line := l.T(msg.DailySharehead, strconv.Itoa(t.Daily), sh.Score(), t.Par)
 	return line + "\n" + strings.Join(rows, " ") + " " + strings.Repeat("✖", sh.Misthrows) + "\n🔥 " + strconv.Itoa(t.Streak)
 }
 
@@ -445,7 +447,7 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 			rank = place
 		}
 		if i < 5 {
-			top = append(top, r.lang.T("daily.rankrow", place, escapeMarkdown(res.Seats[0].Name), res.Seats[0].Score))
+			top = append(top, r.lang.T(msg.DailyRankrow, place, escapeMarkdown(res.Seats[0].Name), res.Seats[0].Score))
 		}
 	}
 	if rank == 0 {
@@ -456,7 +458,7 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 
 // reviewButton is the 🔍 Review button.
 func reviewButton(l Lang, customID string) discordgo.Button {
-	return discordgo.Button{Label: l.T("btn.review"), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
+	return discordgo.Button{Label: l.T(msg.BtnReview), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
 }
 
 // cmdSoloChannel starts a solo dice game in the channel: a table of one
@@ -466,7 +468,7 @@ func (b *Bot) cmdSoloChannel(r *request) {
 	var solo *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t != nil && t.Stage != StageOver {
-			r.ephemeral(r.lang.T("err.busy", variantName(r.lang, t.Variant)))
+			r.ephemeral(r.lang.T(msg.ErrBusy, variantName(r.lang, t.Variant)))
 			return nil, errRefused
 		}
 		solo = &Table{
@@ -491,7 +493,7 @@ func (b *Bot) cmdSoloChannel(r *request) {
 	}
 	r.log.Info().Str("table", solo.ID).Msg("solo game started in the channel")
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: LangFor(solo.Lang).T("solo.channel", solo.Seats[0].Mention()), AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Content: LangFor(solo.Lang).T(msg.SoloChannel, solo.Seats[0].Mention()), AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}})
 	b.refresh.kick(b, r.i.ChannelID)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -535,7 +537,7 @@ func TestSoloViewOffersPrivateHint(t *testing.T) {
 	}
 	tb, _ = h.bot.loadTable(context.Background(), key)
 	r = h.click("anna", actionID(tb, ViewSolo, "hint", ""), ephemeralMsg)
-	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || strings.HasPrefix(r.Data.Content, "💡") || r.Data.Content != LangFor("en").T("hint.off") {
+	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || strings.HasPrefix(r.Data.Content, "💡") || r.Data.Content != LangFor("en").T(msg.HintOff) {
 		t.Fatalf("a forged hint click with hints off: %q", r.Data.Content)
 	}
 

@@ -3,6 +3,8 @@ package bot
 import (
 	"strconv"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -55,11 +57,11 @@ func newsWords(n News, l Lang, seats []Seat) string {
 	}
 	switch n.Event {
 	case newsLock:
-		return l.T("event.lock", name, rowName(l, n.Color))
+		return l.T(msg.EventLock, name, rowName(l, n.Color))
 	case newsMisthrow:
-		return l.T("event.misthrow", name, n.N)
+		return l.T(msg.EventMisthrow, name, n.N)
 	case newsReshuffle:
-		return l.T("event.reshuffle", n.N)
+		return l.T(msg.EventReshuffle, n.N)
 	case newsPlayed:
 		cards := make([]game.Card, 0, len(n.Cards))
 		for _, s := range n.Cards {
@@ -67,17 +69,17 @@ func newsWords(n News, l Lang, seats []Seat) string {
 				cards = append(cards, c)
 			}
 		}
-		return l.T("turn.played", name, playedList(l, cards, n.Color, true))
+		return l.T(msg.TurnPlayed, name, playedList(l, cards, n.Color, true))
 	case newsLeft:
-		return l.T("event.left", name)
+		return l.T(msg.EventLeft, name)
 	case newsLeftBot:
-		return l.T("event.left.computer", name)
+		return l.T(msg.EventLeftComputer, name)
 	case newsTimeout:
-		return l.T("turn.timeout", name)
+		return l.T(msg.TurnTimeout, name)
 	case newsTimeoutTake:
-		return l.T("turn.timeout.take", name, joinInts(n.Nums, " + "))
+		return l.T(msg.TurnTimeoutTake, name, joinInts(n.Nums, " + "))
 	case newsTimeoutPlay:
-		return l.T("turn.timeout.play", name)
+		return l.T(msg.TurnTimeoutPlay, name)
 	}
 	return n.Text
 }

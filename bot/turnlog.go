@@ -4,6 +4,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -23,9 +26,9 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 		}
 		return "#" + strconv.Itoa(p+1)
 	}
-	parts := []string{l.T("log.turn", t.Turn)}
+	parts := []string{l.T(msg.LogTurn, t.Turn)}
 	if t.Variant == game.Dice {
-		parts = append(parts, l.T("log.rolled", name(t.Active), t.Dice[game.White1], t.Dice[game.White2]))
+		parts = append(parts, l.T(msg.LogRolled, name(t.Active), t.Dice[game.White1], t.Dice[game.White2]))
 	}
 	numbered := false
 	for i, d := range t.Decisions {
@@ -33,40 +36,40 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 		who := name(d.Player)
 		switch d.Kind {
 		case game.Pass:
-			s = l.T("log.pass", who)
+			s = l.T(msg.LogPass, who)
 		case game.White:
-			s = l.T("log.cross", who, logColor(l, d.Color), first(d.Crossed))
+			s = l.T(msg.LogCross, who, logColor(l, d.Color), first(d.Crossed))
 		case game.Colored:
-			s = l.T("log.colored", who, logColor(l, d.Color), first(d.Crossed), d.Sum[0], d.Sum[1])
+			s = l.T(msg.LogColored, who, logColor(l, d.Color), first(d.Crossed), d.Sum[0], d.Sum[1])
 		case game.Number:
-			s = l.T("log.cross", who, logColor(l, d.Color), first(d.Crossed))
+			s = l.T(msg.LogCross, who, logColor(l, d.Color), first(d.Crossed))
 		case game.Take:
-			s = l.T("log.took", who, joinInts(d.Took, " + "))
+			s = l.T(msg.LogTook, who, joinInts(d.Took, " + "))
 		case game.Play:
 			cards := playedCards(l, d.Cards)
 			if len(d.Crossed) == 0 {
-				s = l.T("log.playednone", who, cards)
+				s = l.T(msg.LogPlayednone, who, cards)
 			} else {
-				s = l.T("log.played", who, cards, joinInts(d.Crossed, ", "))
+				s = l.T(msg.LogPlayed, who, cards, joinInts(d.Crossed, ", "))
 			}
 		default:
 			continue
 		}
 		if t.Number > 0 && d.Action == 2 && !numbered && (d.Kind == game.Pass || d.Kind == game.Number) {
-			s = l.T("log.number", t.Number, s)
+			s = l.T(msg.LogNumber, t.Number, s)
 			numbered = true
 		}
 		parts = append(parts, s)
 		if i+1 == len(t.Decisions) || t.Decisions[i+1].Action != d.Action {
 			for _, lk := range t.Locks {
 				if lk.Action == d.Action {
-					parts = append(parts, l.T("log.lock", name(lk.Player), rowName(l, lk.Color)))
+					parts = append(parts, l.T(msg.LogLock, name(lk.Player), rowName(l, lk.Color)))
 				}
 			}
 		}
 	}
 	if t.Misthrow > 0 {
-		parts = append(parts, l.T("log.misthrow", name(t.Active), t.Misthrow))
+		parts = append(parts, l.T(msg.LogMisthrow, name(t.Active), t.Misthrow))
 	}
 	who := make([]string, len(t.EndedBy))
 	for i, p := range t.EndedBy {
@@ -74,20 +77,20 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 	}
 	switch {
 	case t.End == game.EndMisthrows:
-		parts = append(parts, l.T("log.end.misthrows", strings.Join(who, ", ")))
+		parts = append(parts, l.T(msg.LogEndMisthrows, strings.Join(who, ", ")))
 	case t.End == game.EndLocks && t.Variant == game.Dice:
-		parts = append(parts, l.T("log.end.locks"))
+		parts = append(parts, l.T(msg.LogEndLocks))
 	case t.End == game.EndLocks:
-		parts = append(parts, l.T("log.end.lockscard", strings.Join(who, ", ")))
+		parts = append(parts, l.T(msg.LogEndLockscard, strings.Join(who, ", ")))
 	}
 	if !t.Finished {
-		parts = append(parts, l.T("log.running"))
+		parts = append(parts, l.T(msg.LogRunning))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // logColor is a colour as the log names a crossed number's row.
-func logColor(l Lang, c game.Color) string { return l.T("log.color." + c.String()) }
+func logColor(l Lang, c game.Color) string { return l.T(i18n.ColorWord[c]) }
 
 // playedCards names the cards of a play, public once played (RULES C10):
 // "Red 4, Red 5", "Joker 7 → Red".
@@ -95,9 +98,9 @@ func playedCards(l Lang, cs []game.PlayedCard) string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		if c.Joker {
-			out[i] = l.T("card.joker", c.Number) + " → " + l.T("cardcolor."+c.Color.String())
+			out[i] = l.T(msg.CardJoker, c.Number) + " → " + l.T(i18n.CardColor[c.Color])
 		} else {
-			out[i] = l.T("card", l.T("cardcolor."+c.Color.String()), c.Number)
+			out[i] = l.T(msg.Card, l.T(i18n.CardColor[c.Color]), c.Number)
 		}
 	}
 	return strings.Join(out, ", ")

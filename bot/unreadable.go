@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
+
 	"github.com/qwixxbot/qwixxbot/bot/session"
 )
 
@@ -65,9 +68,9 @@ func hostIn(raw []byte) string {
 // members who may manage messages.
 func unreadableText(l Lang, ue *unreadableError) string {
 	if ue.host != "" {
-		return l.T("err.unreadable", "<@"+ue.host+">")
+		return l.T(msg.ErrUnreadable, "<@"+ue.host+">")
 	}
-	return l.T("err.unreadable.nohost")
+	return l.T(msg.ErrUnreadableNohost)
 }
 
 // asUnreadable reports whether err is an unreadable table.

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -30,16 +33,16 @@ func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 		return nil, 0, false
 	}
 	if tableID != "" && (t == nil || t.ID != tableID) {
-		r.ephemeral(r.lang.T("err.stale"))
+		r.ephemeral(r.lang.T(msg.ErrStale))
 		return nil, 0, false
 	}
 	if t == nil || t.Game == nil {
-		r.ephemeral(r.lang.T("err.nogame"))
+		r.ephemeral(r.lang.T(msg.ErrNogame))
 		return nil, 0, false
 	}
 	seat := t.SeatOf(r.userID)
 	if seat < 0 {
-		r.ephemeral(r.lang.T("err.notplaying"))
+		r.ephemeral(r.lang.T(msg.ErrNotplaying))
 		return nil, 0, false
 	}
 	return t, seat, true
@@ -59,10 +62,10 @@ func (b *Bot) showSheet(r *request, tableID string) {
 		return
 	}
 	score := t.Game.Sheet(seat).Score()
-	text := r.lang.T("sheet.wait", score)
+	text := r.lang.T(msg.SheetWait, score)
 	comps := personalControls(t, seat, r.lang, ViewSheet)
 	if len(comps) > 0 {
-		text = r.lang.T("sheet.mine", score)
+		text = r.lang.T(msg.SheetMine, score)
 	}
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
 		Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: comps,
@@ -119,12 +122,12 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 			label, style = passButton(t, seat, l)
 			verb = "pass"
 		case game.White:
-			label, verb, arg = l.T("btn.row", colorName(l, m.Color), g.WhiteSum()), "white", m.Color.String()
+			label, verb, arg = l.T(msg.BtnRow, colorName(l, m.Color), g.WhiteSum()), "white", m.Color.String()
 		case game.Number:
-			label, verb, arg = l.T("btn.row", colorName(l, m.Color), g.TopNumber()), "number", m.Color.String()
+			label, verb, arg = l.T(msg.BtnRow, colorName(l, m.Color), g.TopNumber()), "number", m.Color.String()
 		case game.Colored:
 			w := d[m.White-1]
-			label = l.T("btn.color", colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)])
+			label = l.T(msg.BtnColor, colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)])
 			verb, arg = "color", fmt.Sprintf("%d.%s", m.White, m.Color)
 		case game.Take:
 			label, verb, arg = takeLabel(l, m.TakeNumbers()), "take", joinInts(m.TakeNumbers(), "-")
@@ -137,7 +140,7 @@ func personalControls(t *Table, seat int, l Lang, view View) []discordgo.Message
 		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: actionID(t, view, verb, arg)})
 	}
 	if (view == ViewSheet || view == ViewSolo || view == ViewDaily) && len(btns) > 0 && hintsOn(t) && g.MayAct(seat) {
-		btns = append(btns, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: actionID(t, view, "hint", "")})
+		btns = append(btns, discordgo.Button{Label: l.T(msg.BtnHint), Style: discordgo.SecondaryButton, CustomID: actionID(t, view, "hint", "")})
 	}
 	return chunkButtons(btns)
 }
@@ -155,12 +158,12 @@ func (b *Bot) showHand(r *request, tableID string, update bool, gameNo string) {
 		// this one; it says its game is over (the table's My cards opens
 		// this game's).
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: r.lang.T("hand.over"), Components: []discordgo.MessageComponent{},
+			Content: r.lang.T(msg.HandOver), Components: []discordgo.MessageComponent{},
 		}})
 		return
 	}
 	if !t.Variant.CardGame() {
-		r.ephemeral(r.lang.T("hand.none"))
+		r.ephemeral(r.lang.T(msg.HandNone))
 		return
 	}
 	b.answerHand(r, t, seat, playSel{}, "", update)
@@ -207,7 +210,7 @@ const handFile = "hand.png"
 // The hand picture shows the same cards: a view whose line is the same
 // shows the same picture.
 func handLine(l Lang, t *Table, seat int) string {
-	return l.T("hand.mine", cardList(l, t.Game.Hand(seat)))
+	return l.T(msg.HandMine, cardList(l, t.Game.Hand(seat)))
 }
 
 // hasFile reports whether m carries an attachment named name.
@@ -248,10 +251,10 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool
 	// Every click brings a fresh interaction token: the view keeps working
 	// however long the game lasts (tokens live 15 minutes).
 	last := []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("btn.refresh"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hand", strconv.Itoa(t.GameNo))},
+		discordgo.Button{Label: l.T(msg.BtnRefresh), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hand", strconv.Itoa(t.GameNo))},
 	}
 	if handActs(t, seat) && hintsOn(t) {
-		last = append(last, discordgo.Button{Label: l.T("btn.hint"), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hint", "")})
+		last = append(last, discordgo.Button{Label: l.T(msg.BtnHint), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hint", "")})
 	}
 	comps = append(comps, discordgo.ActionsRow{Components: last})
 	data := &discordgo.InteractionResponseData{Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps}
@@ -277,9 +280,9 @@ func handActs(t *Table, seat int) bool {
 // French).
 func cardName(l Lang, c game.Card) string {
 	if c.Joker() {
-		return l.T("card.joker", c.Number())
+		return l.T(msg.CardJoker, c.Number())
 	}
-	return l.T("card", l.T("cardcolor."+c.Color().String()), c.Number())
+	return l.T(msg.Card, l.T(i18n.CardColor[c.Color()]), c.Number())
 }
 
 func cardList(l Lang, cs []game.Card) string { return playedList(l, cs, 0, false) }
@@ -364,7 +367,7 @@ func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
 	for i, c := range cards {
 		names[i] = cardName(l, c)
 		if c.Joker() && named {
-			names[i] += " → " + l.T("cardcolor."+as.String())
+			names[i] += " → " + l.T(i18n.CardColor[as])
 		}
 	}
 	return strings.Join(names, ", ")
@@ -373,13 +376,13 @@ func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
 // playLabel words a play: the question before it is confirmed, or what was
 // done (done).
 func playLabel(l Lang, p playSel, done bool) string {
-	key := "play.ready"
+	key, none := msg.PlayReady, msg.PlayReadynone
 	if done {
-		key = "play.done"
+		key, none = msg.PlayDone, msg.PlayDonenone
 	}
 	cards := playedList(l, p.cards, p.color, p.hasColor)
 	if len(p.cross) == 0 {
-		return l.T(key+"none", cards)
+		return l.T(none, cards)
 	}
 	return l.T(key, cards, joinInts(p.cross, ", "))
 }
@@ -395,11 +398,11 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.cards, c)})
 	}
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "pick", ""), Placeholder: l.T("play.pick"),
+		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "pick", ""), Placeholder: l.T(msg.PlayPick),
 		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
 	}}}}
 	if len(sel.cards) == 0 {
-		return comps, l.T("play.pick")
+		return comps, l.T(msg.PlayPick)
 	}
 	allJokers := !slices.ContainsFunc(sel.cards, func(c game.Card) bool { return !c.Joker() })
 	if allJokers {
@@ -408,7 +411,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.hasColor && sel.color == c})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "as", sel.encode()), Placeholder: l.T("play.as"), Options: copts,
+			MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "as", sel.encode()), Placeholder: l.T(msg.PlayAs), Options: copts,
 		}}})
 	}
 	var nums []int
@@ -424,13 +427,13 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	}
 	zero := 0
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "cross", sel.encode()), Placeholder: l.T("play.cross"),
+		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "cross", sel.encode()), Placeholder: l.T(msg.PlayCross),
 		MinValues: &zero, MaxValues: len(nums), Options: nopts,
 	}}})
 	status := ""
 	ok := sel.hasColor
 	if !sel.hasColor {
-		status = l.T("play.as")
+		status = l.T(msg.PlayAs)
 	} else if err := g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
 		status, ok = "⚠️ "+explain(l, err), false
 	} else {
@@ -438,7 +441,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	}
 	confirm := actionID(t, ViewHand, "play", sel.encode())
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T("btn.play"), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
+		discordgo.Button{Label: l.T(msg.BtnPlay), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
 	}})
 	return comps, status
 }
@@ -452,11 +455,11 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 		return
 	}
 	if a.Stamp != t.Stamp() || t.Stage != StagePlaying {
-		r.ephemeral(r.lang.T("err.stale"))
+		r.ephemeral(r.lang.T(msg.ErrStale))
 		return
 	}
 	if !t.Game.MayAct(seat) || t.Game.Phase() != game.PhasePlay {
-		r.ephemeral(r.lang.T("err.notnow"))
+		r.ephemeral(r.lang.T(msg.ErrNotnow))
 		return
 	}
 	values := r.i.MessageComponentData().Values
@@ -464,13 +467,13 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 	var err error
 	if a.Verb != "pick" {
 		if sel, err = decodePlay(a.Arg); err != nil {
-			r.ephemeral(r.lang.T("err.forged"))
+			r.ephemeral(r.lang.T(msg.ErrForged))
 			return
 		}
 	}
 	if sel, ok = builderChoice(t.Game.Hand(seat), a.Verb, sel, values); !ok {
 		r.log.Warn().Str("verb", a.Verb).Msg("forged play builder values")
-		r.ephemeral(r.lang.T("err.forged"))
+		r.ephemeral(r.lang.T(msg.ErrForged))
 		return
 	}
 	if a.Verb != "cross" {

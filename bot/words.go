@@ -6,21 +6,24 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // colorWord is a colour as a word in a sentence: "red", "Rot", "rouge".
-func colorWord(l Lang, c game.Color) string { return l.T("log.color." + c.String()) }
+func colorWord(l Lang, c game.Color) string { return l.T(i18n.ColorWord[c]) }
 
 // rowName is a row as subject or object: "the red row", "die rote Reihe".
-func rowName(l Lang, c game.Color) string { return l.T("row." + c.String()) }
+func rowName(l Lang, c game.Color) string { return l.T(i18n.Row[c]) }
 
 // rowIn is a row after "in": "in the red row", "in der roten Reihe".
-func rowIn(l Lang, c game.Color) string { return l.T("rowin." + c.String()) }
+func rowIn(l Lang, c game.Color) string { return l.T(i18n.RowIn[c]) }
 
 // cellName is a number of a row: "red 5", "die rote 5", "le 5 rouge".
 func cellName(l Lang, c game.Color, n int) string {
-	return l.T("cell", l.T("adj."+c.String()), n)
+	return l.T(msg.Cell, l.T(i18n.Adj[c]), n)
 }
 
 // listAnd joins words as a list: "a", "a and b", "a, b and c".
@@ -31,7 +34,7 @@ func listAnd(l Lang, words []string) string {
 	case 1:
 		return words[0]
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + l.T("word.and") + " " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + " " + l.T(msg.WordAnd) + " " + words[len(words)-1]
 }
 
 // upperFirst writes a text's first letter in upper case, for a phrase that
@@ -55,21 +58,21 @@ func formatDuration(l Lang, d time.Duration) string {
 	h, m, s := secs/3600, secs/60%60, secs%60
 	var parts []string
 	if h > 0 {
-		parts = append(parts, l.T("dur.h", h))
+		parts = append(parts, l.T(msg.DurH, h))
 	}
 	if m > 0 {
-		parts = append(parts, l.T("dur.min", m))
+		parts = append(parts, l.T(msg.DurMin, m))
 	}
 	if s > 0 {
-		parts = append(parts, l.T("dur.s", s))
+		parts = append(parts, l.T(msg.DurS, s))
 	}
 	switch {
 	case len(parts) > 1:
 		return strings.Join(parts, " ")
 	case h > 0:
-		return l.T("dur.hours", h)
+		return l.T(msg.DurHours, h)
 	case m > 0:
-		return l.T("dur.minutes", m)
+		return l.T(msg.DurMinutes, m)
 	}
-	return l.T("dur.seconds", s)
+	return l.T(msg.DurSeconds, s)
 }

@@ -9,6 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
@@ -20,41 +23,41 @@ import (
 // the language's plural rules (French: 0 and 1 are singular).
 func TestPluralForms(t *testing.T) {
 	tests := []struct {
-		key  string
+		key  msg.Key
 		args func(n int) []any
 		want map[string][4]string // language → for 0, 1, 2, 5
 	}{
-		{"sheet.wait", func(n int) []any { return []any{n} }, map[string][4]string{
+		{msg.SheetWait, func(n int) []any { return []any{n} }, map[string][4]string{
 			"en": {"Your sheet (0 points).", "Your sheet (1 point).", "Your sheet (2 points).", "Your sheet (5 points)."},
 			"de": {"Dein Zettel (0 Punkte).", "Dein Zettel (1 Punkt).", "Dein Zettel (2 Punkte).", "Dein Zettel (5 Punkte)."},
 			"fr": {"Ta fiche (0 point).", "Ta fiche (1 point).", "Ta fiche (2 points).", "Ta fiche (5 points)."},
 		}},
-		{"over.winner", func(n int) []any { return []any{"Anna", n} }, map[string][4]string{
+		{msg.OverWinner, func(n int) []any { return []any{"Anna", n} }, map[string][4]string{
 			"en": {"Anna wins with 0 points!", "Anna wins with 1 point!", "Anna wins with 2 points!", "Anna wins with 5 points!"},
 			"de": {"Anna gewinnt mit 0 Punkten!", "Anna gewinnt mit 1 Punkt!", "Anna gewinnt mit 2 Punkten!", "Anna gewinnt mit 5 Punkten!"},
 			"fr": {"Anna gagne avec 0 point !", "Anna gagne avec 1 point !", "Anna gagne avec 2 points !", "Anna gagne avec 5 points !"},
 		}},
-		{"event.reshuffle", func(n int) []any { return []any{n} }, map[string][4]string{
+		{msg.EventReshuffle, func(n int) []any { return []any{n} }, map[string][4]string{
 			"en": {"new draw pile of 0 cards.", "new draw pile of 1 card.", "new draw pile of 2 cards.", "new draw pile of 5 cards."},
 			"de": {"Zugstapel (0 Karten).", "Zugstapel (1 Karte).", "Zugstapel (2 Karten).", "Zugstapel (5 Karten)."},
 			"fr": {"pioche (0 carte).", "pioche (1 carte).", "pioche (2 cartes).", "pioche (5 cartes)."},
 		}},
-		{"why.take", func(n int) []any { return []any{n, 4} }, map[string][4]string{
+		{msg.WhyTake, func(n int) []any { return []any{n, 4} }, map[string][4]string{
 			"en": {"Take 0 cards so", "Take 1 card so", "Take 2 cards so", "Take 5 cards so"},
 			"de": {"Nimm 0 Karten,", "Nimm 1 Karte,", "Nimm 2 Karten,", "Nimm 5 Karten,"},
 			"fr": {"Prends 0 carte pour", "Prends 1 carte pour", "Prends 2 cartes pour", "Prends 5 cartes pour"},
 		}},
-		{"lobby.games", func(n int) []any { return []any{n} }, map[string][4]string{
+		{msg.LobbyGames, func(n int) []any { return []any{n} }, map[string][4]string{
 			"en": {"Match of 0 games", "Match of 1 game", "Match of 2 games", "Match of 5 games"},
 			"de": {"Serie mit 0 Partien", "Serie mit 1 Partie", "Serie mit 2 Partien", "Serie mit 5 Partien"},
 			"fr": {"Série de 0 partie", "Série de 1 partie", "Série de 2 parties", "Série de 5 parties"},
 		}},
-		{"hint.gain", func(n int) []any { return []any{n} }, map[string][4]string{
+		{msg.HintGain, func(n int) []any { return []any{n} }, map[string][4]string{
 			"en": {"about +0 points", "about +1 point ", "about +2 points", "about +5 points"},
 			"de": {"etwa +0 Punkte", "etwa +1 Punkt ", "etwa +2 Punkte", "etwa +5 Punkte"},
 			"fr": {"environ +0 point ", "environ +1 point ", "environ +2 points", "environ +5 points"},
 		}},
-		{"over.match", func(n int) []any { return []any{n, 5} }, map[string][4]string{
+		{msg.OverMatch, func(n int) []any { return []any{n, 5} }, map[string][4]string{
 			"en": {"after 0 of 5 games", "after 1 of 5 games", "after 2 of 5 games", "after 5 of 5 games"},
 			"de": {"nach 0 von 5 Partien", "nach 1 von 5 Partien", "nach 2 von 5 Partien", "nach 5 von 5 Partien"},
 			"fr": {"après 0 partie sur 5", "après 1 partie sur 5", "après 2 parties sur 5", "après 5 parties sur 5"},
@@ -80,18 +83,18 @@ var countedRE = regexp.MustCompile(`%(?:\[\d+\])?d\s+(\p{L}[\p{L}']*)`)
 var notCounted = map[string]bool{"in": true, "dans": true, "of": true, "von": true, "sur": true, "gewählt": true, "is": true, "ist": true, "an": true, "ne": true, "n'est": true, "est": true, "gibt": true, "liegt": true, "h": true, "min": true, "s": true, "Std": true, "Min": true, "Sek": true}
 
 // No message counts something with a bare "%d noun" or a "noun(s)": every
-// counted noun goes through {N:one|other}.
+// counted noun goes through a plural variable (${name}).
 func TestCountedWordsHavePluralForms(t *testing.T) {
-	for key, m := range messages() {
+	for key, m := range i18n.Messages() {
 		for i, s := range m {
 			for _, g := range countedRE.FindAllStringSubmatch(s, -1) {
 				if !notCounted[g[1]] {
-					t.Errorf("%s (%s): %q counts %q without {N:one|other}", key, Languages()[i], s, g[1])
+					t.Errorf("%s (%s): %q counts %q without a ${plural}", key, Languages()[i], s, g[1])
 				}
 			}
 			for _, bad := range []string{"(s)", "(n)", "(e)", "(en)", "den/die", "sie/ihn"} {
 				if strings.Contains(s, bad) {
-					t.Errorf("%s (%s): %q has %q: use {N:one|other}", key, Languages()[i], s, bad)
+					t.Errorf("%s (%s): %q has %q: use a ${plural}", key, Languages()[i], s, bad)
 				}
 			}
 		}
@@ -165,15 +168,15 @@ func TestLocalisedCommandNames(t *testing.T) {
 		t.Errorf("French names without accents: %v", fr)
 	}
 	for code, want := range map[string]string{"en": "`/qwixx end`", "de": "`/qwixx ende`", "fr": "`/qwixx fin`"} {
-		if got := LangFor(code).T("err.busy", "x"); !strings.Contains(got, want) {
+		if got := LangFor(code).T(msg.ErrBusy, "x"); !strings.Contains(got, want) {
 			t.Errorf("%s: %q does not name %s", code, got, want)
 		}
 	}
-	if got := LangFor("fr").T("help.text"); !strings.Contains(got, "`/qwixx règles`") || !strings.Contains(got, "`/qwixx réglages`") {
+	if got := LangFor("fr").T(msg.HelpText); !strings.Contains(got, "`/qwixx règles`") || !strings.Contains(got, "`/qwixx réglages`") {
 		t.Errorf("French help: %q", got)
 	}
 	// Commands are named only through {/sub}, so none escapes translation.
-	for key, m := range messages() {
+	for key, m := range i18n.Messages() {
 		for i, s := range m {
 			if strings.Contains(s, "/qwixx") {
 				t.Errorf("%s (%s) names a command literally: %q", key, Languages()[i], s)
@@ -280,7 +283,7 @@ func TestResultsHeadlineLocksD9(t *testing.T) {
 			t.Fatalf("row %v locked by nobody", c)
 		}
 		rows = append(rows, c.String()+" ("+strings.Join(who, ", ")+")")
-		rowsDE = append(rowsDE, LangFor("de").T("rowcolor."+c.String())+" ("+strings.Join(who, ", ")+")")
+		rowsDE = append(rowsDE, LangFor("de").T(i18n.RowColor[c])+" ("+strings.Join(who, ", ")+")")
 	}
 	if len(rows) < 2 {
 		t.Fatalf("%d rows locked", len(rows))
@@ -368,7 +371,7 @@ func TestHelpAndRulesSpeakTheClientsLanguage(t *testing.T) {
 			}
 		}
 		rules := run(locale, "rules")
-		if len(rules.Data.Embeds) != 1 || rules.Data.Embeds[0].Description != LangFor(locale).T("rules.text") || rules.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		if len(rules.Data.Embeds) != 1 || rules.Data.Embeds[0].Description != LangFor(locale).T(msg.RulesText) || rules.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 			t.Errorf("%s: rules answer %+v", locale, rules.Data)
 		}
 	}
@@ -423,19 +426,19 @@ func TestPicturesAndMessagesShareTerms(t *testing.T) {
 	for _, code := range []string{"en", "de", "fr"} {
 		l := LangFor(code)
 		lb := l.Labels()
-		if got, want := fmt.Sprintf(lb.Turn, 7), l.T("log.turn", 7); got != want {
+		if got, want := fmt.Sprintf(lb.Turn, 7), l.T(msg.LogTurn, 7); got != want {
 			t.Errorf("%s: the picture says %q, the log %q", code, got, want)
 		}
-		if !strings.Contains(strings.ToLower(l.T("event.reshuffle", 30)), strings.ToLower(lb.DrawPile)) {
-			t.Errorf("%s: the picture's draw pile %q is not the messages' (%q)", code, lb.DrawPile, l.T("event.reshuffle", 30))
+		if !strings.Contains(strings.ToLower(l.T(msg.EventReshuffle, 30)), strings.ToLower(lb.DrawPile)) {
+			t.Errorf("%s: the picture's draw pile %q is not the messages' (%q)", code, lb.DrawPile, l.T(msg.EventReshuffle, 30))
 		}
-		if !strings.Contains(strings.ToLower(l.T("turn.take", "Anna")), strings.ToLower(lb.Display)) {
-			t.Errorf("%s: the picture's display %q is not the messages' (%q)", code, lb.Display, l.T("turn.take", "Anna"))
+		if !strings.Contains(strings.ToLower(l.T(msg.TurnTake, "Anna")), strings.ToLower(lb.Display)) {
+			t.Errorf("%s: the picture's display %q is not the messages' (%q)", code, lb.Display, l.T(msg.TurnTake, "Anna"))
 		}
 		// The rulebooks' term, singular in the log, plural in the picture.
 		stem := map[string]string{"en": "misthrow", "de": "fehlw", "fr": "coup"}[code]
-		if !strings.Contains(strings.ToLower(lb.Misthrows), stem) || !strings.Contains(strings.ToLower(l.T("log.misthrow", "A", 1)), stem) {
-			t.Errorf("%s: the picture's misthrows %q, the log's %q", code, lb.Misthrows, l.T("log.misthrow", "A", 1))
+		if !strings.Contains(strings.ToLower(lb.Misthrows), stem) || !strings.Contains(strings.ToLower(l.T(msg.LogMisthrow, "A", 1)), stem) {
+			t.Errorf("%s: the picture's misthrows %q, the log's %q", code, lb.Misthrows, l.T(msg.LogMisthrow, "A", 1))
 		}
 	}
 }
@@ -456,7 +459,7 @@ func TestPlaceWords(t *testing.T) {
 			t.Errorf("%s %d: %q, want %q", tc.lang, tc.rank, got, tc.want)
 		}
 	}
-	if got := LangFor("fr").T("stats.placed", "2ᵉ place", "Anna 40"); got != "2ᵉ place : Anna 40" {
+	if got := LangFor("fr").T(msg.StatsPlaced, "2ᵉ place", "Anna 40"); got != "2ᵉ place : Anna 40" {
 		t.Errorf("French colon: %q", got)
 	}
 }
