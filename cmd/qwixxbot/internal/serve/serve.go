@@ -53,7 +53,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if !cfg.Discord.Token.IsSet() {
 		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
 	}
-	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)))
+	st, err := OpenStore(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)))
 	if err != nil {
 		return err
 	}
