@@ -109,9 +109,9 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Footer: &discordgo.MessageEmbedFooter{Text: l.T("lobby.hint")},
 	}
 	full := len(t.Seats) >= t.SeatLimit()
-	leavers := l.T("btn.leavers.pass")
-	if t.LeaverComputer {
-		leavers = l.T("btn.leavers.computer")
+	leavers := l.T("btn.leavers.computer")
+	if t.LeaverPass {
+		leavers = l.T("btn.leavers.pass")
 	}
 	hints := l.T("btn.hints.on")
 	if t.NoHints {
