@@ -178,3 +178,27 @@ func TestP2RecordLeftRefusesNonsense(t *testing.T) {
 		}
 	}
 }
+
+// RULES P2, C10: that a seat left is public, in every view, and the games
+// a computer player makes up from its view (Determinize) know it, so its
+// play-outs do not end by the left seat's misthrows either.
+func TestP2C10DepartureIsPublicAndDeterminized(t *testing.T) {
+	g, err := New(Config{Variant: Cards, Players: names[:3], Seed: seed(4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Leave(2); err != nil {
+		t.Fatal(err)
+	}
+	pub := g.Public()
+	if !pub.Players[2].Left || pub.Players[0].Left || pub.Players[1].Left {
+		t.Fatalf("public view's departures: %+v", pub.Players)
+	}
+	d, err := Determinize(g.Private(0), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.HasLeft(2) || d.HasLeft(0) || d.HasLeft(1) {
+		t.Fatalf("the determinized game's departures: %v", d.Departures())
+	}
+}
