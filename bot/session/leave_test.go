@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -140,5 +141,61 @@ func TestP2D9LeaverAtTurn2ComputerPlaysByDefault(t *testing.T) {
 		if len(tb.Seats) != 2 || tb.SeatOf("ben") >= 0 || tb.Seats[0].TakenOver() || tb.Seats[1].TakenOver() {
 			t.Fatalf("seed %d: the next lobby seats %+v", seed, tb.Seats)
 		}
+	}
+}
+
+// RULES P2: the default for leavers changed from passes to a computer.
+// Tables stored before kept "leaver_computer" (true where the host chose a
+// computer, absent for the old default): both read as the computer, the
+// new default; a host's choice of passes is stored and read back; and a
+// stored game whose seat left with passes restores with its departure.
+func TestP2StoredLeaverChoiceReadsBack(t *testing.T) {
+	tb := lobby("anna")
+	if err := tb.Join("ben", "ben"); err != nil {
+		t.Fatal(err)
+	}
+	blob, err := tb.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, old := range []string{`,"leaver_computer":true`, ""} {
+		stored := bytes.Replace(blob, []byte(`"version":1`), []byte(`"version":1`+old), 1)
+		if old != "" && !bytes.Contains(stored, []byte(old)) {
+			t.Fatalf("could not store %q in %s", old, blob)
+		}
+		back, err := Decode(stored)
+		if err != nil {
+			t.Fatalf("%q: %v", old, err)
+		}
+		if back.LeaverPass {
+			t.Errorf("a table stored with %q reads as passes", old)
+		}
+	}
+	if err := tb.ToggleLeavers("anna"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range tb.Seats {
+		names = append(names, s.Name)
+	}
+	g, err := game.New(game.Config{Variant: game.Dice, Players: names, Seed: [32]byte{9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Begin(g, timing(t0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tb.Leave("ben", "ben", timing(t0)); err != nil {
+		t.Fatal(err)
+	}
+	if blob, err = tb.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.LeaverPass || !back.Seats[1].Left || !back.Game.HasLeft(1) {
+		t.Fatalf("read back: passes %v, seat %+v, departures %v", back.LeaverPass, back.Seats[1], back.Game.Departures())
 	}
 }
