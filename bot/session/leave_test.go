@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -187,6 +188,12 @@ func TestP2StoredLeaverChoiceReadsBack(t *testing.T) {
 	}
 	if _, err := tb.Leave("ben", "ben", timing(t0)); err != nil {
 		t.Fatal(err)
+	}
+	// Leaving again, or being removed after leaving: not at the table.
+	for _, by := range []string{"ben", "anna"} {
+		if _, err := tb.Leave("ben", by, timing(t0)); !errors.Is(err, ErrNotSeated) {
+			t.Fatalf("ben leaves again (asked by %s): %v", by, err)
+		}
 	}
 	if blob, err = tb.Encode(); err != nil {
 		t.Fatal(err)

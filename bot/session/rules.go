@@ -383,7 +383,7 @@ func (t *Table) Leave(userID, by string, tm Timing) (News, error) {
 		return News{}, t.LeaveLobby(userID)
 	}
 	seat := t.SeatOf(userID)
-	if seat < 0 {
+	if seat < 0 || t.Seats[seat].Left { // a computer's seat, or already left
 		return News{}, ErrNotSeated
 	}
 	n := News{Event: NewsLeft, Seat: seat}
