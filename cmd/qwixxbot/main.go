@@ -110,9 +110,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // noTokenNotice is the first line the program prints when it found no
 // token and so starts the sandbox unasked.
-const noTokenNotice = "qwixxbot: no Discord bot token found (QWIXXBOT_TOKEN, or discord.token in the -config file): " +
-	"starting the local sandbox, a fake Discord on a page in your browser. " +
-	"To run the real bot, set QWIXXBOT_TOKEN to your bot's token (or discord.token in the config file)."
+const noTokenNotice = "qwixxbot: no Discord bot token found, so this is the local sandbox: a fake Discord on a page in your browser. " +
+	"To run the real bot, set QWIXXBOT_TOKEN to its token (or discord.token in the -config file)."
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
