@@ -317,9 +317,13 @@ func TestGermanTable(t *testing.T) {
 	}
 }
 
+// RULES P2, D9: with passes chosen for leavers, a removed player's turns
+// are passed, crossing nothing and costing no misthrow, and the game never
+// waits for them; it ends by the others' misthrows.
 func TestP2RemovedPlayerIsPassedFor(t *testing.T) {
 	h := newHarness(t)
 	resp := h.openTable("dice", "anna", "ben", "cleo")
+	resp = h.click("anna", buttons(resp.Data.Components, "If someone leaves: a computer plays for them")[0], nil)
 	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	user := &discordgo.ApplicationCommandInteractionDataOption{Name: "player", Type: discordgo.ApplicationCommandOptionUser, Value: "cleo"}
 	if r := h.command("ben", "remove", user); !strings.Contains(r.Data.Content, "Only the host") {
@@ -347,6 +351,9 @@ func TestP2RemovedPlayerIsPassedFor(t *testing.T) {
 	}
 	if h.table().Game.Sheet(2).Crosses() != 0 {
 		t.Fatal("passes for a removed player crossed something")
+	}
+	if g := h.table().Game; g.Sheet(2).Misthrows != 0 || g.EndReason() != game.EndMisthrows || max(g.Sheet(0).Misthrows, g.Sheet(1).Misthrows) != game.MaxMisthrows {
+		t.Fatalf("misthrows %d %d %d, end %v: want the others' to end it", g.Sheet(0).Misthrows, g.Sheet(1).Misthrows, g.Sheet(2).Misthrows, g.EndReason())
 	}
 }
 

@@ -235,22 +235,31 @@ func TestComputerSeatsPlayAtOnce(t *testing.T) {
 	}
 }
 
-// RULES P2: where the host chose so in the lobby, a computer player takes
-// the seat of a player who leaves mid-game (instead of passes); the
-// game then waits only for the people left, and the sheet goes on.
+// RULES P2: unless the host chose otherwise in the lobby, a computer
+// player takes the seat of a player who leaves mid-game (instead of
+// passes); the game then waits only for the people left, and the sheet
+// goes on. The lobby shows the choice; the host may switch it to passes
+// and back.
 func TestP2ComputerTakesTheLeaversSeat(t *testing.T) {
 	h := newHarness(t)
 	h.bot.opt.LiveAnswers = true
 	lobby := h.openTable("dice", "anna", "ben")
-	lobby = h.click("anna", buttons(lobby.Data.Components, "If someone leaves: they pass from then on")[0], nil)
 	if len(buttons(lobby.Data.Components, "If someone leaves: a computer plays for them")) != 1 {
-		t.Fatal("the host's choice is not shown in the lobby")
+		t.Fatal("the lobby does not show the default: a computer plays for leavers")
+	}
+	lobby = h.click("anna", buttons(lobby.Data.Components, "If someone leaves: a computer plays for them")[0], nil)
+	if len(buttons(lobby.Data.Components, "If someone leaves: they pass from then on")) != 1 || !h.table().LeaverPass {
+		t.Fatal("the host's switch to passes is not shown in the lobby")
+	}
+	lobby = h.click("anna", buttons(lobby.Data.Components, "If someone leaves: they pass from then on")[0], nil)
+	if len(buttons(lobby.Data.Components, "If someone leaves: a computer plays for them")) != 1 || h.table().LeaverPass {
+		t.Fatal("the host's switch back is not shown in the lobby")
 	}
 	h.click("anna", buttons(lobby.Data.Components, "Start")[0], nil)
 	if r := h.command("ben", "leave"); !strings.Contains(r.Data.Content, "a computer player plays for them") {
 		t.Fatalf("leaving: %q", r.Data.Content)
 	}
-	if s := h.table().Seats[1]; s.Computer == "" || s.Left {
+	if s := h.table().Seats[1]; s.Computer == "" || s.Left || !s.TakenOver() {
 		t.Fatalf("Ben's seat after leaving: %+v", s)
 	}
 	crossesBefore := h.table().Game.Sheet(1).Crosses()

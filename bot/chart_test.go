@@ -124,3 +124,34 @@ func TestPictureCacheChartKey(t *testing.T) {
 		t.Fatalf("%d charts drawn, want 4 (a language, a name, a series)", r.n.Load())
 	}
 }
+
+// Issue 40: a game stopped before its first turn ended got an empty chart
+// (axes and nothing on them). Its results carry no chart (the renderer
+// refuses such a chart: render's TestChartOfNoTurnIsRefused).
+func TestStoppedBeforeTurnOneHasNoChart(t *testing.T) {
+	h, _ := newHistoryHarness(t)
+	h.bot.opt.LiveAnswers = true
+	h.startTwo("dice")
+	tb := h.table()
+	p := tb.Game.Waiting()[0]
+	h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p)) // a move, but no turn ends
+	g := h.table().Game
+	if s := g.ScoreSeries(); s.Turns() != 0 {
+		t.Fatalf("%d turns finished at the start", s.Turns())
+	}
+	before := len(h.bot.rd.(*tinyRenderer).charts)
+	r := h.command("anna", "end")
+	if r.Data == nil {
+		t.Fatalf("/qwixx end answered %+v", r)
+	}
+	var names []string
+	for _, f := range r.Data.Files {
+		names = append(names, f.Name)
+	}
+	if slices.Contains(names, "chart.png") {
+		t.Fatalf("the results of a game stopped before turn 1 carry a chart: %v", names)
+	}
+	if _, n := h.bot.rd.(*tinyRenderer).lastChart(); n != before {
+		t.Fatal("a chart was drawn")
+	}
+}

@@ -113,9 +113,9 @@ func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
 		Footer: &discordgo.MessageEmbedFooter{Text: l.T(msg.LobbyHint, t.SeatLimit())},
 	}
 	full := len(t.Seats) >= t.SeatLimit()
-	leavers := l.T(msg.BtnLeaversPass)
-	if t.LeaverComputer {
-		leavers = l.T(msg.BtnLeaversComputer)
+	leavers := l.T(msg.BtnLeaversComputer)
+	if t.LeaverPass {
+		leavers = l.T(msg.BtnLeaversPass)
 	}
 	hints := l.T(msg.BtnHintsOn)
 	if t.NoHints {

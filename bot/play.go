@@ -448,8 +448,11 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		data.Files = []*discordgo.File{{Name: "results.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 	}
 	// Beside it the score chart: every player's total turn by turn, the
-	// turns played so far for a stopped game.
-	if png, err := b.rd.Chart(g.Public(), g.ScoreSeries(), l); err != nil {
+	// turns played so far for a stopped game; none for a game stopped
+	// before its first turn ended (it would be empty axes).
+	if s := g.ScoreSeries(); s.Turns() == 0 {
+		// no chart
+	} else if png, err := b.rd.Chart(g.Public(), s, l); err != nil {
 		log.Error().Err(err).Msg("render chart")
 	} else {
 		data.Files = append(data.Files, &discordgo.File{Name: "chart.png", ContentType: "image/png", Reader: bytes.NewReader(png)})

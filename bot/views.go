@@ -243,7 +243,9 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool
 		case game.PhasePlay:
 			var status string
 			comps, status = playBuilder(t, seat, l, sel)
-			lines = append(lines, status)
+			if status != "" {
+				lines = append(lines, status)
+			}
 		default:
 			comps = personalControls(t, seat, l, ViewHand)
 		}
@@ -388,7 +390,9 @@ func playLabel(l Lang, p playSel, done bool) string {
 }
 
 // playBuilder makes the components of the play builder and a status line
-// saying whether the current selection may be played, and if not why.
+// saying whether the current selection may be played, and if not why. What
+// a menu's placeholder already asks (pick the cards, the jokers' colour)
+// is not asked again in the status: it is "" then.
 func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageComponent, string) {
 	g := t.Game
 	hand := g.Hand(seat)
@@ -402,7 +406,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
 	}}}}
 	if len(sel.cards) == 0 {
-		return comps, l.T(msg.PlayPick)
+		return comps, "" // the menu's placeholder asks for the cards
 	}
 	allJokers := !slices.ContainsFunc(sel.cards, func(c game.Card) bool { return !c.Joker() })
 	if allJokers {
@@ -433,7 +437,7 @@ func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageCo
 	status := ""
 	ok := sel.hasColor
 	if !sel.hasColor {
-		status = l.T(msg.PlayAs)
+		status = "" // the colour menu's placeholder asks for it
 	} else if err := g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
 		status, ok = "⚠️ "+explain(l, err), false
 	} else {

@@ -304,6 +304,9 @@ func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
 		if v.Phase.Simultaneous() && pv.Decided {
 			s.Decided |= 1 << p
 		}
+		if pv.Left { // its passes cost no misthrow in the play-outs either (P2)
+			s.Log.Left = append(s.Log.Left, Departure{Player: p})
+		}
 	}
 	s.Display = append(s.Display[:0], display...)
 	if t.DrawSize > 0 {

@@ -162,6 +162,8 @@ type history struct {
 	Rolls      [][6]int `json:"rolls,omitempty"`
 	Reshuffles [][]Card `json:"reshuffles,omitempty"`
 	Moves      []Move   `json:"moves"`
+	// Left are the seats whose players left, nobody playing them (P2).
+	Left []Departure `json:"left,omitempty"`
 }
 
 // New starts a game: seats the players, draws the first player (D2), and
@@ -631,10 +633,11 @@ func (g *Game) checkEnd() bool {
 func (g *Game) ActiveHasCrossed() bool { return g.st.Crossed }
 
 // endTurn gives the active player a misthrow if they crossed nothing (D6,
-// C7), checks the end, and passes the turn clockwise (D2).
+// C7) unless nobody plays their seat (P2), checks the end, and passes the
+// turn clockwise (D2).
 func (g *Game) endTurn() {
 	s := &g.st
-	if !s.Crossed {
+	if !s.Crossed && !g.unplayed(s.Active) {
 		s.Sheets[s.Active].Misthrows++
 	}
 	if g.checkEnd() {

@@ -210,6 +210,9 @@ func (g *Game) Validate() error {
 			}
 		}
 	}
+	if err := g.validateLeft(); err != nil {
+		return err
+	}
 	if s.Variant == Dice {
 		return g.validateDice()
 	}
@@ -294,6 +297,7 @@ func (g *Game) Clone() *Game {
 	st.Log.Rolls = slices.Clone(st.Log.Rolls)
 	st.Log.Reshuffles = cloneCardLists(st.Log.Reshuffles)
 	st.Log.Moves = slices.Clone(st.Log.Moves)
+	st.Log.Left = slices.Clone(st.Log.Left)
 	st.Known = slices.Clone(st.Known)
 	if st.Script != nil {
 		sc := *st.Script
@@ -342,6 +346,7 @@ func (g *Game) CloneInto(dst *Game) *Game {
 	st.Log.Rolls = copyInto(d.Log.Rolls, st.Log.Rolls)
 	st.Log.Reshuffles = copyCardLists(d.Log.Reshuffles, st.Log.Reshuffles)
 	st.Log.Moves = copyInto(d.Log.Moves, st.Log.Moves)
+	st.Log.Left = copyInto(d.Log.Left, st.Log.Left)
 	st.Known = copyInto(d.Known, st.Known)
 	if st.Script != nil {
 		sc := *st.Script

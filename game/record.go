@@ -41,6 +41,15 @@ type Record struct {
 	// order, top first.
 	Reshuffles [][]string   `json:"reshuffles,omitempty"`
 	Moves      []RecordMove `json:"moves"`
+	// Left are the players who left the game with nobody playing their
+	// seat from then on (RULES P2), in the order they left.
+	Left []RecordLeft `json:"left,omitempty"`
+}
+
+// RecordLeft is a player who left: after the record's first After moves.
+type RecordLeft struct {
+	Player string `json:"player"`
+	After  int    `json:"after"`
 }
 
 // RecordMove is one decision in a record.
@@ -171,6 +180,9 @@ func (g *Game) Record() *Record {
 		}
 		r.Moves = append(r.Moves, rm)
 	}
+	for _, d := range s.Log.Left {
+		r.Left = append(r.Left, RecordLeft{Player: s.Players[d.Player], After: d.Moves})
+	}
 	return r
 }
 
@@ -260,13 +272,40 @@ func NewReplayer(rec *Record) (*Replayer, error) {
 	if v.CardGame() && len(rec.Rolls) > 0 {
 		return nil, errors.New("record: a card game has no dice rolls")
 	}
+	after := 0
+	for i, l := range rec.Left {
+		if !slices.Contains(rec.Players, l.Player) {
+			return nil, fmt.Errorf("record: left %d: %q is not among the players", i+1, l.Player)
+		}
+		if l.After < after || l.After > len(rec.Moves) {
+			return nil, fmt.Errorf("record: left %d: after %d moves: out of order or past the last move", i+1, l.After)
+		}
+		after = l.After
+	}
 	g.st.Script = sc
 	g.setup(first, deck)
 	if sc.err != nil {
 		return nil, fmt.Errorf("record: first roll: %w", sc.err)
 	}
 	g.dropUsedScript()
-	return &Replayer{rec: rec, g: g}, nil
+	r := &Replayer{rec: rec, g: g}
+	if err := r.leave(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// leave applies the departures that come after the moves replayed so far.
+func (r *Replayer) leave() error {
+	for _, l := range r.rec.Left {
+		if l.After != r.next {
+			continue
+		}
+		if err := r.g.Leave(slices.Index(r.g.st.Players, l.Player)); err != nil {
+			return fmt.Errorf("record: %s leaves after %d moves: %w", l.Player, l.After, err)
+		}
+	}
+	return nil
 }
 
 // Game is the game as far as it has been replayed. It keeps following the
@@ -300,6 +339,9 @@ func (r *Replayer) Step() error {
 		return fail(sc.err)
 	}
 	g.dropUsedScript()
+	if err := r.leave(); err != nil {
+		return fail(err)
+	}
 	return nil
 }
 

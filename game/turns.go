@@ -114,7 +114,12 @@ func (g *Game) Turns() []TurnSummary {
 	var out []TurnSummary
 	cur := r.turnStart()
 	var pending []Move // the moves of the simultaneous action under way
-	for _, m := range s.Log.Moves {
+	for i, m := range s.Log.Moves {
+		for _, d := range s.Log.Left {
+			if d.Moves == i { // P2: from here on nobody plays the seat
+				r.st.Log.Left = append(r.st.Log.Left, d)
+			}
+		}
 		phase, turn := r.st.Phase, r.st.Turn
 		before := slices.Clone(r.st.Sheets)
 		misthrows := r.st.Sheets[r.st.Active].Misthrows

@@ -36,6 +36,9 @@ type PlayerView struct {
 	// that number played since (C6). Public to anybody who remembers the
 	// game; computer players read it (C10).
 	Known [13]uint8
+	// Left is set when the player left and nobody plays the seat (P2,
+	// Game.Leave): its passes cost no misthrow while others play.
+	Left bool
 }
 
 // CardTable is the public part of the card game's table.
@@ -90,6 +93,7 @@ func (g *Game) Public() PublicView {
 			Score:   s.Sheets[p].Score(),
 			Fresh:   s.Fresh[p],
 			Decided: s.Phase.Simultaneous() && g.Decided(p),
+			Left:    g.HasLeft(p),
 		}
 		if s.Variant.CardGame() {
 			pv.HandSize = len(s.Hands[p])

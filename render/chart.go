@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -124,12 +125,22 @@ func (lay *chartLayout) pt(t, v int) image.Point {
 	return image.Pt(int(math.Round(lay.xf(t))), int(math.Round(lay.yf(v))))
 }
 
+// ErrNoTurn is returned (with ErrView) for a chart of a game stopped
+// before its first turn ended: there is nothing to draw. Callers show no
+// chart then.
+var ErrNoTurn = errors.New("no turn finished")
+
 // checkSeries checks that s is a series of v's game.
 func checkSeries(v game.PublicView, s game.ScoreSeries) error {
 	if len(s.Totals) != len(v.Players) {
 		return fmt.Errorf("%w: a series of %d players for %d players", ErrView, len(s.Totals), len(v.Players))
 	}
 	n := len(s.Totals[0])
+	if n == 1 {
+		// A game stopped before its first turn ended: every total is 0 at
+		// turn 0, and a chart of it would be empty axes.
+		return fmt.Errorf("%w: %w", ErrView, ErrNoTurn)
+	}
 	if n == 0 || n > 4*52*game.MaxPlayers {
 		return fmt.Errorf("%w: a series of %d points", ErrView, n)
 	}
@@ -502,19 +513,83 @@ func ReviewChartImage(v game.PublicView, s game.ScoreSeries, l Labels, moments [
 	return own(c, err)
 }
 
-// drawMoments marks moments on a drawn chart, later numbers under
-// earlier ones.
-func drawMoments(c canvas, lay *chartLayout, s game.ScoreSeries, moments []Moment) error {
-	for i := len(moments) - 1; i >= 0; i-- {
-		m := moments[i]
-		if m.Player < 0 || m.Player >= len(s.Totals) || m.Turn < 0 || m.Turn >= len(s.Totals[m.Player]) {
-			return fmt.Errorf("%w: moment at turn %d of player %d is off the series", ErrView, m.Turn, m.Player)
+// momentR is the outer radius of a moment's numbered ring; momentStep
+// is how far a ring moves off another, so the two leave a gap.
+const (
+	momentR    = 17
+	momentStep = 2*momentR + 4
+)
+
+// momentBox is the box a moment's ring drawn at at covers.
+func momentBox(at image.Point) image.Rectangle {
+	return image.Rect(at.X-momentR, at.Y-momentR, at.X+momentR+1, at.Y+momentR+1)
+}
+
+// placeMoments finds where each moment's ring goes: on its player's line
+// at its turn, or, where that would cover a ring placed before it (two
+// choices of one turn share the point), the nearest free place above or
+// below it, then beside it, on a stem from the point. Earlier moments
+// (the costlier) are placed first and keep their points. It returns each
+// moment's point on the line and its ring's centre.
+func placeMoments(lay *chartLayout, s game.ScoreSeries, moments []Moment) (base, at []image.Point, err error) {
+	base, at = make([]image.Point, len(moments)), make([]image.Point, len(moments))
+	free := func(p image.Point, upTo int) bool {
+		for _, q := range at[:upTo] {
+			if momentBox(p).Overlaps(momentBox(q)) {
+				return false
+			}
 		}
-		at := lay.pt(m.Turn, s.Totals[m.Player][m.Turn])
-		ink := rowC(game.Red, sDark)
-		c.draw(disc(17), at.X, at.Y, ink)
-		c.draw(disc(14), at.X, at.Y, cPaper)
-		c.textIn(fBox, strconv.Itoa(m.N), at.X, at.Y, center, ink)
+		return true
+	}
+	for i, m := range moments {
+		if m.Player < 0 || m.Player >= len(s.Totals) || m.Turn < 0 || m.Turn >= len(s.Totals[m.Player]) {
+			return nil, nil, fmt.Errorf("%w: moment at turn %d of player %d is off the series", ErrView, m.Turn, m.Player)
+		}
+		b := lay.pt(m.Turn, s.Totals[m.Player][m.Turn])
+		base[i], at[i] = b, b
+		if free(b, i) {
+			continue
+		}
+		// Rings go up first (into the plot's room above a line), then
+		// down, then to the sides; every place stays on the canvas.
+		var cands []image.Point
+		for k := 1; k <= len(moments); k++ {
+			d := k * momentStep
+			cands = append(cands, image.Pt(b.X, b.Y-d), image.Pt(b.X, b.Y+d))
+		}
+		for k := 1; k <= len(moments); k++ {
+			d := k * momentStep
+			cands = append(cands, image.Pt(b.X+d, b.Y), image.Pt(b.X-d, b.Y))
+		}
+		for _, c := range cands {
+			if c.Y-momentR >= margin && c.Y+momentR < chartH-margin && c.X-momentR >= margin && c.X+momentR < Width-margin && free(c, i) {
+				at[i] = c
+				break
+			}
+		}
+	}
+	return base, at, nil
+}
+
+// drawMoments marks moments on a drawn chart, later numbers under
+// earlier ones; no ring covers another (placeMoments).
+func drawMoments(c canvas, lay *chartLayout, s game.ScoreSeries, moments []Moment) error {
+	base, at, err := placeMoments(lay, s, moments)
+	if err != nil {
+		return err
+	}
+	ink := rowC(game.Red, sDark)
+	for i := range moments {
+		if at[i] != base[i] {
+			c.draw(disc(5), base[i].X, base[i].Y, ink)
+			c.stroke([]fpt{{float64(base[i].X), float64(base[i].Y)}, {float64(at[i].X), float64(at[i].Y)}}, 2.5, nil, ink)
+		}
+	}
+	for i := len(moments) - 1; i >= 0; i-- {
+		p := at[i]
+		c.draw(disc(momentR), p.X, p.Y, ink)
+		c.draw(disc(14), p.X, p.Y, cPaper)
+		c.textIn(fBox, strconv.Itoa(moments[i].N), p.X, p.Y, center, ink)
 	}
 	return nil
 }

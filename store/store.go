@@ -142,6 +142,10 @@ func open(path string, migs []Migration, opts ...Option) (*Store, error) {
 		case errors.Is(err, berrors.ErrTimeout):
 			return nil, fmt.Errorf("store: open %s: gave up after %v: %w", path, o.lockTimeout, ErrLocked)
 		case errors.Is(err, ErrNotDatabase), errors.Is(err, fs.ErrPermission), errors.Is(err, fs.ErrNotExist):
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Path == path {
+				err = pe.Err // say the path once: "store: open x.db: permission denied"
+			}
 			return nil, fmt.Errorf("store: open %s: %w", path, err)
 		case existed:
 			// bbolt validated the meta pages and found no usable one: the

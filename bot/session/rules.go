@@ -84,12 +84,13 @@ func (t *Table) RemoveComputer(by string) error {
 }
 
 // ToggleLeavers switches what happens to players who leave mid-game: a
-// computer takes their seat, or their turns are passed (RULES P2).
+// computer takes their seat (the default), or their turns are passed
+// (RULES P2).
 func (t *Table) ToggleLeavers(by string) error {
 	if err := t.host(by); err != nil {
 		return err
 	}
-	t.LeaverComputer = !t.LeaverComputer
+	t.LeaverPass = !t.LeaverPass
 	return nil
 }
 
@@ -162,6 +163,14 @@ func (t *Table) Begin(g *game.Game, tm Timing) error {
 	t.Game = g
 	t.GameNo++
 	t.Stage = StagePlaying
+	for p, s := range t.Seats {
+		if s.Left && p < g.NumPlayers() {
+			// The next game of a match: nobody plays the seat (P2).
+			if err := g.Leave(p); err != nil {
+				return fmt.Errorf("session: seat %d left: %w", p, err)
+			}
+		}
+	}
 	t.ResetTimer(tm)
 	t.AutoMoves()
 	return nil
@@ -366,10 +375,11 @@ var (
 )
 
 // Leave takes user out of the table, asked by by (the user, or the host
-// for another player). In the lobby it frees the seat; in a game the
-// player's turns are passed from now on, or a computer plays the seat
-// when the host chose that (RULES P2); their sheet still scores. It
-// returns the news it made (none in the lobby).
+// for another player). In the lobby it frees the seat; in a game a
+// computer plays the seat from now on, or, when the host chose so, the
+// player's turns are passed, costing no misthrow, so that the departure
+// never ends the game for those who stay (RULES P2); their sheet still
+// scores. It returns the news it made (none in the lobby).
 func (t *Table) Leave(userID, by string, tm Timing) (News, error) {
 	if t.Stage == StageOver {
 		return News{}, ErrNoGame
@@ -381,14 +391,17 @@ func (t *Table) Leave(userID, by string, tm Timing) (News, error) {
 		return News{}, t.LeaveLobby(userID)
 	}
 	seat := t.SeatOf(userID)
-	if seat < 0 {
+	if seat < 0 || t.Seats[seat].Left { // a computer's seat, or already left
 		return News{}, ErrNotSeated
 	}
 	n := News{Event: NewsLeft, Seat: seat}
-	if t.LeaverComputer {
+	if !t.LeaverPass {
 		t.Seats[seat].Computer = ai.Medium.String() // plays from the seat's own view (C10)
 		n.Event = NewsLeftBot
 	} else {
+		if err := t.Game.Leave(seat); err != nil {
+			return News{}, fmt.Errorf("session: leave: %w", err)
+		}
 		t.Seats[seat].Left = true
 	}
 	t.AddNews(n)
@@ -419,25 +432,32 @@ func (t *Table) MayEnd(by string, moderator bool) error {
 // is true and the caller deals it (Begin); a player who left the match
 // cannot start it. Otherwise the table becomes a lobby with the players
 // still at it and the computers, hosted by by; players who left are not
-// seated again (by is back if they had left).
+// seated again, nor the computers that played their seats (by is back,
+// in person, if they had left).
 func (t *Table) PlayAgain(by string) (match bool, err error) {
 	if t.Stage != StageOver || t.Game == nil {
 		return false, ErrNoGame
 	}
 	seat := t.SeatOf(by)
 	if seat < 0 {
+		seat = slices.IndexFunc(t.Seats, func(s Seat) bool { return s.TakenOver() && s.UserID == by })
+	}
+	if seat < 0 {
 		return false, ErrNotPlaying
 	}
 	t.News = nil
 	if t.Match != nil && !t.Match.Done() {
-		if t.Seats[seat].Left {
+		if t.Seats[seat].Left || t.Seats[seat].TakenOver() {
 			return false, ErrLeftMatch
 		}
 		return true, nil
 	}
-	t.Seats = slices.DeleteFunc(t.Seats, func(s Seat) bool { return s.Left && s.UserID != by })
+	t.Seats = slices.DeleteFunc(t.Seats, func(s Seat) bool { return (s.Left || s.TakenOver()) && s.UserID != by })
 	for i := range t.Seats {
 		t.Seats[i].Left = false
+		if t.Seats[i].TakenOver() {
+			t.Seats[i].Computer = "" // by, back in person
+		}
 	}
 	t.Host, t.Stage, t.Match, t.Game, t.Snapshot = by, StageLobby, nil, nil, nil
 	t.Deadline, t.Reminded = time.Time{}, false

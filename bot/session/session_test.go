@@ -97,7 +97,7 @@ func TestLobbyIntents(t *testing.T) {
 	tb := lobby("anna")
 	tb.ToggleHints("anna")
 	tb.ToggleLeavers("anna")
-	if !tb.NoHints || !tb.LeaverComputer {
+	if !tb.NoHints || !tb.LeaverPass {
 		t.Fatal("the host's toggles did not change the settings")
 	}
 }
@@ -288,7 +288,7 @@ func playing(t *testing.T, leaverComputer bool, games int) *Table {
 	t.Helper()
 	tb := lobby("anna")
 	tb.Games = games
-	tb.LeaverComputer = leaverComputer
+	tb.LeaverPass = !leaverComputer
 	if err := tb.Join("ben", "Ben"); err != nil {
 		t.Fatal(err)
 	}

@@ -34,13 +34,19 @@ const (
 type Seat struct {
 	UserID string `json:"user_id"`
 	Name   string `json:"name"` // unique at the table; used as the game's player name
-	// Left is set when the player left or was removed mid-game: their turns
-	// are passed for them (RULES P2).
+	// Left is set when the player left or was removed mid-game and the
+	// host chose passes for leavers: their turns are passed for them, and
+	// cost them no misthrow (RULES P2). A seat a computer took over has
+	// Computer set and keeps the user ID (TakenOver).
 	Left bool `json:"left,omitempty"`
 	// Computer is the level of a computer player (game/ai: "easy",
 	// "medium"), "" for a person. A computer seat has no user ID.
 	Computer string `json:"computer,omitempty"`
 }
+
+// TakenOver reports whether a computer plays the seat of a player who
+// left (RULES P2): a computer seat with a user ID.
+func (s Seat) TakenOver() bool { return s.Computer != "" && s.UserID != "" }
 
 // ShownName is the seat's name, a computer's marked with a robot.
 func (s Seat) ShownName() string {
@@ -72,10 +78,12 @@ type Table struct {
 	Games     int          `json:"games"` // match length, 1–5 (RULES D11)
 	Seats     []Seat       `json:"seats"`
 	MaxSeats  int          `json:"max_seats,omitempty"` // 2–5, from the configuration
-	// LeaverComputer is the host's choice for players who leave mid-game:
-	// a computer player (medium) takes their seat instead of passes
-	// (RULES P2).
-	LeaverComputer bool `json:"leaver_computer,omitempty"`
+	// LeaverPass is the host's choice for players who leave mid-game:
+	// their turns are passed (RULES P2). By default (false) a computer
+	// player (medium) takes their seat. An earlier version kept
+	// "leaver_computer", whose default was passes; such tables read as the
+	// default now, which is what its true meant.
+	LeaverPass bool `json:"leaver_pass,omitempty"`
 	// NoHints is the host's choice to turn the 💡 Hint button off.
 	NoHints bool `json:"no_hints,omitempty"`
 	// Interactions is set for a table where the bot is no member (a DM, a

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
-	"github.com/rs/zerolog"
 )
 
 // Issue 25: a table in a group DM where the bot is no member lives on its

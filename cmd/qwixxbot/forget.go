@@ -34,7 +34,7 @@ func runForget(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "qwixxbot forget: %v\n", err)
 		return 2
 	}
-	st, err := store.Open(cfg.Store.Path, store.WithRetention(serve.Retention(cfg.Store)))
+	st, err := serve.OpenStore(cfg.Store.Path, store.WithRetention(serve.Retention(cfg.Store)))
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot forget: %v\n", err)
 		return 1

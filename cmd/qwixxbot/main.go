@@ -90,6 +90,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if *auto {
 			play = runSandbox
 		}
+		if !*sandbox && !*auto {
+			// Nobody asked for the sandbox: someone who meant to run the
+			// real bot learns why they get a page, before anything else.
+			fmt.Fprintln(stdout, noTokenNotice)
+		}
 		if err := play(ctx, cfg, log, stdout); err != nil {
 			fmt.Fprintf(stderr, "qwixxbot sandbox: %v\n", err)
 			return 1
@@ -111,6 +116,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// noTokenNotice is the first line the program prints when it found no
+// token and so starts the sandbox unasked.
+const noTokenNotice = "qwixxbot: no Discord bot token found, so this is the local sandbox: a fake Discord on a page in your browser. " +
+	"To run the real bot, set QWIXXBOT_TOKEN to its token (or discord.token in the -config file)."
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/qwixxbot/qwixxbot/store"
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/serve"
 )
 
 // runQuarantine lists the stored tables that were put aside as unreadable
@@ -35,7 +35,7 @@ func runQuarantine(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "qwixxbot quarantine: %v\n", err)
 		return 2
 	}
-	st, err := store.Open(cfg.Store.Path)
+	st, err := serve.OpenStore(cfg.Store.Path)
 	if err != nil {
 		fmt.Fprintf(stderr, "qwixxbot quarantine: %v\n", err)
 		return 1

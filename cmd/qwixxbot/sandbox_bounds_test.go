@@ -44,8 +44,8 @@ func TestSandboxSecondProcessLeavesTheFirstAlone(t *testing.T) {
 	}
 	t.Cleanup(func() { first.Process.Kill(); first.Wait() })
 	lines := bufio.NewScanner(stdout)
-	if !lines.Scan() || !strings.HasPrefix(lines.Text(), "open http://") {
-		t.Fatalf("first sandbox: %q, want its address", lines.Text())
+	if !lines.Scan() || lines.Text() != noTokenNotice || !lines.Scan() || !strings.HasPrefix(lines.Text(), "open http://") {
+		t.Fatalf("first sandbox: %q, want the no-token notice, then its address", lines.Text())
 	}
 	db, transcript := filepath.Join(dir, "sandbox.db"), filepath.Join(dir, "transcript.txt")
 	dbBefore, err1 := os.Stat(db)
@@ -89,8 +89,10 @@ func TestSandboxPortTakenSaysWhatToDo(t *testing.T) {
 }
 
 // Issue: the sandbox's first console lines were migration logs and an
-// invite link for the fake application. The first line is the page's
-// address, with nothing logged before it at the default level.
+// invite link for the fake application. Started without a token, the
+// first line says so (TestNoTokenFirstLineSaysSandbox) and the second is
+// the page's address, with nothing logged before them at the default
+// level.
 func TestSandboxFirstLineIsTheAddress(t *testing.T) {
 	t.Setenv("QWIXXBOT_TOKEN", "")
 	t.Setenv("QWIXXBOT_SANDBOX_ADDR", "127.0.0.1:0")
@@ -101,13 +103,15 @@ func TestSandboxFirstLineIsTheAddress(t *testing.T) {
 	logs := &lineWriter{lines: make(chan string, 64)}
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, nil, out, logs) }()
-	select {
-	case line := <-out.lines:
-		if !strings.HasPrefix(line, "open http://") {
-			t.Fatalf("first line %q", line)
+	for i, want := range []string{noTokenNotice, "open http://"} {
+		select {
+		case line := <-out.lines:
+			if !strings.HasPrefix(line, want) {
+				t.Fatalf("line %d %q, want %q", i+1, line, want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no address printed")
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no address printed")
 	}
 	select {
 	case l := <-logs.lines:

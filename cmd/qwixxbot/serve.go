@@ -27,7 +27,11 @@ func loadConfig(path string, stderr io.Writer) (config.Config, error) {
 		return cfg, err
 	}
 	for _, v := range config.UnknownEnv(os.Environ()) {
-		fmt.Fprintf(stderr, "qwixxbot: warning: environment variable %s matches no configuration key\n", v)
+		hint := ""
+		if near := config.NearestEnv(v); near != "" {
+			hint = " (did you mean " + near + "?)"
+		}
+		fmt.Fprintf(stderr, "qwixxbot: warning: environment variable %s matches no configuration key%s\n", v, hint)
 	}
 	return cfg, nil
 }

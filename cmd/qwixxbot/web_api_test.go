@@ -37,7 +37,8 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 }
 
 // TestRunWithoutTokenServesThePage runs the program as `go run
-// ./cmd/qwixxbot` does without a token: it prints the page's address,
+// ./cmd/qwixxbot` does without a token: it says it found no token,
+// prints the page's address,
 // serves the page and the bot's commands there, and exits cleanly when
 // stopped.
 func TestRunWithoutTokenServesThePage(t *testing.T) {
@@ -53,6 +54,16 @@ func TestRunWithoutTokenServesThePage(t *testing.T) {
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, []string{"-config", cfgFile}, out, io.Discard) }()
 	var addr string
+	select {
+	case line := <-out.lines:
+		if line != noTokenNotice {
+			t.Fatalf("first line %q, want the no-token notice", line)
+		}
+	case c := <-code:
+		t.Fatalf("run exited with %d before serving the page", c)
+	case <-time.After(30 * time.Second):
+		t.Fatal("nothing printed")
+	}
 	select {
 	case line := <-out.lines:
 		var ok bool

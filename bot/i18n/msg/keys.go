@@ -114,7 +114,7 @@ const (
 	CmdLeaderboardComputers Key = "cmd.leaderboard.computers"
 	// CmdLeaderboardVariant: Only games of this variant
 	CmdLeaderboardVariant Key = "cmd.leaderboard.variant"
-	// CmdLeave: Leave the game in this channel (you pass from then on)
+	// CmdLeave: Leave the game in this channel (a computer plays your seat, or you pass)
 	CmdLeave Key = "cmd.leave"
 	// CmdNew: Open a new Qwixx table in this channel
 	CmdNew Key = "cmd.new"
@@ -240,7 +240,7 @@ const (
 	ErrUnreadableNohost Key = "err.unreadable.nohost"
 	// ErrUnsupported: I don't handle this kind of request.
 	ErrUnsupported Key = "err.unsupported"
-	// EventLeft: %[1]s has left the game and passes from now on.
+	// EventLeft: %[1]s has left the game and passes from now on, without misthrows.
 	EventLeft Key = "event.left"
 	// EventLeftComputer: %[1]s has left the game; a computer player plays for them.
 	EventLeftComputer Key = "event.left.computer"

@@ -246,6 +246,9 @@ type raw struct {
 		Seed    *int64 `toml:"seed"`
 		Addr    string `toml:"addr"`
 	} `toml:"sandbox"`
+	// fromEnv names the environment variable that set a key, for the
+	// errors about its value.
+	fromEnv map[string]string
 }
 
 func defaultRaw() *raw {
@@ -375,7 +378,12 @@ func decode(path string, data []byte, r *raw) error {
 		var errs []error
 		for _, e := range strict.Errors {
 			line, _ := e.Position()
-			errs = append(errs, fmt.Errorf("config: %s line %d: unknown key %s", path, line, strings.Join(e.Key(), ".")))
+			name := strings.Join(e.Key(), ".")
+			msg := fmt.Sprintf("config: %s line %d: unknown key %s", path, line, name)
+			if near := nearestKey(name); near != "" {
+				msg += " (did you mean " + near + "?)"
+			}
+			errs = append(errs, errors.New(msg))
 		}
 		return errors.Join(errs...)
 	}
@@ -405,6 +413,10 @@ func decode(path string, data []byte, r *raw) error {
 func (r *raw) applyEnv(env func(string) (string, bool)) error {
 	var errs []error
 	set := func(k keyDef, name, v string) {
+		if r.fromEnv == nil {
+			r.fromEnv = map[string]string{}
+		}
+		r.fromEnv[k.name] = name
 		switch p := k.field(r).(type) {
 		case *string:
 			*p = v
@@ -464,10 +476,94 @@ func UnknownEnv(environ []string) []string {
 	return out
 }
 
+// NearestEnv returns the configuration's environment variable nearest to
+// name (a typo such as QWIXXBOT_STORE_PTH gives QWIXXBOT_STORE_PATH), or
+// "" when none is near.
+func NearestEnv(name string) string {
+	cands := []string{TokenEnv}
+	for _, k := range keys {
+		cands = append(cands, envName(k.name))
+	}
+	return nearest(name, cands)
+}
+
+// nearestKey returns the key or section nearest to name, an unknown key
+// of a file ("" when none is near): a misspelt key (game.turn_timeot), a
+// key in the wrong section (game.path gives store.path) or a misspelt
+// section (discrod gives discord).
+func nearestKey(name string) string {
+	var cands []string
+	for _, k := range keys {
+		cands = append(cands, k.name)
+		if sec, _, _ := strings.Cut(k.name, "."); !slices.Contains(cands, sec) {
+			cands = append(cands, sec)
+		}
+	}
+	if near := nearest(name, cands); near != "" {
+		return near
+	}
+	_, last, found := strings.Cut(name, ".")
+	if !found {
+		return ""
+	}
+	var same []string // the key's own name in another section
+	for _, k := range keys {
+		if _, l, _ := strings.Cut(k.name, "."); l == last {
+			same = append(same, k.name)
+		}
+	}
+	if len(same) == 1 {
+		return same[0]
+	}
+	return ""
+}
+
+// nearest returns the candidate closest to name by edit distance, if it
+// is close enough to be a typo of it: at most 2 edits, and at most a
+// third of name's length.
+func nearest(name string, cands []string) string {
+	best, bestD := "", 0
+	for _, c := range cands {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if d > 0 && (best == "" || d < bestD) {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > 2 || 3*bestD > len(name) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes (keys and
+// variable names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // config validates r and converts it, reporting every invalid key.
 func (r *raw) config() (Config, error) {
 	var errs []error
 	bad := func(key, format string, args ...any) {
+		if name, ok := r.fromEnv[key]; ok {
+			key += " (" + name + ")" // the value came from the environment
+		}
 		errs = append(errs, fmt.Errorf("config: "+key+": "+format, args...))
 	}
 	var c Config

@@ -438,8 +438,12 @@ func TestEnvErrors(t *testing.T) {
 		{"not an integer", map[string]string{"QWIXXBOT_GAME_MAX_PLAYERS": "five"}, `config: game.max_players (QWIXXBOT_GAME_MAX_PLAYERS): "five" is not an integer`},
 		{"empty integer", map[string]string{"QWIXXBOT_DISCORD_SHARD_COUNT": ""}, `config: discord.shard_count (QWIXXBOT_DISCORD_SHARD_COUNT): "" is not an integer`},
 		{"seed not an integer", map[string]string{"QWIXXBOT_SANDBOX_SEED": "abc"}, `config: sandbox.seed (QWIXXBOT_SANDBOX_SEED): "abc" is not an integer`},
-		{"validated like the file", map[string]string{"QWIXXBOT_GAME_TURN_TIMEOUT": "5s"}, `config: game.turn_timeout: "5s" is below the minimum 15s`},
-		{"log level", map[string]string{"QWIXXBOT_LOG_LEVEL": "trace"}, `config: log.level: "trace" is not one of debug, info, warn, error`},
+		{"validated like the file", map[string]string{"QWIXXBOT_GAME_TURN_TIMEOUT": "5s"}, `config: game.turn_timeout (QWIXXBOT_GAME_TURN_TIMEOUT): "5s" is below the minimum 15s`},
+		{"log level", map[string]string{"QWIXXBOT_LOG_LEVEL": "trace"}, `config: log.level (QWIXXBOT_LOG_LEVEL): "trace" is not one of debug, info, warn, error`},
+		{"store path", map[string]string{"QWIXXBOT_STORE_PATH": " "}, `config: store.path (QWIXXBOT_STORE_PATH): is empty`},
+		{"sandbox address", map[string]string{"QWIXXBOT_SANDBOX_ADDR": "8080"}, `config: sandbox.addr (QWIXXBOT_SANDBOX_ADDR): "8080" is not host:port (for example 127.0.0.1:8080)`},
+		{"token", map[string]string{"QWIXXBOT_TOKEN": "Bot abc"}, `config: discord.token (QWIXXBOT_TOKEN): contains spaces or control characters (give the token alone, without "Bot "; its value is not shown)`},
+		{"token by its long name", map[string]string{"QWIXXBOT_DISCORD_TOKEN": "Bot abc"}, `config: discord.token (QWIXXBOT_DISCORD_TOKEN): contains spaces or control characters (give the token alone, without "Bot "; its value is not shown)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -448,6 +452,86 @@ func TestEnvErrors(t *testing.T) {
 				t.Errorf("error = %v, want %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// Issue 40: a value from the environment was refused under its key's
+// name alone, so whoever set QWIXXBOT_GAME_TURN_TIMEOUT=5s looked for
+// game.turn_timeout in a file they never wrote. The variable is named;
+// the same value from the file is refused under the key alone, and with
+// both, the variable (which wins) is named.
+func TestEnvValueErrorsNameTheVariable(t *testing.T) {
+	file := writeTOML(t, "[game]\nturn_timeout = \"5s\"\n")
+	_, err := Load(file, nil)
+	if err == nil || err.Error() != `config: game.turn_timeout: "5s" is below the minimum 15s` {
+		t.Errorf("from the file: %v", err)
+	}
+	_, err = Load(file, envOf(map[string]string{"QWIXXBOT_GAME_TURN_TIMEOUT": "1s"}))
+	if err == nil || err.Error() != `config: game.turn_timeout (QWIXXBOT_GAME_TURN_TIMEOUT): "1s" is below the minimum 15s` {
+		t.Errorf("from the environment over the file: %v", err)
+	}
+	// Every key: an invalid value from its variable names the variable.
+	for _, k := range keys {
+		bad := "x y" // no key takes it: not a number, duration, ID, URL, level or address
+		switch k.name {
+		case "discord.token":
+			bad = "a b"
+		case "store.path", "sandbox.out_dir":
+			bad = " "
+		case "log.debug_addr":
+			bad = "6060"
+		case "sandbox.seed":
+			bad = "x"
+		}
+		name := envName(k.name)
+		_, err := Load("", envOf(map[string]string{name: bad}))
+		if err == nil || !strings.Contains(err.Error(), k.name+" ("+name+")") {
+			t.Errorf("%s=%q: error %v does not name the variable", name, bad, err)
+		}
+	}
+}
+
+// Issue 40: a misspelt key got "unknown key" and no hint. The nearest
+// key (or section) is suggested when it is near enough to be a typo; a
+// key in the wrong section gets its right place.
+func TestUnknownKeyDidYouMean(t *testing.T) {
+	tests := []struct{ content, want string }{
+		{"[discord]\ntokn = \"x\"\n", "unknown key discord.tokn (did you mean discord.token?)"},
+		{"[game]\nturn_timeot = \"2m\"\n", "unknown key game.turn_timeot (did you mean game.turn_timeout?)"},
+		{"[store]\npth = \"a\"\n", "unknown key store.pth (did you mean store.path?)"},
+		{"[log]\nlvl = \"info\"\n", "unknown key log.lvl (did you mean log.level?)"},
+		{"[discrod]\ntoken = \"x\"\n", "unknown key discrod (did you mean discord?)"},
+		{"[game]\npath = \"x.db\"\n", "unknown key game.path (did you mean store.path?)"},
+		{"[sandbox]\nplayer = 3\n", "unknown key sandbox.player (did you mean sandbox.players?)"},
+	}
+	for _, tt := range tests {
+		_, err := Load(writeTOML(t, tt.content), nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want %q", tt.content, err, tt.want)
+		}
+	}
+	// Nothing near: no guess.
+	for _, content := range []string{"verbose = true\n", "[game]\ncolour = \"red\"\n"} {
+		_, err := Load(writeTOML(t, content), nil)
+		if err == nil || strings.Contains(err.Error(), "did you mean") {
+			t.Errorf("%q: error %v, want no guess", content, err)
+		}
+	}
+}
+
+// Issue 40: an unknown QWIXXBOT_ variable's warning suggests the
+// variable it most likely meant.
+func TestNearestEnv(t *testing.T) {
+	for name, want := range map[string]string{
+		"QWIXXBOT_STORE_PTH":   "QWIXXBOT_STORE_PATH",
+		"QWIXXBOT_LOGLEVEL":    "QWIXXBOT_LOG_LEVEL",
+		"QWIXXBOT_TOKN":        "QWIXXBOT_TOKEN",
+		"QWIXXBOT_SANDBOXADDR": "QWIXXBOT_SANDBOX_ADDR",
+		"QWIXXBOT_COLOUR":      "",
+	} {
+		if got := NearestEnv(name); got != want {
+			t.Errorf("NearestEnv(%s) = %q, want %q", name, got, want)
+		}
 	}
 }
 

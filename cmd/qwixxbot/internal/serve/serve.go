@@ -55,7 +55,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
 	}
 	met := newMetrics()
-	st, err := store.Open(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)), store.WithCommitObserver(met.observeCommit))
+	st, err := OpenStore(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)), store.WithCommitObserver(met.observeCommit))
 	if err != nil {
 		return err
 	}
