@@ -482,6 +482,8 @@ func TestEnvValueErrorsNameTheVariable(t *testing.T) {
 			bad = "6060"
 		case "sandbox.seed":
 			bad = "x"
+		case "store.backup_dir":
+			continue // any folder, or none, is a value
 		}
 		name := envName(k.name)
 		_, err := Load("", envOf(map[string]string{name: bad}))
