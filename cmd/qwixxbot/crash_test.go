@@ -312,7 +312,7 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 // update of that very message (callback type 7), which it answers only
 // for an accepted move (refusals are private).
 func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
-	return m != nil && (players.IsAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
+	return m != nil && (players.IsAck(m.Content) || (it != nil && (it.CallbackType() == 7 || it.CallbackType() == 6) && !m.Ephemeral()))
 }
 
 // chanView follows the newest table (or results) message of a channel

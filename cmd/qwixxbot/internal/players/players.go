@@ -368,8 +368,9 @@ func (p *Players) move(ctx context.Context, u *discordtest.User, table *discordt
 			return false, err
 		}
 		// The table message shows the move (an update of it answers the
-		// click), or a private confirmation does.
-		if it.CallbackType() == 7 || IsAck(m.Content) {
+		// click, or a deferred update and its edit when the answer came
+		// late: types 7 and 6), or a private confirmation does.
+		if ct := it.CallbackType(); ct == 7 || ct == 6 || IsAck(m.Content) {
 			return true, nil
 		}
 		// Refused: the answer says why and offers u's own choices.
