@@ -471,10 +471,27 @@ func chartBadge(p int) *mask {
 }
 
 // Moment is a point a review marks on a score chart: player's decision in
-// turn Turn, labelled with its number N (1 the costliest).
+// turn Turn, labelled with its number N (1 the costliest), its ring
+// coloured by its Class.
 type Moment struct {
 	Turn, Player, N int
+	Class           MarkClass
 }
+
+// MarkClass is the class a review gives a marked decision, which colours
+// its ring: MarkPlain (the zero value) and MarkMistake a dark red ring,
+// MarkGood a green one, MarkInaccuracy a yellow one, MarkBlunder a red
+// disc with the number in white.
+type MarkClass uint8
+
+// The mark classes (see MarkClass).
+const (
+	MarkPlain MarkClass = iota
+	MarkGood
+	MarkInaccuracy
+	MarkMistake
+	MarkBlunder
+)
 
 // ReviewChart draws the score chart (see Chart) with the moments marked:
 // a numbered ring on the player's line at each moment's turn, so that a
@@ -511,10 +528,18 @@ func drawMoments(c canvas, lay *chartLayout, s game.ScoreSeries, moments []Momen
 			return fmt.Errorf("%w: moment at turn %d of player %d is off the series", ErrView, m.Turn, m.Player)
 		}
 		at := lay.pt(m.Turn, s.Totals[m.Player][m.Turn])
-		ink := rowC(game.Red, sDark)
+		ink, inside, text := rowC(game.Red, sDark), uint8(cPaper), rowC(game.Red, sDark)
+		switch m.Class {
+		case MarkGood:
+			ink, text = rowC(game.Green, sDark), rowC(game.Green, sDark)
+		case MarkInaccuracy:
+			ink, text = rowC(game.Yellow, sDark), cInk
+		case MarkBlunder:
+			inside, text = ink, cPaper
+		}
 		c.draw(disc(17), at.X, at.Y, ink)
-		c.draw(disc(14), at.X, at.Y, cPaper)
-		c.textIn(fBox, strconv.Itoa(m.N), at.X, at.Y, center, ink)
+		c.draw(disc(14), at.X, at.Y, inside)
+		c.textIn(fBox, strconv.Itoa(m.N), at.X, at.Y, center, text)
 	}
 	return nil
 }
