@@ -364,3 +364,18 @@ func reviewMove(l Lang, d [6]int, m game.Move) string {
 	}
 	return l.T("btn.pass")
 }
+
+// ReviewOf is the review of seat in the finished game g as 🔍 Review
+// answers it in language l: the text and the chart (PNG), drawn by
+// Images. The binary's render command writes them (--review).
+func ReviewOf(g *game.Game, seat int, l Lang) (text string, png []byte, err error) {
+	rv, err := ai.Review(g.Record(), seat)
+	if err != nil {
+		return "", nil, fmt.Errorf("review: %w", err)
+	}
+	png, err = Images{}.ReviewChart(g.Public(), g.ScoreSeries(), reviewMoments(rv), l)
+	if err != nil {
+		return "", nil, fmt.Errorf("review chart: %w", err)
+	}
+	return reviewText(l, rv), png, nil
+}

@@ -28,8 +28,8 @@ func TestCardReviewCalibration(t *testing.T) {
 		t.Skip("QWIXX_CALIBRATE=<games> runs the calibration")
 	}
 	type row struct {
-		v     game.Variant
-		level Level
+		v                                        game.Variant
+		level                                    Level
 		lost, acc, mistakes, blunders, decisions stat
 	}
 	var rows []*row
