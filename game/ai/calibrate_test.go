@@ -20,8 +20,9 @@ import (
 //
 //	QWIXX_CALIBRATE=300 GOMAXPROCS=1 nice -n 19 go test ./game/ai -run CardReviewCalibration -v -timeout 0
 //
-// It checks the order that makes the review worth reading: easy loses
-// more and is less accurate than medium, medium than hard.
+// It checks that hard's play is told apart from easy's and medium's (more
+// than three standard errors in loss per game and in accuracy), and
+// reports easy against medium.
 func TestCardReviewCalibration(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("QWIXX_CALIBRATE"))
 	if games <= 0 {
@@ -68,9 +69,16 @@ func TestCardReviewCalibration(t *testing.T) {
 	print(games)
 	for k := 0; k < len(rows); k += 3 {
 		e, m, h := rows[k], rows[k+1], rows[k+2]
-		if !(e.lost.mean() > m.lost.mean() && m.lost.mean() > h.lost.mean()) || !(e.acc.mean() < m.acc.mean() && m.acc.mean() < h.acc.mean()) {
-			t.Errorf("%s: the review does not rank easy < medium < hard", e.v)
+		for _, o := range []*row{e, m} {
+			// Hard apart from the weaker levels by more than three
+			// standard errors of the difference, in loss and accuracy.
+			if o.lost.mean()-h.lost.mean() <= 3*math.Hypot(o.lost.se(), h.lost.se()) || h.acc.mean()-o.acc.mean() <= 3*math.Hypot(o.acc.se(), h.acc.se()) {
+				t.Errorf("%s: the review does not tell %s from hard", o.v, o.level)
+			}
 		}
+		// Easy against medium is reported, not asserted: the two are
+		// about as strong against hard (NOTES.md).
+		t.Logf("%s: easy − medium: loss %+.2f ± %.2f, accuracy %+.2f ± %.2f", e.v, e.lost.mean()-m.lost.mean(), math.Hypot(e.lost.se(), m.lost.se()), e.acc.mean()-m.acc.mean(), math.Hypot(e.acc.se(), m.acc.se()))
 	}
 }
 
