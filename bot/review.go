@@ -199,7 +199,9 @@ func (b *Bot) sendReview(r *request, key string, g *game.Game, seat int) {
 // language, from the cache or else graded and drawn.
 func (b *Bot) reviewAnswer(r *request, key string, g *game.Game, seat int) (reviewAnswer, error) {
 	id := key + "/" + strconv.Itoa(seat)
-	return b.reviews.answers.GetOrLoad(r.lang.Code()+" "+id, func() (reviewAnswer, error) {
+	// The chart shows the players' names, which forget-me may have
+	// changed in the kept record since: they are part of the key.
+	return b.reviews.answers.GetOrLoad(r.lang.Code()+" "+id+" "+pictureKey(g.Players()), func() (reviewAnswer, error) {
 		rv, err := b.reviews.graded.GetOrLoad(id, func() (ai.GameReview, error) {
 			start := time.Now()
 			rv, err := ai.Review(g.Record(), seat)

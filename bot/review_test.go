@@ -229,3 +229,46 @@ func (h *harness) reviewReply(user, customID string, msg *discordgo.Message, loc
 	h.t.Fatalf("the review answered %+v", r)
 	return "", nil
 }
+
+// A kept review answer is not shown with names the kept record no longer
+// has (forget-me renames a player there): the names are part of its key,
+// while the grading, which has no names, is kept.
+func TestReviewKeptAnswerFollowsTheNames(t *testing.T) {
+	h := newHarness(t)
+	g, err := game.New(game.Config{Variant: game.Cards, Players: []string{"Anna", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !g.Over() {
+		p := g.Waiting()[0]
+		if err := g.Apply(ai.Choose(ai.Medium, g.Private(p), g.LegalMoves(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := g.Record()
+	rec.Players[0] = "Player 1"
+	if rec.First == "Anna" {
+		rec.First = "Player 1"
+	}
+	for i := range rec.Moves {
+		if rec.Moves[i].Player == "Anna" {
+			rec.Moves[i].Player = "Player 1"
+		}
+	}
+	renamed, err := game.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := h.bot.newRequest(h.interaction("ben", discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: "x", ComponentType: discordgo.ButtonComponent}, nil))
+	for _, gg := range []*game.Game{g, renamed, g} {
+		if _, err := h.bot.reviewAnswer(r, "table-1", gg, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hits, misses, _ := h.bot.reviews.answers.Stats(); hits != 1 || misses != 2 {
+		t.Fatalf("answers: %d hits, %d misses; want 1 and 2", hits, misses)
+	}
+	if _, misses, _ := h.bot.reviews.graded.Stats(); misses != 1 {
+		t.Fatalf("graded %d times", misses)
+	}
+}
