@@ -197,3 +197,33 @@ func hands(t *testing.T, rec *game.Record) [][]game.Card {
 	}
 	return out
 }
+
+// The card review of hard's own play flags few mistakes (at most 2 in a
+// game; the calibration in NOTES.md finds about 0.5 per game), and fewer
+// than in easy's play against hard on the same seed.
+func TestCardReviewHardFlagsFewMistakes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hard's games take seconds")
+	}
+	for _, v := range []game.Variant{game.Cards, game.Jokers} {
+		hard, easy := 0, 0
+		for seed := range 1 {
+			h, err := Review(recordGame(t, v, []Level{Hard, Hard}, 900+seed), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := Review(recordGame(t, v, []Level{Easy, Hard}, 900+seed), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h.Mistakes) > 2 {
+				t.Errorf("%s seed %d: hard's own game has %d mistakes: %+v", v, seed, len(h.Mistakes), h.Mistakes)
+			}
+			hard += len(h.Mistakes)
+			easy += len(e.Mistakes)
+		}
+		if easy <= hard {
+			t.Errorf("%s: easy made %d mistakes, hard %d", v, easy, hard)
+		}
+	}
+}
