@@ -121,8 +121,8 @@ func gradeCards(points []reviewPoint, deals int) {
 			}
 		}
 		if !ok {
-			// A view no deal matches (a damaged record): the heuristic's
-			// choice, ungraded.
+			// A view no deal matches (a damaged record): the decision
+			// counts as the best, with no loss.
 			continue
 		}
 		best, chosen := 0, 0
