@@ -92,6 +92,10 @@ type Options struct {
 	// DailySecret keys the daily challenge's dice (ai.DailySeed); when
 	// empty, the store's kept secret "daily" (Secrets) is used.
 	DailySecret []byte
+	// ReviewDefer is how long after a click on 🔍 Review its answer may
+	// take before it is deferred and edited in when ready (1.5 s when
+	// zero; negative defers every answer not yet kept).
+	ReviewDefer time.Duration
 	// Observe, if set, is told of every interaction answer sent or failed:
 	// the interaction's kind (InteractionKind), how long after its
 	// arrival, and whether Discord took it. It runs in the handler's
@@ -170,6 +174,8 @@ type Bot struct {
 	force sync.Map
 	// pars holds the daily challenges' pars by day number (dailyPar).
 	pars sync.Map
+	// reviews keeps the game reviews graded and worded.
+	reviews *reviewCache
 }
 
 // New makes a bot that keeps its tables and settings in st (and its
@@ -190,7 +196,7 @@ func New(dc Discord, st session.Tables, rd Renderer, opt Options, log zerolog.Lo
 	if opt.MaxPlayers < game.MinPlayers || opt.MaxPlayers > game.MaxPlayers {
 		opt.MaxPlayers = game.MaxPlayers
 	}
-	b := &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log}
+	b := &Bot{dc: dc, st: st, rd: rd, opt: opt, log: log, reviews: newReviewCache()}
 	b.life, b.stop = context.WithCancel(context.Background())
 	return b
 }

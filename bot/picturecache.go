@@ -98,8 +98,8 @@ func pictureKey(vs ...any) string {
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
-// ReviewChart implements Renderer. Reviews are asked for rarely and each
-// differs: they pass by the cache.
+// ReviewChart implements Renderer. Reviews pass by this cache: the bot
+// keeps its review answers, charts included, in its own (reviewCache).
 func (c *PictureCache) ReviewChart(v game.PublicView, s game.ScoreSeries, moments []render.Moment, l Lang) ([]byte, error) {
 	return c.next.ReviewChart(v, s, moments, l)
 }

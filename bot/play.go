@@ -467,10 +467,8 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 		}
 		if rec := b.recordButton(t, l); rec != nil {
 			btns = append(btns, rec)
-			if t.Variant == game.Dice {
-				// The review reads the kept record once the table moved on.
-				btns = append(btns, reviewButton(l, actionID(t, ViewResults, "review", strconv.Itoa(t.GameNo))))
-			}
+			// The review reads the kept record once the table moved on.
+			btns = append(btns, reviewButton(l, actionID(t, ViewResults, "review", strconv.Itoa(t.GameNo))))
 		}
 		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 	}

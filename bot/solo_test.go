@@ -16,7 +16,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 )
@@ -381,8 +380,7 @@ func TestSoloInTheChannelAndItsReview(t *testing.T) {
 }
 
 // The Review button of a table's results reviews the clicker's own seat,
-// labelled as an estimate, from the kept record once the table moved on;
-// card games have no Review button.
+// labelled as an estimate, from the kept record once the table moved on.
 func TestReviewOfATableGame(t *testing.T) {
 	h, _ := newHistoryHarness(t)
 	h.startTwo("dice")
@@ -408,23 +406,6 @@ func TestReviewOfATableGame(t *testing.T) {
 	// Play again replaces the table: the review reads the kept record.
 	h.click("anna", buttons(res.Components, "Play again")[0], res)
 	check("from the record")
-	// A card game's results carry no Review button.
-	g, err := game.New(game.Config{Variant: game.Cards, Players: []string{"anna", "ben"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !g.Over() {
-		p := g.Waiting()[0]
-		if err := g.Apply(ai.Choose(ai.Easy, g.Private(p), g.LegalMoves(p))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cards := &Table{ID: "cardtable", Variant: game.Cards, Stage: StageOver, Lang: "en", GameNo: 1, Game: g,
-		Seats: []Seat{{UserID: "anna", Name: "anna"}, {UserID: "ben", Name: "ben"}}}
-	data := h.bot.resultsMessage(h.bot.log, cards, "")
-	if len(buttons(data.Components, "Record")) != 1 || len(buttons(data.Components, "Review")) != 0 {
-		t.Fatal("a card game's results offer a review (or no record)")
-	}
 }
 
 // /qwixx forget-me deletes the user's private games with their results.

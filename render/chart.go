@@ -482,10 +482,27 @@ func chartBadge(p int) *mask {
 }
 
 // Moment is a point a review marks on a score chart: player's decision in
-// turn Turn, labelled with its number N (1 the costliest).
+// turn Turn, labelled with its number N (1 the costliest), its ring
+// coloured by its Class.
 type Moment struct {
 	Turn, Player, N int
+	Class           MarkClass
 }
+
+// MarkClass is the class a review gives a marked decision, which colours
+// its ring: MarkPlain (the zero value) and MarkMistake a dark red ring,
+// MarkGood a green one, MarkInaccuracy a yellow one, MarkBlunder a red
+// disc with the number in white.
+type MarkClass uint8
+
+// The mark classes (see MarkClass).
+const (
+	MarkPlain MarkClass = iota
+	MarkGood
+	MarkInaccuracy
+	MarkMistake
+	MarkBlunder
+)
 
 // ReviewChart draws the score chart (see Chart) with the moments marked:
 // a numbered ring on the player's line at each moment's turn, so that a
@@ -587,9 +604,20 @@ func drawMoments(c canvas, lay *chartLayout, s game.ScoreSeries, moments []Momen
 	}
 	for i := len(moments) - 1; i >= 0; i-- {
 		p := at[i]
-		c.draw(disc(momentR), p.X, p.Y, ink)
-		c.draw(disc(14), p.X, p.Y, cPaper)
-		c.textIn(fBox, strconv.Itoa(moments[i].N), p.X, p.Y, center, ink)
+		// The ring's colour is the choice's class (the zero class draws
+		// as a mistake).
+		ring, inside, text := ink, uint8(cPaper), ink
+		switch moments[i].Class {
+		case MarkGood:
+			ring, text = rowC(game.Green, sDark), rowC(game.Green, sDark)
+		case MarkInaccuracy:
+			ring, text = rowC(game.Yellow, sDark), cInk
+		case MarkBlunder:
+			inside, text = ink, cPaper
+		}
+		c.draw(disc(momentR), p.X, p.Y, ring)
+		c.draw(disc(14), p.X, p.Y, inside)
+		c.textIn(fBox, strconv.Itoa(moments[i].N), p.X, p.Y, center, text)
 	}
 	return nil
 }

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/qwixxbot/qwixxbot/game"
 	"golang.org/x/text/unicode/bidi"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // CleanName returns name as the pictures draw it: NFC-normalised, with

@@ -4,8 +4,9 @@ import (
 	"image"
 	"testing"
 
-	"github.com/qwixxbot/qwixxbot/game"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // drawRunes draws the characters of s one by one from left to right, each

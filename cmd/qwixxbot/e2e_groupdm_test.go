@@ -100,7 +100,8 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 			t.Fatalf("%s: results %q", v, res.Results)
 		}
 	}
-	// Play again there: the results' button opens the next lobby.
+	// Play again there: the results' button opens the next lobby (after
+	// 🔍 Review).
 	var results *discordtest.Message
 	for _, m := range view.Messages() {
 		if players.IDWith(m, "again") != "" {
@@ -109,6 +110,15 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 	}
 	if results == nil {
 		t.Fatal("no results with Play again in the group DM")
+	}
+	// 🔍 Review of the card game there: Ben's own, privately, with its
+	// chart.
+	rv := e.answer(ben.Click(results, players.IDWith(results, "review")))
+	if !rv.Ephemeral() || rv.VisibleTo != ben.ID || !strings.Contains(rv.Content, "Review of your game") || !strings.Contains(rv.Content, "estimates") {
+		t.Fatalf("the card review in the group DM: %+v", rv)
+	}
+	if _, ok := attachment(rv, "review.png"); !ok {
+		t.Fatal("the card review in the group DM has no chart")
 	}
 	again := e.answer(ben.Click(results, players.IDWith(results, "again")))
 	if again.Ephemeral() || players.IDWith(again, "join") == "" {

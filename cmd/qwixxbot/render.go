@@ -12,15 +12,18 @@ import (
 )
 
 // runRender replays a record up to a step and draws the table there (and,
-// at the end, the results and the score chart; for card games each player's hand) as PNG files.
+// at the end, the results and the score chart; for card games each player's hand) as PNG files;
+// with --review N, a finished game's review of player N as the bot answers
+// it (review.txt, review.png).
 func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	step := fs.Int("step", -1, "number of moves to replay (default: all)")
 	out := fs.String("o", "out", "output directory")
 	lang := fs.String("lang", "en", "language of the labels: en, de or fr")
+	review := fs.Int("review", 0, "also write the review of player N (1-based) of a finished game: review.txt and review.png")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: qwixxbot render FILE [--step N] [-o DIR] [--lang en|de|fr]")
+		fmt.Fprintln(stderr, "usage: qwixxbot render FILE [--step N] [-o DIR] [--lang en|de|fr] [--review N]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(reorder(args)); err != nil {
@@ -57,6 +60,19 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	if g.Over() {
 		files["results.png"] = func() ([]byte, error) { return imgs.Results(g.Public(), nil, l) }
 		files["chart.png"] = func() ([]byte, error) { return imgs.Chart(g.Public(), g.ScoreSeries(), l) }
+	}
+	if *review != 0 {
+		if !g.Over() || *review < 1 || *review > len(g.Players()) {
+			fmt.Fprintf(stderr, "qwixxbot render: --review %d: a finished game's player 1–%d\n", *review, len(g.Players()))
+			return 2
+		}
+		text, png, err := bot.ReviewOf(g, *review-1, l)
+		if err != nil {
+			fmt.Fprintf(stderr, "qwixxbot render: %v\n", err)
+			return 1
+		}
+		files["review.txt"] = func() ([]byte, error) { return []byte(text), nil }
+		files["review.png"] = func() ([]byte, error) { return png, nil }
 	}
 	if g.Variant().CardGame() {
 		for p, name := range g.Players() {

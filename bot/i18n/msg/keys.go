@@ -454,10 +454,26 @@ const (
 	RecordMissing Key = "record.missing"
 	// RecordSent: The record of the game of %[1]s · %[2]s · %[3]s. `qwixxbot replay` and `qwixxbot render` read it as…
 	RecordSent Key = "record.sent"
+	// ReviewAt: Turn %[1]d, action %[2]d
+	ReviewAt Key = "review.at"
+	// ReviewCardline: %[1]s · you: %[2]s · best: %[3]s · −%[4]s ± %[5]s · %[6]s
+	ReviewCardline Key = "review.cardline"
+	// ReviewCards: These figures are estimates: each of your choices was played out on the same %[1]d ${deals} of the …
+	ReviewCards Key = "review.cards"
+	// ReviewClassBest: best
+	ReviewClassBest Key = "review.class.best"
+	// ReviewClassBlunder: blunder
+	ReviewClassBlunder Key = "review.class.blunder"
+	// ReviewClassGood: good
+	ReviewClassGood Key = "review.class.good"
+	// ReviewClassInaccuracy: inaccuracy
+	ReviewClassInaccuracy Key = "review.class.inaccuracy"
+	// ReviewClassMistake: mistake
+	ReviewClassMistake Key = "review.class.mistake"
+	// ReviewClasses: Best %[1]d · good %[2]d · inaccuracies %[3]d · mistakes %[4]d · blunders %[5]d
+	ReviewClasses Key = "review.classes"
 	// ReviewCostliest: Your costliest choices (numbered on the chart):
 	ReviewCostliest Key = "review.costliest"
-	// ReviewDice: The review covers dice games: in the card game the computer's judgement comes from random play-outs…
-	ReviewDice Key = "review.dice"
 	// ReviewEstimate: At a table these figures are estimates: the evaluator guesses how the others will play.
 	ReviewEstimate Key = "review.estimate"
 	// ReviewExact: Graded by the solo game's exact tables: each figure is what the best choice expected more, counting…
@@ -468,16 +484,28 @@ const (
 	ReviewLine Key = "review.line"
 	// ReviewMore: … (+%[1]d)
 	ReviewMore Key = "review.more"
+	// ReviewNomistake: No clear mistake: no choice lost more than 1 point beyond the noise of the estimate.
+	ReviewNomistake Key = "review.nomistake"
 	// ReviewNotover: The review is ready when the game is over.
 	ReviewNotover Key = "review.notover"
 	// ReviewNotplayer: The review covers your own choices: you did not play in this game.
 	ReviewNotplayer Key = "review.notplayer"
+	// ReviewNumber: number %[1]d
+	ReviewNumber Key = "review.number"
 	// ReviewOthers: Other mistakes (%[1]d):
 	ReviewOthers Key = "review.others"
 	// ReviewPerfect: No choice cost you anything: every decision was the best one.
 	ReviewPerfect Key = "review.perfect"
+	// ReviewPlay: play %[1]s, cross %[2]s
+	ReviewPlay Key = "review.play"
+	// ReviewPlaynone: play %[1]s, cross nothing
+	ReviewPlaynone Key = "review.playnone"
+	// ReviewScale: Points lost: best up to 0.05, good up to 1, inaccuracy under 3, mistake under 6, blunder 6 or more.…
+	ReviewScale Key = "review.scale"
 	// ReviewSummary: Accuracy **%[1]s** over %[2]d ${decisions} · expected points lost: **%[3]s**
 	ReviewSummary Key = "review.summary"
+	// ReviewTake: take %[1]s
+	ReviewTake Key = "review.take"
 	// ReviewTitle: 🔍 **Review of your game**
 	ReviewTitle Key = "review.title"
 	// RowBlue: the blue row

@@ -457,7 +457,7 @@ func TestWebSandboxDiceGame(t *testing.T) {
 // with their German names, the public messages are French, Anna's private
 // hand view German. Anna takes cards, passes action 2 and plays her first
 // card as the hand view proposes it, through its select menu and its Play
-// button, until the game ends (RULES C9).
+// button, until the game ends (RULES C9); then she asks for 🔍 Review.
 func TestWebSandboxCardGame(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
@@ -501,6 +501,11 @@ func TestWebSandboxCardGame(t *testing.T) {
 	if !strings.Contains(final, "Anna") || strings.Contains(final, "Game over") {
 		t.Errorf("the results are not the French ones naming Anna:\n%s", final)
 	}
+	// 🔍 Review on the results: Anna's own, privately, in German, an
+	// estimate, with its chart.
+	w.run(t, "click Review", chromedp.Click(chromedp.CSS(`button[data-cid*=":review:"]`)))
+	w.waitLoaded(t, "the review with its chart", `[...document.querySelectorAll(".msg.ephemeral")].some(m => m.innerText.includes("Analyse deiner Partie") && m.innerText.includes("Schätzungen") && [...m.querySelectorAll("img")].some(i => i.complete && i.naturalWidth >= 400))`)
+	w.shot(t, "cards-review")
 	if own := w.checkSeen(t, w.anna); own == 0 {
 		t.Error("Anna's page never showed her hand view")
 	}
