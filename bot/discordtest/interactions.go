@@ -46,8 +46,9 @@ type interaction struct {
 	owners map[string]any
 }
 
-// newInteractionLocked creates an interaction, sends INTERACTION_CREATE and
-// starts the deadline.
+// newInteractionLocked creates an interaction, sends INTERACTION_CREATE (or
+// POSTs it to the interactions endpoint, when one is set) and starts the
+// deadline.
 func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[string]any, src *Message) *interaction {
 	it := &interaction{id: s.newID(), token: "aW50ZXJhY3Rpb246" + randomHex(40), typ: typ, userID: u.id,
 		name: interactionName(typ, data), channelID: c.id, guildID: c.guildID, created: s.clock.Now(), done: make(chan struct{})}
@@ -87,7 +88,11 @@ func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[
 		s.forgetInteractionsLocked()
 	}
 	it.sent = time.Now()
-	s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)
+	if s.endpoint != "" {
+		s.postInteractionLocked(it, p)
+	} else {
+		s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)
+	}
 	if s.opts.Lean {
 		it.payload = nil
 	}

@@ -159,6 +159,12 @@ type Server struct {
 
 	routeStats map[string]*RouteStats
 	itOrder    []*interaction // creation order, for Lean's pruning
+
+	// keys sign the interactions POSTed to endpoint (the interactions
+	// endpoint URL; empty: interactions go on the gateway).
+	keys     endpointKeys
+	endpoint string
+	epStats  EndpointStats
 }
 
 // NewServer starts a fake Discord on 127.0.0.1 with a random port.
@@ -196,6 +202,7 @@ func NewServer(opts Options) (*Server, error) {
 		routeStats:      map[string]*RouteStats{},
 		rlStats:         rlCounters{limited: map[string]int{}, routes: map[string]*RouteRateStats{}},
 		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
+		keys: newEndpointKeys(),
 	}
 	if !opts.DisableSchema {
 		sp, err := loadSpec(opts.SpecPath)
