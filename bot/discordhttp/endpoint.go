@@ -39,12 +39,11 @@ const (
 
 // Timeouts of the endpoint's HTTP server: a client that sends its headers
 // or its body slowly (or not at all) is cut off, and holds nothing.
-const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 10 * time.Second
-	writeTimeout      = 15 * time.Second
-	idleTimeout       = 60 * time.Second
-)
+type serverTimeouts struct {
+	readHeader, read, write, idle time.Duration
+}
+
+var defaultTimeouts = serverTimeouts{readHeader: 5 * time.Second, read: 10 * time.Second, write: 15 * time.Second, idle: 60 * time.Second}
 
 // Webhooks are the interaction routes an answer takes after the endpoint
 // deferred it: the edit of the original response, its deletion, and a
@@ -76,7 +75,9 @@ type Endpoint struct {
 	// DeferAfter (tests shorten them).
 	now        func() time.Time
 	deferAfter time.Duration
-	inflight   sync.WaitGroup
+	// timeouts are the server's (Server); tests shorten them.
+	timeouts serverTimeouts
+	inflight sync.WaitGroup
 }
 
 // ParsePublicKey reads an application's public key as the developer
@@ -96,7 +97,7 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 // (the bot's HandleVia) answers each interaction, hooks carry the answers
 // that come after a deferred one.
 func NewEndpoint(key ed25519.PublicKey, handle func(i *discordgo.Interaction, to bot.Answerer), hooks Webhooks, log zerolog.Logger) *Endpoint {
-	return &Endpoint{key: key, handle: handle, hooks: hooks, log: log, now: time.Now, deferAfter: DeferAfter}
+	return &Endpoint{key: key, handle: handle, hooks: hooks, log: log, now: time.Now, deferAfter: DeferAfter, timeouts: defaultTimeouts}
 }
 
 // Server is an HTTP server for the endpoint on addr, with timeouts that
@@ -105,10 +106,10 @@ func (e *Endpoint) Server(addr string) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           e,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
+		ReadHeaderTimeout: e.timeouts.readHeader,
+		ReadTimeout:       e.timeouts.read,
+		WriteTimeout:      e.timeouts.write,
+		IdleTimeout:       e.timeouts.idle,
 		MaxHeaderBytes:    16 << 10,
 	}
 }
