@@ -50,6 +50,10 @@ type e2e struct {
 	coalesce time.Duration
 	// public follows the default channel's public messages.
 	public *players.ChannelView
+	// endpoint is the bot's interactions endpoint (host:port) when the
+	// fake POSTs the interactions there (ingressEnv), empty when it sends
+	// them on the gateway.
+	endpoint string
 }
 
 // wallClock is the real time.
@@ -70,11 +74,22 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	}
 	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
 		public: players.NewChannelView(srv, srv.DefaultChannel())}
+	if ingressHTTP(nil) {
+		e.endpoint = freeAddr(t)
+		srv.SetInteractionsEndpoint("http://" + e.endpoint + "/interactions")
+	}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
 		}
 		srv.Close()
+		if e.endpoint != "" {
+			// Every interaction went to the endpoint, and every response
+			// passed the callback route's checks.
+			if st := srv.EndpointStats(); st.BadCallbacks > 0 || (st.Posted > 0 && st.Answered == 0) {
+				t.Errorf("interactions endpoint: %+v", st)
+			}
+		}
 	})
 	e.start()
 	return e
@@ -89,6 +104,9 @@ func (e *e2e) start() {
 		Session: func(s *discordgo.Session) { e.session = s }}
 	if e.botClock {
 		so.Now = e.clock.Now
+	}
+	if e.endpoint != "" {
+		cfg.Discord.InteractionsAddr, cfg.Discord.PublicKey = e.endpoint, e.srv.InteractionsPublicKey()
 	}
 	if e.config != nil {
 		e.config(&cfg)
@@ -117,6 +135,14 @@ func (e *e2e) start() {
 		e.t.Fatalf("bot stopped: %v", err)
 	case <-time.After(20 * time.Second):
 		e.t.Fatal("bot did not get ready")
+	}
+	if e.endpoint != "" {
+		vctx, vcancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer vcancel()
+		if err := e.srv.VerifyEndpoint(vctx, "http://"+e.endpoint+"/interactions"); err != nil {
+			cancel()
+			e.t.Fatalf("interactions endpoint: %v", err)
+		}
 	}
 	e.stop = func() {
 		cancel()
