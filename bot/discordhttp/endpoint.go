@@ -309,6 +309,11 @@ func writeBody(w http.ResponseWriter, b body) error {
 	if _, err := w.Write(b.b); err != nil {
 		return fmt.Errorf("writing the answer: %w", withoutAddress(err))
 	}
+	// Out now, not when the handler returns: the bot goes on (and may
+	// edit the same message) once its answer has left.
+	if err := http.NewResponseController(w).Flush(); err != nil {
+		return fmt.Errorf("writing the answer: %w", withoutAddress(err))
+	}
 	return nil
 }
 

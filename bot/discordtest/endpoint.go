@@ -90,6 +90,7 @@ func (s *Server) postInteractionLocked(it *interaction, p map[string]any) {
 	}
 	body := mustJSON(p)
 	url := s.endpoint
+	it.posted = make(chan struct{})
 	s.epStats.Posted++
 	s.holds.Add(1)
 	go func() {
@@ -99,6 +100,7 @@ func (s *Server) postInteractionLocked(it *interaction, p map[string]any) {
 }
 
 func (s *Server) postInteraction(it *interaction, url string, body []byte) {
+	defer close(it.posted)
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.InteractionDeadline+2*time.Second)
 	defer cancel()
 	go func() {
@@ -194,4 +196,27 @@ func (s *Server) lockedNewID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.newID()
+}
+
+// awaitPosted waits until the interactions endpoint's response to the
+// interaction of token (if it was POSTed) has been taken: a request made
+// with the token after the bot wrote its response comes after that
+// response, as at Discord, however the fake's goroutines are scheduled.
+func (s *Server) awaitPosted(token string) {
+	s.mu.Lock()
+	var posted chan struct{}
+	if it := s.byToken[token]; it != nil {
+		posted = it.posted
+	}
+	s.mu.Unlock()
+	if posted == nil {
+		return
+	}
+	t := time.NewTimer(s.opts.InteractionDeadline + 2*time.Second)
+	defer t.Stop()
+	select {
+	case <-posted:
+	case <-t.C:
+	case <-s.done:
+	}
 }

@@ -41,6 +41,9 @@ type interaction struct {
 	duplicates   int              // callbacks refused as already answered
 	late         int              // callbacks refused after the deadline
 	done         chan struct{}
+	// posted is closed once the interactions endpoint's response to it
+	// was taken (or failed); nil when it went on the gateway.
+	posted chan struct{}
 	// owners are the installations that authorized it
 	// (authorizing_integration_owners).
 	owners map[string]any
