@@ -970,7 +970,16 @@ func recordKey(m game.RecordMove) string {
 //     its end: results posted with the stored scores; no interaction sent
 //     while the bot was up went unanswered; no panic (or data race) in the
 //     bot's log.
-func TestCrashKillsLoseNoMove(t *testing.T) {
+func TestCrashKillsLoseNoMove(t *testing.T) { crashKillsLoseNoMove(t) }
+
+// TestCrashKillsLoseNoMoveHTTP is TestCrashKillsLoseNoMove with every
+// interaction POSTed to the bot's interactions endpoint and answered in
+// the HTTP response: a kill at any moment loses no acknowledged move there
+// either.
+func TestCrashKillsLoseNoMoveHTTP(t *testing.T) { crashKillsLoseNoMove(t, httpIngress) }
+
+// crashKillsLoseNoMove runs the crash test with env added to the bot's.
+func crashKillsLoseNoMove(t *testing.T, env ...string) {
 	if testing.Short() {
 		t.Skip("the crash test runs the bot binary for about a minute")
 	}
@@ -998,7 +1007,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 	c.cond = sync.NewCond(&c.mu)
 	c.killed() // not started yet
 	// Nobody's timer runs out during the test: every move is a player's.
-	c.proc = newBotProc(t, srv, c.db, "QWIXXBOT_GAME_TURN_TIMEOUT=24h", "QWIXXBOT_GAME_REMINDER_BEFORE=1h")
+	c.proc = newBotProc(t, srv, c.db, append(env, "QWIXXBOT_GAME_TURN_TIMEOUT=24h", "QWIXXBOT_GAME_REMINDER_BEFORE=1h")...)
 	if err := c.proc.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,20 @@ func (wallClock) Now() time.Time { return time.Now() }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
 
-func newE2EClock(t *testing.T, botClock bool) *e2e {
+// newE2EGateway is newE2E with the interactions on the gateway whatever
+// ingressEnv says: for tests of the callback route itself (its server
+// errors), which the HTTP mode does not take.
+func newE2EGateway(t *testing.T) *e2e { return newE2EOn(t, false, "gateway") }
+
+// newE2EHTTP is newE2E with the interactions POSTed to the bot's
+// interactions endpoint whatever ingressEnv says.
+func newE2EHTTP(t *testing.T) *e2e { return newE2EOn(t, false, "http") }
+
+func newE2EClock(t *testing.T, botClock bool) *e2e { return newE2EOn(t, botClock, "") }
+
+// newE2EOn starts the bot with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func newE2EOn(t *testing.T, botClock bool, ingress string) *e2e {
 	clock := discordtest.NewFakeClock(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
 	// Discord's rate limits, as Discord enforces them (their windows in
 	// real time: the bot waits out 429s in real time).
@@ -74,7 +87,11 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	}
 	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
 		public: players.NewChannelView(srv, srv.DefaultChannel())}
-	if ingressHTTP(nil) {
+	var env []string
+	if ingress != "" {
+		env = []string{ingressEnv + "=" + ingress}
+	}
+	if ingressHTTP(env) {
 		e.endpoint = freeAddr(t)
 		srv.SetInteractionsEndpoint("http://" + e.endpoint + "/interactions")
 	}
