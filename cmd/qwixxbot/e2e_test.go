@@ -50,6 +50,9 @@ type e2e struct {
 	coalesce time.Duration
 	// public follows the default channel's public messages.
 	public *players.ChannelView
+	// holdNewGame, if set, holds every game's start (with script) until
+	// it is closed: a slow bot.
+	holdNewGame chan struct{}
 	// endpoint is the bot's interactions endpoint (host:port) when the
 	// fake POSTs the interactions there (ingressEnv), empty when it sends
 	// them on the gateway.
@@ -104,7 +107,7 @@ func newE2EOn(t *testing.T, botClock bool, ingress string) *e2e {
 			// Every interaction went to the endpoint, and every response
 			// passed the callback route's checks.
 			st := srv.EndpointStats()
-			if st.BadCallbacks > 0 || (st.Posted > 0 && st.Answered == 0) {
+			if st.BadCallbacks > 0 || (st.Posted > 0 && st.Answered == 0) || (ingress == "http" && st.Posted == 0) {
 				t.Errorf("interactions endpoint: %+v", st)
 			}
 			t.Logf("interactions endpoint: %+v", st)
@@ -135,6 +138,13 @@ func (e *e2e) start() {
 			rec := *e.script
 			rec.Format, rec.Version, rec.Variant, rec.Players, rec.First = game.RecordFormat, game.RecordVersion, v.String(), players, players[0]
 			return game.Replay(&rec)
+		}
+		if hold := e.holdNewGame; hold != nil {
+			replay := so.NewGame
+			so.NewGame = func(v game.Variant, players []string) (*game.Game, error) {
+				<-hold
+				return replay(v, players)
+			}
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -283,7 +293,20 @@ func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) 
 
 func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eRestartMidLobbyAndMidGameAndOldTokens(t, "")
+}
+
+// TestE2ERestartMidLobbyAndMidGameAndOldTokensHTTP is TestE2ERestartMidLobbyAndMidGameAndOldTokens with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2ERestartMidLobbyAndMidGameAndOldTokensHTTP(t *testing.T) {
+	t.Parallel()
+	e2eRestartMidLobbyAndMidGameAndOldTokens(t, "http")
+}
+
+// e2eRestartMidLobbyAndMidGameAndOldTokens runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eRestartMidLobbyAndMidGameAndOldTokens(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "de")
 	ch := e.srv.DefaultChannel()
 	lobby := e.answer(anna.Command(ch, "qwixx", "new", map[string]any{"variant": "dice"}))
@@ -321,7 +344,20 @@ func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 
 func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eStaleForgedOutOfTurnAndSimultaneousClicks(t, "")
+}
+
+// TestE2EStaleForgedOutOfTurnAndSimultaneousClicksHTTP is TestE2EStaleForgedOutOfTurnAndSimultaneousClicks with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2EStaleForgedOutOfTurnAndSimultaneousClicksHTTP(t *testing.T) {
+	t.Parallel()
+	e2eStaleForgedOutOfTurnAndSimultaneousClicks(t, "http")
+}
+
+// e2eStaleForgedOutOfTurnAndSimultaneousClicks runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	ch := e.srv.DefaultChannel()
 	var users []*discordtest.User
 	for _, n := range []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"} {
