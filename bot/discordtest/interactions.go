@@ -44,6 +44,9 @@ type interaction struct {
 	// posted is closed once the interactions endpoint's response to it
 	// was taken (or failed); nil when it went on the gateway.
 	posted chan struct{}
+	// answered is the message @original referred to as the callback left
+	// it (not kept in Lean mode).
+	answered *Message
 	// owners are the installations that authorized it
 	// (authorizing_integration_owners).
 	owners map[string]any
@@ -128,6 +131,9 @@ func (s *Server) ackLocked(it *interaction, typ int) {
 	it.acked = true
 	it.answer = time.Now()
 	it.callbackType = typ
+	if m := s.messages[it.responseID]; m != nil && !s.opts.Lean {
+		it.answered = m.clone()
+	}
 	if it.timer != nil {
 		it.timer.Stop()
 	}
@@ -223,6 +229,19 @@ func (i *Interaction) Response() (*Message, bool) {
 		return nil, false
 	}
 	return m.clone(), true
+}
+
+// Answered returns the message @original referred to as the callback
+// left it, before any later edit: what the user saw as the answer (the
+// reply for types 4/5, the clicked message for types 6/7). Not kept in
+// Lean mode.
+func (i *Interaction) Answered() (*Message, bool) {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	if i.it.answered == nil {
+		return nil, false
+	}
+	return i.it.answered.clone(), true
 }
 
 // WaitResponse waits for the acknowledgement and, after a deferred reply

@@ -312,6 +312,13 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 // update of that very message (callback type 7), which it answers only
 // for an accepted move (refusals are private).
 func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
+	if it != nil && it.CallbackType() != 5 {
+		// What the player saw as the answer, though the bot may have
+		// edited that message since (a hand view following the game).
+		if a, ok := it.Answered(); ok && players.IsAck(a.Content) {
+			return true
+		}
+	}
 	return m != nil && (players.IsAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
 }
 
