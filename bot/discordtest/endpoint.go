@@ -75,10 +75,15 @@ func (s *Server) sign(ts string, body []byte) string {
 	return hex.EncodeToString(ed25519.Sign(s.keys.priv, msg))
 }
 
-// endpointClient is the client Discord's side posts with: no proxy, and
-// a request ends with the interaction's deadline and a little more.
-func (s *Server) endpointClient() *http.Client {
-	return &http.Client{Timeout: s.opts.InteractionDeadline + 2*time.Second, Transport: &http.Transport{Proxy: nil}}
+// endpointClient is the client Discord's side posts with (one, keeping
+// its connections for the next interactions): no proxy, and a request
+// ends with the interaction's deadline and a little more.
+func (s *Server) endpointClient() *http.Client { return s.epClient }
+
+// newEndpointClient makes the server's endpointClient.
+func newEndpointClient(deadline time.Duration) *http.Client {
+	return &http.Client{Timeout: deadline + 2*time.Second,
+		Transport: &http.Transport{Proxy: nil, MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 30 * time.Second}}
 }
 
 // postInteractionLocked POSTs the interaction's payload to the endpoint

@@ -165,6 +165,7 @@ type Server struct {
 	keys     endpointKeys
 	endpoint string
 	epStats  EndpointStats
+	epClient *http.Client
 }
 
 // NewServer starts a fake Discord on 127.0.0.1 with a random port.
@@ -202,7 +203,7 @@ func NewServer(opts Options) (*Server, error) {
 		routeStats:      map[string]*RouteStats{},
 		rlStats:         rlCounters{limited: map[string]int{}, routes: map[string]*RouteRateStats{}},
 		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
-		keys: newEndpointKeys(),
+		keys: newEndpointKeys(), epClient: newEndpointClient(opts.InteractionDeadline),
 	}
 	if !opts.DisableSchema {
 		sp, err := loadSpec(opts.SpecPath)
@@ -262,6 +263,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	_ = s.hs.Close()
 	s.holds.Wait() // every hold ends at once on done
+	s.epClient.CloseIdleConnections()
 }
 
 // Client returns an HTTP client that sends requests for discord.com,
