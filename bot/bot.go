@@ -240,10 +240,28 @@ func (b *Bot) OnInteraction(_ *discordgo.Session, ic *discordgo.InteractionCreat
 	b.Handle(ic.Interaction)
 }
 
-// Handle answers one interaction. discordgo calls handlers concurrently;
-// each channel's changes are serialised here.
+// Handle answers one interaction through Discord's callback route (the
+// gateway's way). discordgo calls handlers concurrently; each channel's
+// changes are serialised here.
 func (b *Bot) Handle(i *discordgo.Interaction) {
+	b.HandleVia(i, nil)
+}
+
+// Answerer is where an interaction's one answer goes when it does not go
+// to Discord's callback route: the HTTP response of Discord's interactions
+// endpoint. Answer returns once the answer is sent (or has failed); it may
+// turn the answer into a deferred one, and then sets resp.Type to the
+// deferred type Discord took (as Discord.InteractionRespond does).
+type Answerer interface {
+	Answer(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error
+}
+
+// HandleVia is Handle answering through to (nil: the callback route, as
+// Handle). Everything else (the follow-ups, the channel's messages) goes
+// through the bot's Discord as ever.
+func (b *Bot) HandleVia(i *discordgo.Interaction, to Answerer) {
 	r := b.newRequest(i)
+	r.to = to
 	defer r.cancel()
 	if b.closing.Load() {
 		// Shutting down: nothing is changed any more, but the user hears
@@ -380,6 +398,8 @@ type request struct {
 	userName string
 	perms    int64 // the member's permissions in the channel
 	answered bool
+	// to is where the answer goes (HandleVia); nil: the callback route.
+	to Answerer
 	// key is the stored table the request acts on: the channel's (the
 	// interaction's channel ID) unless it is set to a private game's key.
 	key string
@@ -430,7 +450,12 @@ func (r *request) respond(resp *discordgo.InteractionResponse) error {
 	r.answered = true
 	ctx, cancel := context.WithDeadline(context.Background(), r.arrived.Add(answerWithin))
 	defer cancel()
-	err := r.b.dc.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
+	var err error
+	if r.to != nil {
+		err = r.to.Answer(ctx, r.i, resp)
+	} else {
+		err = r.b.dc.InteractionRespond(r.i, resp, discordgo.WithContext(ctx))
+	}
 	if obs := r.b.opt.Observe; obs != nil {
 		obs(InteractionKind(r.i.Type), time.Since(r.arrived), err == nil)
 	}

@@ -534,3 +534,12 @@ func BucketKeys(rl *discordgo.RateLimiter) ([]string, error) {
 	slices.Sort(keys)
 	return keys, nil
 }
+
+// InteractionResponseDelete deletes the interaction's original response,
+// as discordgo's does, past discordgo's rate limiter (whose bucket would
+// keep the token).
+func (s *InteractionSession) InteractionResponseDelete(i *discordgo.Interaction, opts ...discordgo.RequestOption) error {
+	endpoint := discordgo.EndpointWebhookMessage(i.AppID, i.Token, "@original")
+	_, err := s.interactionRequest(http.MethodDelete, endpoint, body{}, opts, requestDeadline(opts, editBudget), sendEdit)
+	return err
+}

@@ -41,13 +41,20 @@ type interaction struct {
 	duplicates   int              // callbacks refused as already answered
 	late         int              // callbacks refused after the deadline
 	done         chan struct{}
+	// posted is closed once the interactions endpoint's response to it
+	// was taken (or failed); nil when it went on the gateway.
+	posted chan struct{}
+	// answered is the message @original referred to as the callback left
+	// it (not kept in Lean mode).
+	answered *Message
 	// owners are the installations that authorized it
 	// (authorizing_integration_owners).
 	owners map[string]any
 }
 
-// newInteractionLocked creates an interaction, sends INTERACTION_CREATE and
-// starts the deadline.
+// newInteractionLocked creates an interaction, sends INTERACTION_CREATE (or
+// POSTs it to the interactions endpoint, when one is set) and starts the
+// deadline.
 func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[string]any, src *Message) *interaction {
 	it := &interaction{id: s.newID(), token: "aW50ZXJhY3Rpb246" + randomHex(40), typ: typ, userID: u.id,
 		name: interactionName(typ, data), channelID: c.id, guildID: c.guildID, created: s.clock.Now(), done: make(chan struct{})}
@@ -87,7 +94,11 @@ func (s *Server) newInteractionLocked(u *userRec, c *channel, typ int, data map[
 		s.forgetInteractionsLocked()
 	}
 	it.sent = time.Now()
-	s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)
+	if s.endpoint != "" {
+		s.postInteractionLocked(it, p)
+	} else {
+		s.dispatchLocked("INTERACTION_CREATE", p, c.guildID)
+	}
 	if s.opts.Lean {
 		it.payload = nil
 	}
@@ -120,6 +131,9 @@ func (s *Server) ackLocked(it *interaction, typ int) {
 	it.acked = true
 	it.answer = time.Now()
 	it.callbackType = typ
+	if m := s.messages[it.responseID]; m != nil && !s.opts.Lean {
+		it.answered = m.clone()
+	}
 	if it.timer != nil {
 		it.timer.Stop()
 	}
@@ -215,6 +229,19 @@ func (i *Interaction) Response() (*Message, bool) {
 		return nil, false
 	}
 	return m.clone(), true
+}
+
+// Answered returns the message @original referred to as the callback
+// left it, before any later edit: what the user saw as the answer (the
+// reply for types 4/5, the clicked message for types 6/7). Not kept in
+// Lean mode.
+func (i *Interaction) Answered() (*Message, bool) {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	if i.it.answered == nil {
+		return nil, false
+	}
+	return i.it.answered.clone(), true
 }
 
 // WaitResponse waits for the acknowledgement and, after a deferred reply

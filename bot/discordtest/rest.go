@@ -298,6 +298,9 @@ func (s *Server) serve(rt route, w http.ResponseWriter, r *http.Request, payload
 			}
 		}
 	}
+	if strings.HasPrefix(rt.path, "/webhooks/") {
+		s.awaitPosted(r.PathValue("token"))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

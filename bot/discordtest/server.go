@@ -159,6 +159,13 @@ type Server struct {
 
 	routeStats map[string]*RouteStats
 	itOrder    []*interaction // creation order, for Lean's pruning
+
+	// keys sign the interactions POSTed to endpoint (the interactions
+	// endpoint URL; empty: interactions go on the gateway).
+	keys     endpointKeys
+	endpoint string
+	epStats  EndpointStats
+	epClient *http.Client
 }
 
 // NewServer starts a fake Discord on 127.0.0.1 with a random port.
@@ -196,6 +203,7 @@ func NewServer(opts Options) (*Server, error) {
 		routeStats:      map[string]*RouteStats{},
 		rlStats:         rlCounters{limited: map[string]int{}, routes: map[string]*RouteRateStats{}},
 		omitAttachments: opts.OmitInteractionAttachments, done: make(chan struct{}), held: map[*heldReq]struct{}{},
+		keys: newEndpointKeys(), epClient: newEndpointClient(opts.InteractionDeadline),
 	}
 	if !opts.DisableSchema {
 		sp, err := loadSpec(opts.SpecPath)
@@ -255,6 +263,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	_ = s.hs.Close()
 	s.holds.Wait() // every hold ends at once on done
+	s.epClient.CloseIdleConnections()
 }
 
 // Client returns an HTTP client that sends requests for discord.com,

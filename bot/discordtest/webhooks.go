@@ -192,7 +192,7 @@ func (s *Server) followup(rq *req) (int, any) {
 	if len(fe) > 0 {
 		return invalidForm(fe)
 	}
-	if orig := s.messages[it.responseID]; it.callbackType == 5 && len(it.followups) == 0 && orig != nil && orig.Loading() {
+	if orig := s.messages[it.responseID]; it.callbackType == 5 && len(it.followups) == 0 && orig != nil && !orig.Deleted && orig.Loading() {
 		// Discord: "When using this endpoint directly after responding to
 		// an interaction with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this
 		// endpoint will function as Edit Original Interaction Response

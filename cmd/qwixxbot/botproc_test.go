@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -130,6 +132,9 @@ type botProc struct {
 	dir  string
 	env  []string
 	logs *procLog
+	// endpoint is the bot's interactions endpoint URL in the HTTP mode
+	// (ingressEnv), empty on the gateway.
+	endpoint string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -142,12 +147,52 @@ type botProc struct {
 // QWIXXTEST_CLOCK_RATE=60 to run its clock 60 times faster).
 func newBotProc(t testing.TB, srv *discordtest.Server, db string, env ...string) *botProc {
 	p := &botProc{t: t, srv: srv, bin: botBinary(t), db: db, dir: t.TempDir(), env: env, logs: &procLog{}}
+	if ingressHTTP(env) {
+		// The same address for every process of this bot: Discord has
+		// one endpoint URL per application.
+		addr := freeAddr(t)
+		p.endpoint = "http://" + addr + "/interactions"
+		p.env = append(slices.Clip(p.env), "QWIXXBOT_DISCORD_INTERACTIONS_ADDR="+addr, "QWIXXBOT_DISCORD_PUBLIC_KEY="+srv.InteractionsPublicKey())
+		srv.SetInteractionsEndpoint(p.endpoint)
+	}
 	t.Cleanup(func() {
 		if p.Running() {
 			p.Kill()
 		}
 	})
 	return p
+}
+
+// ingressEnv selects how the fake Discord hands the bot its interactions
+// in the subprocess tests: "http" POSTs them, signed, to the bot's
+// interactions endpoint (discord.interactions_addr) and takes its HTTP
+// responses as the answers; anything else sends them on the gateway. A
+// test's own env (newBotProc) wins over the environment's.
+const ingressEnv = "QWIXXTEST_INGRESS"
+
+// ingressHTTP reports whether a bot with env runs in the HTTP mode.
+func ingressHTTP(env []string) bool {
+	mode := os.Getenv(ingressEnv)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, ingressEnv+"="); ok {
+			mode = v
+		}
+	}
+	return mode == "http"
+}
+
+// httpIngress is the env that puts a bot in the HTTP mode.
+const httpIngress = ingressEnv + "=http"
+
+// freeAddr is a loopback address with a port free at the moment.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // environ is the bot's environment: the test's without QWIXXBOT_ and
@@ -216,6 +261,13 @@ func (p *botProc) Start() error {
 	defer cancel()
 	if err := p.srv.WaitConnected(ctx, 1); err != nil {
 		return fmt.Errorf("botProc: ready but not connected: %w", err)
+	}
+	if p.endpoint != "" {
+		// As Discord checks an endpoint URL when it is saved: a signed
+		// PING answered, a forged one refused.
+		if err := p.srv.VerifyEndpoint(ctx, p.endpoint); err != nil {
+			return fmt.Errorf("botProc: interactions endpoint: %w", err)
+		}
 	}
 	p.mu.Lock()
 	p.runs[n].ready = time.Now()

@@ -22,7 +22,14 @@ import (
 // goes on to its end: every move a player saw confirmed is in the stored
 // record (none lost, none twice), and the bot sent nothing to the
 // channel.
-func TestCrashGroupDMTableLosesNoMove(t *testing.T) {
+func TestCrashGroupDMTableLosesNoMove(t *testing.T) { crashGroupDMTableLosesNoMove(t) }
+
+// TestCrashGroupDMTableLosesNoMoveHTTP is TestCrashGroupDMTableLosesNoMove
+// with the interactions POSTed to the bot's interactions endpoint.
+func TestCrashGroupDMTableLosesNoMoveHTTP(t *testing.T) { crashGroupDMTableLosesNoMove(t, httpIngress) }
+
+// crashGroupDMTableLosesNoMove runs the test with env added to the bot's.
+func crashGroupDMTableLosesNoMove(t *testing.T, env ...string) {
 	if testing.Short() {
 		t.Skip("runs the bot binary through several kills")
 	}
@@ -34,7 +41,7 @@ func TestCrashGroupDMTableLosesNoMove(t *testing.T) {
 	}
 	t.Cleanup(srv.Close)
 	db := filepath.Join(t.TempDir(), "bot.db")
-	p := newBotProc(t, srv, db, "QWIXXBOT_GAME_TURN_TIMEOUT=24h")
+	p := newBotProc(t, srv, db, append(env, "QWIXXBOT_GAME_TURN_TIMEOUT=24h")...)
 	if err := p.Start(); err != nil {
 		t.Fatal(err)
 	}

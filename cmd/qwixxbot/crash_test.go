@@ -312,7 +312,14 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 // update of that very message (callback type 7), which it answers only
 // for an accepted move (refusals are private).
 func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
-	return m != nil && (players.IsAck(m.Content) || (it != nil && (it.CallbackType() == 7 || it.CallbackType() == 6) && !m.Ephemeral()))
+	if it != nil && it.CallbackType() != 5 {
+		// What the player saw as the answer, though the bot may have
+		// edited that message since (a hand view following the game).
+		if a, ok := it.Answered(); ok && players.IsAck(a.Content) {
+			return true
+		}
+	}
+	return m != nil && (players.IsAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
 }
 
 // chanView follows the newest table (or results) message of a channel
@@ -970,7 +977,16 @@ func recordKey(m game.RecordMove) string {
 //     its end: results posted with the stored scores; no interaction sent
 //     while the bot was up went unanswered; no panic (or data race) in the
 //     bot's log.
-func TestCrashKillsLoseNoMove(t *testing.T) {
+func TestCrashKillsLoseNoMove(t *testing.T) { crashKillsLoseNoMove(t) }
+
+// TestCrashKillsLoseNoMoveHTTP is TestCrashKillsLoseNoMove with every
+// interaction POSTed to the bot's interactions endpoint and answered in
+// the HTTP response: a kill at any moment loses no acknowledged move there
+// either.
+func TestCrashKillsLoseNoMoveHTTP(t *testing.T) { crashKillsLoseNoMove(t, httpIngress) }
+
+// crashKillsLoseNoMove runs the crash test with env added to the bot's.
+func crashKillsLoseNoMove(t *testing.T, env ...string) {
 	if testing.Short() {
 		t.Skip("the crash test runs the bot binary for about a minute")
 	}
@@ -998,7 +1014,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) {
 	c.cond = sync.NewCond(&c.mu)
 	c.killed() // not started yet
 	// Nobody's timer runs out during the test: every move is a player's.
-	c.proc = newBotProc(t, srv, c.db, "QWIXXBOT_GAME_TURN_TIMEOUT=24h", "QWIXXBOT_GAME_REMINDER_BEFORE=1h")
+	c.proc = newBotProc(t, srv, c.db, append(env, "QWIXXBOT_GAME_TURN_TIMEOUT=24h", "QWIXXBOT_GAME_REMINDER_BEFORE=1h")...)
 	if err := c.proc.Start(); err != nil {
 		t.Fatal(err)
 	}

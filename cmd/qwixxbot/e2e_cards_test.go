@@ -667,7 +667,20 @@ func (e *e2e) startCards(variant string, host *discordtest.User, others ...*disc
 // (C10: messages, components, custom_ids, file names, pictures, logs).
 func TestE2ECardGameThreePlayers(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eCardGameThreePlayers(t, "")
+}
+
+// TestE2ECardGameThreePlayersHTTP is TestE2ECardGameThreePlayers with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2ECardGameThreePlayersHTTP(t *testing.T) {
+	t.Parallel()
+	e2eCardGameThreePlayers(t, "http")
+}
+
+// e2eCardGameThreePlayers runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eCardGameThreePlayers(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	e.script = &game.Record{Seed: 3}
 	e.restart() // with the script
 	anna, ben, chloe := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US"), e.srv.AddUser("Chloé", "en-US")
@@ -714,7 +727,20 @@ func TestE2ECardGameThreePlayers(t *testing.T) {
 // a manual refresh.
 func TestE2EJokerGameTwoPlayers(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eJokerGameTwoPlayers(t, "")
+}
+
+// TestE2EJokerGameTwoPlayersHTTP is TestE2EJokerGameTwoPlayers with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2EJokerGameTwoPlayersHTTP(t *testing.T) {
+	t.Parallel()
+	e2eJokerGameTwoPlayers(t, "http")
+}
+
+// e2eJokerGameTwoPlayers runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eJokerGameTwoPlayers(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	e.script = &game.Record{Seed: 2}
 	e.restart()
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")

@@ -22,7 +22,20 @@ import (
 // shows with the next click; a restart in the middle loses nothing.
 func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 	t.Parallel()
-	e := newE2EClock(t, true)
+	e2eGroupDMTableOnInteractions(t, "")
+}
+
+// TestE2EGroupDMTableOnInteractionsHTTP is TestE2EGroupDMTableOnInteractions with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2EGroupDMTableOnInteractionsHTTP(t *testing.T) {
+	t.Parallel()
+	e2eGroupDMTableOnInteractions(t, "http")
+}
+
+// e2eGroupDMTableOnInteractions runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eGroupDMTableOnInteractions(t *testing.T, ingress string) {
+	e := newE2EOn(t, true, ingress)
 	anna, ben := e.srv.AddUser("Anna", ""), e.srv.AddUser("Ben", "")
 	group := e.srv.AddGroupDM("friends", anna, ben)
 	anna.InstallApp()
@@ -148,7 +161,20 @@ func TestE2EGroupDMTableOnInteractions(t *testing.T) {
 // counted by the global rate limit (a channel post, edit or delete).
 func TestE2EServerTableThroughInteractions(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eServerTableThroughInteractions(t, "")
+}
+
+// TestE2EServerTableThroughInteractionsHTTP is TestE2EServerTableThroughInteractions with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2EServerTableThroughInteractionsHTTP(t *testing.T) {
+	t.Parallel()
+	e2eServerTableThroughInteractions(t, "http")
+}
+
+// e2eServerTableThroughInteractions runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eServerTableThroughInteractions(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	ch := e.srv.DefaultChannel()
 	p := players.New(e.srv, ch, []*discordtest.User{e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US"), e.srv.AddUser("Cleo", "en-US")}, rand.New(rand.NewPCG(8, 9)))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

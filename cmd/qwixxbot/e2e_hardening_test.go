@@ -38,7 +38,7 @@ func TestE2ECommandRegistrationRetriedAfterServerErrors(t *testing.T) {
 // blocked the channel. Another /qwixx new shows it again. (Discord answers
 // every attempt with a server error until the deadline has passed.)
 func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
-	e := newE2E(t)
+	e := newE2EGateway(t) // server errors of the callback route
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
 	ch := e.srv.DefaultChannel()
 	e.srv.InjectServerErrors(1000, "/callback", 500)
@@ -66,7 +66,7 @@ func TestE2ELostLobbyAnswerShownAgain(t *testing.T) {
 // the 40060 of the next attempt) is not given twice.
 func TestE2EInteractionAnswersSurviveServerErrors(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e := newE2EGateway(t) // server errors of the callback route
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "en-US")
 	after := 0
 	for _, status := range []int{500, 503, 504} {

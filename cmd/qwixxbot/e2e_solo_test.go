@@ -181,7 +181,20 @@ func TestE2ESoloDailyAndReview(t *testing.T) {
 // with a word on what works.
 func TestE2EUserInstallPrivateGamesAnywhere(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eUserInstallPrivateGamesAnywhere(t, "")
+}
+
+// TestE2EUserInstallPrivateGamesAnywhereHTTP is TestE2EUserInstallPrivateGamesAnywhere with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2EUserInstallPrivateGamesAnywhereHTTP(t *testing.T) {
+	t.Parallel()
+	e2eUserInstallPrivateGamesAnywhere(t, "http")
+}
+
+// e2eUserInstallPrivateGamesAnywhere runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eUserInstallPrivateGamesAnywhere(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	anna, ben := e.srv.AddUser("Anna", ""), e.srv.AddUser("Ben", "")
 	cmd, ok := e.srv.CommandJSON("", "qwixx")
 	if !ok {

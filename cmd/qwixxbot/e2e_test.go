@@ -50,6 +50,13 @@ type e2e struct {
 	coalesce time.Duration
 	// public follows the default channel's public messages.
 	public *players.ChannelView
+	// holdNewGame, if set, holds every game's start (with script) until
+	// it is closed: a slow bot.
+	holdNewGame chan struct{}
+	// endpoint is the bot's interactions endpoint (host:port) when the
+	// fake POSTs the interactions there (ingressEnv), empty when it sends
+	// them on the gateway.
+	endpoint string
 }
 
 // wallClock is the real time.
@@ -59,7 +66,20 @@ func (wallClock) Now() time.Time { return time.Now() }
 
 func newE2E(t *testing.T) *e2e { return newE2EClock(t, false) }
 
-func newE2EClock(t *testing.T, botClock bool) *e2e {
+// newE2EGateway is newE2E with the interactions on the gateway whatever
+// ingressEnv says: for tests of the callback route itself (its server
+// errors), which the HTTP mode does not take.
+func newE2EGateway(t *testing.T) *e2e { return newE2EOn(t, false, "gateway") }
+
+// newE2EHTTP is newE2E with the interactions POSTed to the bot's
+// interactions endpoint whatever ingressEnv says.
+func newE2EHTTP(t *testing.T) *e2e { return newE2EOn(t, false, "http") }
+
+func newE2EClock(t *testing.T, botClock bool) *e2e { return newE2EOn(t, botClock, "") }
+
+// newE2EOn starts the bot with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func newE2EOn(t *testing.T, botClock bool, ingress string) *e2e {
 	clock := discordtest.NewFakeClock(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
 	// Discord's rate limits, as Discord enforces them (their windows in
 	// real time: the bot waits out 429s in real time).
@@ -70,11 +90,28 @@ func newE2EClock(t *testing.T, botClock bool) *e2e {
 	}
 	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
 		public: players.NewChannelView(srv, srv.DefaultChannel())}
+	var env []string
+	if ingress != "" {
+		env = []string{ingressEnv + "=" + ingress}
+	}
+	if ingressHTTP(env) {
+		e.endpoint = freeAddr(t)
+		srv.SetInteractionsEndpoint("http://" + e.endpoint + "/interactions")
+	}
 	t.Cleanup(func() {
 		if e.stop != nil {
 			e.stop()
 		}
 		srv.Close()
+		if e.endpoint != "" {
+			// Every interaction went to the endpoint, and every response
+			// passed the callback route's checks.
+			st := srv.EndpointStats()
+			if st.BadCallbacks > 0 || (st.Posted > 0 && st.Answered == 0) || (ingress == "http" && st.Posted == 0) {
+				t.Errorf("interactions endpoint: %+v", st)
+			}
+			t.Logf("interactions endpoint: %+v", st)
+		}
 	})
 	e.start()
 	return e
@@ -90,6 +127,9 @@ func (e *e2e) start() {
 	if e.botClock {
 		so.Now = e.clock.Now
 	}
+	if e.endpoint != "" {
+		cfg.Discord.InteractionsAddr, cfg.Discord.PublicKey = e.endpoint, e.srv.InteractionsPublicKey()
+	}
 	if e.config != nil {
 		e.config(&cfg)
 	}
@@ -98,6 +138,13 @@ func (e *e2e) start() {
 			rec := *e.script
 			rec.Format, rec.Version, rec.Variant, rec.Players, rec.First = game.RecordFormat, game.RecordVersion, v.String(), players, players[0]
 			return game.Replay(&rec)
+		}
+		if hold := e.holdNewGame; hold != nil {
+			replay := so.NewGame
+			so.NewGame = func(v game.Variant, players []string) (*game.Game, error) {
+				<-hold
+				return replay(v, players)
+			}
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -117,6 +164,14 @@ func (e *e2e) start() {
 		e.t.Fatalf("bot stopped: %v", err)
 	case <-time.After(20 * time.Second):
 		e.t.Fatal("bot did not get ready")
+	}
+	if e.endpoint != "" {
+		vctx, vcancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer vcancel()
+		if err := e.srv.VerifyEndpoint(vctx, "http://"+e.endpoint+"/interactions"); err != nil {
+			cancel()
+			e.t.Fatalf("interactions endpoint: %v", err)
+		}
 	}
 	e.stop = func() {
 		cancel()
@@ -238,7 +293,20 @@ func (e *e2e) whiteTurns(a, b *discordtest.User, rowA, rowB string, sums []int) 
 
 func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eRestartMidLobbyAndMidGameAndOldTokens(t, "")
+}
+
+// TestE2ERestartMidLobbyAndMidGameAndOldTokensHTTP is TestE2ERestartMidLobbyAndMidGameAndOldTokens with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2ERestartMidLobbyAndMidGameAndOldTokensHTTP(t *testing.T) {
+	t.Parallel()
+	e2eRestartMidLobbyAndMidGameAndOldTokens(t, "http")
+}
+
+// e2eRestartMidLobbyAndMidGameAndOldTokens runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eRestartMidLobbyAndMidGameAndOldTokens(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	anna, ben := e.srv.AddUser("Anna", "en-US"), e.srv.AddUser("Ben", "de")
 	ch := e.srv.DefaultChannel()
 	lobby := e.answer(anna.Command(ch, "qwixx", "new", map[string]any{"variant": "dice"}))
@@ -276,7 +344,20 @@ func TestE2ERestartMidLobbyAndMidGameAndOldTokens(t *testing.T) {
 
 func TestE2EStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T) {
 	t.Parallel()
-	e := newE2E(t)
+	e2eStaleForgedOutOfTurnAndSimultaneousClicks(t, "")
+}
+
+// TestE2EStaleForgedOutOfTurnAndSimultaneousClicksHTTP is TestE2EStaleForgedOutOfTurnAndSimultaneousClicks with the interactions POSTed to the bot's
+// interactions endpoint and answered in its HTTP responses.
+func TestE2EStaleForgedOutOfTurnAndSimultaneousClicksHTTP(t *testing.T) {
+	t.Parallel()
+	e2eStaleForgedOutOfTurnAndSimultaneousClicks(t, "http")
+}
+
+// e2eStaleForgedOutOfTurnAndSimultaneousClicks runs the test with ingress "http" or "gateway" (empty: as
+// ingressEnv says).
+func e2eStaleForgedOutOfTurnAndSimultaneousClicks(t *testing.T, ingress string) {
+	e := newE2EOn(t, false, ingress)
 	ch := e.srv.DefaultChannel()
 	var users []*discordtest.User
 	for _, n := range []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"} {

@@ -34,6 +34,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Profile, "cpuprofile", "", "write the bot's CPU profile over the measuring time to this file")
 	fs.StringVar(&o.HeapProfile, "heapprofile", "", "write the bot's heap profile at the end to this file")
 	fs.StringVar(&o.SelfProfile, "harness-cpuprofile", "", "write this process's CPU profile (fake Discord and players) over the measuring time to this file")
+	fs.StringVar(&o.Ingress, "ingress", "gateway", "how the bot gets its interactions: gateway, or http (signed POSTs to its interactions endpoint, answered in the HTTP responses)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -43,6 +44,9 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q", fs.Arg(0))
+	}
+	if o.Ingress != "gateway" && o.Ingress != "http" {
+		return bad("--ingress: %q is not gateway or http", o.Ingress)
 	}
 	if o.Games < 1 || o.Players < 2 || o.Players > 5 || o.Duration <= 0 || o.Warmup < 0 {
 		return bad("want --games ≥ 1, --players 2–5, a positive --duration")

@@ -91,10 +91,52 @@ func TestLoadHarnessMeasuresTheBot(t *testing.T) {
 	}
 }
 
+// With --ingress http the fake POSTs every click, signed, to the bot's
+// interactions endpoint and takes the HTTP responses as the answers: the
+// clicks are answered in time, the answers are no REST requests of the
+// bot's (its /metrics agree), and the bot's CPU a click is reported.
+func TestLoadHarnessHTTPIngress(t *testing.T) {
+	t.Parallel()
+	bin := botBinary(t)
+	var out, errs bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code := runLoad(ctx, []string{"--bot", bin, "--games", "4", "--pace", "0", "--warmup", "1s", "--duration", "4s",
+		"--ingress", "http", "--format", "json"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var rep load.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if rep.Ingress != "http" || rep.Clicks < 5 || rep.Failed != 0 || rep.Restarted != 0 || rep.BotCPUPerClick <= 0 {
+		var w strings.Builder
+		rep.Write(&w)
+		t.Fatalf("4 games flat out through the endpoint: %s", w.String())
+	}
+	callbacks := int64(0)
+	for _, r := range rep.Routes {
+		if strings.HasSuffix(r.Route, "/callback") {
+			callbacks = r.Requests
+		}
+	}
+	if d := callbacks - int64(rep.Clicks); d < -int64(rep.Clicks)/20-8 || d > int64(rep.Clicks)/20+8 {
+		t.Errorf("%d answers taken from the endpoint for %d clicks", callbacks, rep.Clicks)
+	}
+	slack := max(0.01*float64(rep.Requests), 3*float64(rep.Games))
+	if d := rep.MetricRequests - float64(rep.Requests); d < -slack || d > slack {
+		t.Errorf("/metrics: %.0f REST requests, the harness counted %d (answers excluded)", rep.MetricRequests, rep.Requests)
+	}
+	if rep.BotErrors != 0 {
+		t.Errorf("%d error lines in the bot's log", rep.BotErrors)
+	}
+}
+
 // Bad flags are refused with a reason, before anything starts.
 func TestLoadHarnessFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"--games", "0"}, {"--players", "6"}, {"--variants", "chess"}, {"--pace", "3s-1s"}, {"--format", "xml"}, {"extra"},
+		{"--games", "0"}, {"--players", "6"}, {"--variants", "chess"}, {"--pace", "3s-1s"}, {"--format", "xml"}, {"extra"}, {"--ingress", "carrier-pigeon"},
 	} {
 		var out, errs bytes.Buffer
 		if code := runLoad(context.Background(), args, &out, &errs); code != 2 || errs.Len() == 0 {

@@ -34,7 +34,8 @@ type shardedBots struct {
 func newShardedBots(t *testing.T, srv *discordtest.Server, dbs []string) *shardedBots {
 	sb := &shardedBots{t: t, srv: srv, dbs: dbs}
 	for i, db := range dbs {
-		sb.procs = append(sb.procs, newBotProc(t, srv, db,
+		// Shards need the gateway: Discord has one endpoint URL for all.
+		sb.procs = append(sb.procs, newBotProc(t, srv, db, ingressEnv+"=gateway",
 			"QWIXXBOT_DISCORD_SHARD_ID="+strconv.Itoa(i), "QWIXXBOT_DISCORD_SHARD_COUNT="+strconv.Itoa(len(dbs))))
 	}
 	return sb

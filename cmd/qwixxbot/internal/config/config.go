@@ -13,6 +13,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +59,14 @@ type Discord struct {
 	// second (Discord's default 50; Discord raises it for large bots on
 	// request). The processes of the token share it.
 	RateLimit int
+	// InteractionsAddr, if set, is where the bot serves Discord's HTTP
+	// interactions endpoint (host:port, behind a TLS-terminating proxy);
+	// empty: interactions come on the gateway only.
+	InteractionsAddr string
+	// PublicKey is the application's public key (64 hexadecimal digits,
+	// General Information > Public Key) that signs the interactions
+	// POSTed to InteractionsAddr; required with it.
+	PublicKey string
 }
 
 // Store is the [store] section.
@@ -216,6 +226,9 @@ type raw struct {
 		ShardID       int64  `toml:"shard_id"`
 		ShardCount    int64  `toml:"shard_count"`
 		RateLimit     int64  `toml:"rate_limit"`
+		// InteractionsAddr and PublicKey: the HTTP interactions endpoint.
+		InteractionsAddr string `toml:"interactions_addr"`
+		PublicKey        string `toml:"public_key"`
 	} `toml:"discord"`
 	Store struct {
 		Path            string `toml:"path"`
@@ -295,6 +308,8 @@ var keys = []keyDef{
 	{name: "discord.shard_id", field: func(r *raw) any { return &r.Discord.ShardID }},
 	{name: "discord.shard_count", field: func(r *raw) any { return &r.Discord.ShardCount }},
 	{name: "discord.rate_limit", field: func(r *raw) any { return &r.Discord.RateLimit }},
+	{name: "discord.interactions_addr", field: func(r *raw) any { return &r.Discord.InteractionsAddr }},
+	{name: "discord.public_key", field: func(r *raw) any { return &r.Discord.PublicKey }},
 	{name: "store.path", field: func(r *raw) any { return &r.Store.Path }},
 	{name: "store.result_max_age", duration: true, field: func(r *raw) any { return &r.Store.ResultMaxAge }},
 	{name: "store.results_per_guild", field: func(r *raw) any { return &r.Store.ResultsPerGuild }},
@@ -598,6 +613,23 @@ func (r *raw) config() (Config, error) {
 		bad("discord.shard_id", "%d is not in 0..%d (discord.shard_count is %d)", r.Discord.ShardID, r.Discord.ShardCount-1, r.Discord.ShardCount)
 	}
 
+	if a := strings.TrimSpace(r.Discord.InteractionsAddr); a != "" {
+		if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
+			bad("discord.interactions_addr", "%q is not host:port (for example 127.0.0.1:8443)", r.Discord.InteractionsAddr)
+		} else {
+			c.Discord.InteractionsAddr = a
+		}
+	}
+	if k := strings.TrimSpace(r.Discord.PublicKey); k != "" {
+		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
+			bad("discord.public_key", "%q is not 64 hexadecimal digits (the developer portal's General Information > Public Key)", r.Discord.PublicKey)
+		} else {
+			c.Discord.PublicKey = strings.ToLower(k)
+		}
+	} else if c.Discord.InteractionsAddr != "" {
+		bad("discord.public_key", "is empty, and discord.interactions_addr is set: the endpoint needs the application's public key (General Information > Public Key) to check what Discord signs")
+	}
+
 	// [store]
 	c.Store.Path = r.Store.Path
 	if strings.TrimSpace(r.Store.Path) == "" {
@@ -757,12 +789,12 @@ func (c Config) String() string {
 		seed = strconv.FormatInt(*c.Sandbox.Seed, 10)
 	}
 	return fmt.Sprintf("discord.token=%s discord.application_id=%q discord.base_url=%q discord.guild_id=%q "+
-		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d store.path=%q "+
+		"discord.shard_id=%d discord.shard_count=%d discord.rate_limit=%d discord.interactions_addr=%q discord.public_key=%q store.path=%q "+
 		"store.result_max_age=%s store.results_per_guild=%d store.record_max_age=%s store.records_per_guild=%d store.guild_grace=%s store.backup_dir=%q store.backup_every=%s store.backup_keep=%d log.level=%s log.format=%s log.debug_addr=%q "+
 		"game.turn_timeout=%s game.reminder_before=%s game.max_players=%d game.language=%s "+
 		"sandbox.out_dir=%q sandbox.players=%d sandbox.variant=%s sandbox.seed=%s sandbox.addr=%q",
 		c.Discord.Token, c.Discord.ApplicationID, c.Discord.BaseURL, c.Discord.GuildID,
-		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Store.Path,
+		c.Discord.ShardID, c.Discord.ShardCount, c.Discord.RateLimit, c.Discord.InteractionsAddr, c.Discord.PublicKey, c.Store.Path,
 		fmtDuration(c.Store.ResultMaxAge), c.Store.ResultsPerGuild, fmtDuration(c.Store.RecordMaxAge), c.Store.RecordsPerGuild, fmtDuration(c.Store.GuildGrace), c.Store.BackupDir, fmtDuration(c.Store.BackupEvery), c.Store.BackupKeep, c.Log.Level, c.Log.Format, c.Log.DebugAddr,
 		fmtDuration(c.Game.TurnTimeout), fmtDuration(c.Game.ReminderBefore), c.Game.MaxPlayers, c.Game.Language,
 		c.Sandbox.OutDir, c.Sandbox.Players, c.Sandbox.Variant, seed, c.Sandbox.Addr)
@@ -778,7 +810,9 @@ func (c Config) MarshalZerologObject(e *zerolog.Event) {
 		Str("guild_id", c.Discord.GuildID).
 		Int("shard_id", c.Discord.ShardID).
 		Int("shard_count", c.Discord.ShardCount).
-		Int("rate_limit", c.Discord.RateLimit))
+		Int("rate_limit", c.Discord.RateLimit).
+		Str("interactions_addr", c.Discord.InteractionsAddr).
+		Str("public_key", c.Discord.PublicKey))
 	e.Dict("store", zerolog.Dict().Str("path", c.Store.Path).
 		Str("result_max_age", fmtDuration(c.Store.ResultMaxAge)).
 		Int("results_per_guild", c.Store.ResultsPerGuild).

@@ -109,6 +109,8 @@ guild_id = "876543210987654321"
 shard_id = 2
 shard_count = 4
 rate_limit = 500
+interactions_addr = "127.0.0.1:8443"
+public_key = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
 
 [store]
 path = "/var/lib/qwixxbot/shard2.db"
@@ -136,13 +138,15 @@ addr = "[::1]:9000"
 	}
 	want := Config{
 		Discord: Discord{
-			Token:         NewSecret("file-token"),
-			ApplicationID: "123456789012345678",
-			BaseURL:       "http://127.0.0.1:8080/api-prefix",
-			GuildID:       "876543210987654321",
-			ShardID:       2,
-			ShardCount:    4,
-			RateLimit:     500,
+			Token:            NewSecret("file-token"),
+			ApplicationID:    "123456789012345678",
+			BaseURL:          "http://127.0.0.1:8080/api-prefix",
+			GuildID:          "876543210987654321",
+			ShardID:          2,
+			ShardCount:       4,
+			RateLimit:        500,
+			InteractionsAddr: "127.0.0.1:8443",
+			PublicKey:        "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
 		},
 		Store:   Store{Path: "/var/lib/qwixxbot/shard2.db", ResultMaxAge: 730 * 24 * time.Hour, ResultsPerGuild: 10000, RecordMaxAge: 90 * 24 * time.Hour, RecordsPerGuild: 250, GuildGrace: 30 * 24 * time.Hour, BackupEvery: 24 * time.Hour, BackupKeep: 7},
 		Log:     Log{Level: "debug", Format: "console"},
@@ -240,6 +244,10 @@ func TestValidation(t *testing.T) {
 		{"log.format", "[log]\nformat = \"text\"", `config: log.format: "text" is not one of json, console`},
 		{"discord.rate_limit", "[discord]\nrate_limit = 0", `config: discord.rate_limit: 0 is not in 1..1000000 requests per second`},
 		{"log.debug_addr", "[log]\ndebug_addr = \"6060\"", `config: log.debug_addr: "6060" is not host:port (for example 127.0.0.1:6060)`},
+		{"discord.interactions_addr", "[discord]\ninteractions_addr = \"8443\"\npublic_key = \"3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c\"", `config: discord.interactions_addr: "8443" is not host:port (for example 127.0.0.1:8443)`},
+		{"discord.public_key missing", "[discord]\ninteractions_addr = \"127.0.0.1:8443\"", `config: discord.public_key: is empty, and discord.interactions_addr is set: the endpoint needs the application's public key…`},
+		{"discord.public_key short", "[discord]\npublic_key = \"abcd\"", `config: discord.public_key: "abcd" is not 64 hexadecimal digits…`},
+		{"discord.public_key not hex", "[discord]\npublic_key = \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"", `config: discord.public_key: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is not 64 hexadecimal digits…`},
 		{"store.records_per_guild", "[store]\nrecords_per_guild = 0", `config: store.records_per_guild: 0 is not in 1..10000`},
 		{"store.results_per_guild", "[store]\nresults_per_guild = 1000000", `config: store.results_per_guild: 1000000 is not in 1..100000`},
 		{"store.guild_grace", "[store]\nguild_grace = \"-1h\"", `config: store.guild_grace: "-1h" is negative`},
@@ -342,34 +350,36 @@ variant = "cards"
 seed = 1
 `)
 	env := map[string]string{
-		"QWIXXBOT_DISCORD_TOKEN":           "env",
-		"QWIXXBOT_DISCORD_APPLICATION_ID":  "10",
-		"QWIXXBOT_DISCORD_BASE_URL":        "http://localhost:9999",
-		"QWIXXBOT_DISCORD_GUILD_ID":        "20",
-		"QWIXXBOT_DISCORD_SHARD_ID":        "3",
-		"QWIXXBOT_DISCORD_SHARD_COUNT":     "8",
-		"QWIXXBOT_DISCORD_RATE_LIMIT":      "70",
-		"QWIXXBOT_STORE_PATH":              "env.db",
-		"QWIXXBOT_STORE_RESULT_MAX_AGE":    "0",
-		"QWIXXBOT_STORE_RESULTS_PER_GUILD": "500",
-		"QWIXXBOT_STORE_RECORD_MAX_AGE":    "240h",
-		"QWIXXBOT_STORE_RECORDS_PER_GUILD": "20",
-		"QWIXXBOT_STORE_GUILD_GRACE":       "1h",
-		"QWIXXBOT_STORE_BACKUP_DIR":        "/var/backups/q",
-		"QWIXXBOT_STORE_BACKUP_EVERY":      "6h",
-		"QWIXXBOT_STORE_BACKUP_KEEP":       "3",
-		"QWIXXBOT_LOG_LEVEL":               "warn",
-		"QWIXXBOT_LOG_FORMAT":              "json",
-		"QWIXXBOT_LOG_DEBUG_ADDR":          "127.0.0.1:6060",
-		"QWIXXBOT_GAME_TURN_TIMEOUT":       "3m",
-		"QWIXXBOT_GAME_REMINDER_BEFORE":    "30s",
-		"QWIXXBOT_GAME_MAX_PLAYERS":        "4",
-		"QWIXXBOT_GAME_LANGUAGE":           "de",
-		"QWIXXBOT_SANDBOX_OUT_DIR":         "env-out",
-		"QWIXXBOT_SANDBOX_PLAYERS":         "5",
-		"QWIXXBOT_SANDBOX_VARIANT":         "jokers",
-		"QWIXXBOT_SANDBOX_SEED":            "99",
-		"QWIXXBOT_SANDBOX_ADDR":            "127.0.0.1:0",
+		"QWIXXBOT_DISCORD_TOKEN":             "env",
+		"QWIXXBOT_DISCORD_APPLICATION_ID":    "10",
+		"QWIXXBOT_DISCORD_BASE_URL":          "http://localhost:9999",
+		"QWIXXBOT_DISCORD_GUILD_ID":          "20",
+		"QWIXXBOT_DISCORD_SHARD_ID":          "3",
+		"QWIXXBOT_DISCORD_SHARD_COUNT":       "8",
+		"QWIXXBOT_DISCORD_RATE_LIMIT":        "70",
+		"QWIXXBOT_DISCORD_INTERACTIONS_ADDR": "127.0.0.1:8443",
+		"QWIXXBOT_DISCORD_PUBLIC_KEY":        "3D4017C3E843895A92B70AA74D1B7EBC9C982CCF2EC4968CC0CD55F12AF4660C",
+		"QWIXXBOT_STORE_PATH":                "env.db",
+		"QWIXXBOT_STORE_RESULT_MAX_AGE":      "0",
+		"QWIXXBOT_STORE_RESULTS_PER_GUILD":   "500",
+		"QWIXXBOT_STORE_RECORD_MAX_AGE":      "240h",
+		"QWIXXBOT_STORE_RECORDS_PER_GUILD":   "20",
+		"QWIXXBOT_STORE_GUILD_GRACE":         "1h",
+		"QWIXXBOT_STORE_BACKUP_DIR":          "/var/backups/q",
+		"QWIXXBOT_STORE_BACKUP_EVERY":        "6h",
+		"QWIXXBOT_STORE_BACKUP_KEEP":         "3",
+		"QWIXXBOT_LOG_LEVEL":                 "warn",
+		"QWIXXBOT_LOG_FORMAT":                "json",
+		"QWIXXBOT_LOG_DEBUG_ADDR":            "127.0.0.1:6060",
+		"QWIXXBOT_GAME_TURN_TIMEOUT":         "3m",
+		"QWIXXBOT_GAME_REMINDER_BEFORE":      "30s",
+		"QWIXXBOT_GAME_MAX_PLAYERS":          "4",
+		"QWIXXBOT_GAME_LANGUAGE":             "de",
+		"QWIXXBOT_SANDBOX_OUT_DIR":           "env-out",
+		"QWIXXBOT_SANDBOX_PLAYERS":           "5",
+		"QWIXXBOT_SANDBOX_VARIANT":           "jokers",
+		"QWIXXBOT_SANDBOX_SEED":              "99",
+		"QWIXXBOT_SANDBOX_ADDR":              "127.0.0.1:0",
 	}
 	if len(env) != len(keys) {
 		t.Fatalf("test sets %d variables for %d keys", len(env), len(keys))
@@ -379,7 +389,8 @@ seed = 1
 		t.Fatal(err)
 	}
 	want := Config{
-		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8, RateLimit: 70},
+		Discord: Discord{Token: NewSecret("env"), ApplicationID: "10", BaseURL: "http://localhost:9999", GuildID: "20", ShardID: 3, ShardCount: 8, RateLimit: 70,
+			InteractionsAddr: "127.0.0.1:8443", PublicKey: "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"},
 		Store:   Store{Path: "env.db", ResultsPerGuild: 500, RecordMaxAge: 240 * time.Hour, RecordsPerGuild: 20, GuildGrace: time.Hour, BackupDir: "/var/backups/q", BackupEvery: 6 * time.Hour, BackupKeep: 3},
 		Log:     Log{Level: "warn", Format: "json", DebugAddr: "127.0.0.1:6060"},
 		Game:    Game{TurnTimeout: 3 * time.Minute, ReminderBefore: 30 * time.Second, MaxPlayers: 4, Language: "de"},
@@ -647,7 +658,7 @@ func TestString(t *testing.T) {
 	c := Default()
 	c.Sandbox.Seed = ptr(int64(7))
 	want := `discord.token=unset discord.application_id="" discord.base_url="https://discord.com" discord.guild_id="" ` +
-		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 store.path="qwixxbot.db" ` +
+		`discord.shard_id=0 discord.shard_count=1 discord.rate_limit=50 discord.interactions_addr="" discord.public_key="" store.path="qwixxbot.db" ` +
 		`store.result_max_age=17520h store.results_per_guild=10000 store.record_max_age=2160h store.records_per_guild=250 store.guild_grace=720h store.backup_dir="" store.backup_every=24h store.backup_keep=7 log.level=info log.format=json log.debug_addr="" ` +
 		`game.turn_timeout=2m game.reminder_before=20s game.max_players=5 game.language=en ` +
 		`sandbox.out_dir="sandbox-out" sandbox.players=3 sandbox.variant=dice sandbox.seed=7 sandbox.addr="127.0.0.1:8080"`

@@ -56,6 +56,10 @@ type Options struct {
 	Seed     uint64
 	Format   string
 	Profile  string
+	// Ingress is how the fake hands the bot its interactions: "gateway"
+	// (or empty), or "http": POSTed, signed, to the bot's interactions
+	// endpoint, answered in the HTTP responses.
+	Ingress string
 	// SelfProfile profiles the harness itself; HeapProfile is the bot's
 	// heap at the end.
 	SelfProfile, HeapProfile string
@@ -98,7 +102,12 @@ type Report struct {
 	DrawnPerClick      float64 `json:"pictures_drawn_per_click,omitempty"`
 	// The bot process: CPU (percent of one core), resident memory and Go
 	// heap (after a collection) at the end, in MiB, and its goroutines.
-	BotCPU     float64 `json:"bot_cpu_percent"`
+	BotCPU float64 `json:"bot_cpu_percent"`
+	// BotCPUPerClick is the bot's CPU time over the measuring time per
+	// click answered, in milliseconds.
+	BotCPUPerClick float64 `json:"bot_cpu_ms_per_click"`
+	// Ingress is how the interactions reached the bot: gateway or http.
+	Ingress    string  `json:"ingress"`
 	BotRSS     float64 `json:"bot_rss_mib"`
 	BotMaxRSS  float64 `json:"bot_max_rss_mib"`
 	BotHeap    float64 `json:"bot_heap_mib"`
@@ -132,7 +141,7 @@ type loadSample struct {
 }
 
 func (r *Report) Write(w io.Writer) {
-	fmt.Fprintf(w, "%d games (%s, %d players), pace %s, %.0f s measured\n", r.Games, r.Variants, r.Players, r.Pace, r.Seconds)
+	fmt.Fprintf(w, "%d games (%s, %d players), pace %s, interactions by %s, %.0f s measured\n", r.Games, r.Variants, r.Players, r.Pace, r.Ingress, r.Seconds)
 	fmt.Fprintf(w, "clicks answered  %d (%.1f/s), failed (no answer in 3 s) %d\n", r.Clicks, r.ClicksPerSec, r.Failed)
 	fmt.Fprintf(w, "answer latency   p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms\n", r.P50, r.P95, r.P99, r.Max)
 	fmt.Fprintf(w, "moves %d, games finished %d, restarted after a problem %d\n", r.Moves, r.Finished, r.Restarted)
@@ -146,8 +155,8 @@ func (r *Report) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "bot's /metrics   %.0f answers, %.0f REST requests, %.0f 429s (harness: %d clicks + %d failed, %d requests, %d 429s)\n",
 		r.MetricAnswers, r.MetricRequests, r.MetricLimited, r.Clicks, r.Failed, r.Requests, r.Limited)
-	fmt.Fprintf(w, "bot process      CPU %.0f %% of a core, RSS %.0f MiB (max %.0f), heap %.1f MiB, %d goroutines, %d error lines logged\n",
-		r.BotCPU, r.BotRSS, r.BotMaxRSS, r.BotHeap, r.Goroutines, r.BotErrors)
+	fmt.Fprintf(w, "bot process      CPU %.0f %% of a core (%.2f ms a click), RSS %.0f MiB (max %.0f), heap %.1f MiB, %d goroutines, %d error lines logged\n",
+		r.BotCPU, r.BotCPUPerClick, r.BotRSS, r.BotMaxRSS, r.BotHeap, r.Goroutines, r.BotErrors)
 	fmt.Fprintf(w, "harness          CPU %.0f %% of a core (fake Discord and players)\n", r.HarnessCPU)
 	if len(r.Samples) > 0 {
 		fmt.Fprintf(w, "\n%8s %9s %8s %8s %9s %8s %6s %6s\n", "at s", "clicks/s", "p99 ms", "max ms", "heap MiB", "RSS MiB", "CPU %", "gor.")
@@ -354,6 +363,14 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	cmd.Env = append(cmd.Env, "QWIXXBOT_TOKEN="+srv.Token(), "QWIXXBOT_DISCORD_BASE_URL="+srv.URL,
 		"QWIXXBOT_STORE_PATH="+filepath.Join(dir, "load.db"), "QWIXXBOT_LOG_LEVEL=warn",
 		"QWIXXBOT_LOG_FORMAT=json", "QWIXXBOT_LOG_DEBUG_ADDR="+debugAddr)
+	if o.Ingress == "http" {
+		addr, err := freeAddr()
+		if err != nil {
+			return nil, err
+		}
+		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_INTERACTIONS_ADDR="+addr, "QWIXXBOT_DISCORD_PUBLIC_KEY="+srv.InteractionsPublicKey())
+		srv.SetInteractionsEndpoint("http://" + addr + "/interactions")
+	}
 	if !o.Limits {
 		// The fake enforces no rate limit: the bot need not pace itself
 		// either, and the run measures the machine, not the token.
@@ -398,7 +415,10 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	rep := &Report{Games: o.Games, Players: o.Players, Variants: strings.Join(o.Variants, ","), Pace: "flat out"}
+	rep := &Report{Games: o.Games, Players: o.Players, Variants: strings.Join(o.Variants, ","), Pace: "flat out", Ingress: "gateway"}
+	if o.Ingress == "http" {
+		rep.Ingress = "http"
+	}
 	if o.PaceMax > 0 {
 		rep.Pace = fmt.Sprintf("%v–%v", o.PaceMin, o.PaceMax)
 	}
@@ -487,6 +507,9 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	rep.Problems = maps.Clone(stats.problems)
 	stats.mu.Unlock()
 	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-cpu0)/secs, 100*(self1-self0)/secs
+	if len(all) > 0 {
+		rep.BotCPUPerClick = 1000 * (cpu1 - cpu0) / float64(len(all))
+	}
 	rep.BotRSS, rep.BotMaxRSS = procRSS(pid)
 	rep.BotHeap, rep.Goroutines = botHeap(debugAddr)
 	if o.HeapProfile != "" {
@@ -514,8 +537,12 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 			continue
 		}
 		rep.Routes = append(rep.Routes, r)
-		reqs += r.Requests
 		bytes += r.Bytes
+		if rep.Ingress == "http" && strings.HasSuffix(r.Route, "/callback") {
+			// The answers went as HTTP responses, not requests.
+			continue
+		}
+		reqs += r.Requests
 		if !r.Exempt {
 			counted += r.Requests
 		}

@@ -368,14 +368,13 @@ func (p *Players) move(ctx context.Context, u *discordtest.User, table *discordt
 			return false, err
 		}
 		// The table message shows the move (an update of it answers the
-		// click, or a deferred update and its edit when the answer came
-		// late: types 7 and 6), or a private confirmation does.
-		if ct := it.CallbackType(); ct == 7 || ct == 6 || IsAck(m.Content) {
+		// click), or a private confirmation does.
+		if it.CallbackType() == 7 || acked(it, m) {
 			return true, nil
 		}
 		// Refused: the answer says why and offers u's own choices.
 		if ids := withoutHints(m.CustomIDs()); len(ids) > 0 {
-			return confirmed(p.Answer(ctx)(u.Click(m, ids[p.Rand.IntN(len(ids))])))
+			return p.confirmed(ctx, u, m, ids[p.Rand.IntN(len(ids))])
 		}
 	}
 	sheet, err := p.Answer(ctx)(u.Click(table, IDWith(table, "sheet")))
@@ -383,7 +382,7 @@ func (p *Players) move(ctx context.Context, u *discordtest.User, table *discordt
 		return false, fmt.Errorf("%s opens the sheet: %w", u.Name, err)
 	}
 	if ids := withoutHints(sheet.CustomIDs()); len(ids) > 0 {
-		return confirmed(p.Answer(ctx)(u.Click(sheet, ids[p.Rand.IntN(len(ids))])))
+		return p.confirmed(ctx, u, sheet, ids[p.Rand.IntN(len(ids))])
 	}
 	hid := IDWith(table, "hand")
 	if hid == "" {
@@ -425,7 +424,7 @@ func (p *Players) move(ctx context.Context, u *discordtest.User, table *discordt
 			play = IDWith(m, "play")
 		}
 	}
-	return confirmed(p.Answer(ctx)(u.Click(m, play)))
+	return p.confirmed(ctx, u, m, play)
 }
 
 // withoutHints leaves out the hint buttons: the simulated players choose
@@ -434,9 +433,27 @@ func withoutHints(ids []string) []string {
 	return slices.DeleteFunc(ids, func(id string) bool { return strings.Contains(id, ":hint") })
 }
 
-// confirmed reports whether a private answer confirms a move.
-func confirmed(m *discordtest.Message, err error) (bool, error) {
-	return err == nil && IsAck(m.Content), err
+// confirmed clicks id on m and reports whether the private answer
+// confirms a move.
+func (p *Players) confirmed(ctx context.Context, u *discordtest.User, m *discordtest.Message, id string) (bool, error) {
+	it, err := u.Click(m, id)
+	a, err := p.Answer(ctx)(it, err)
+	return err == nil && acked(it, a), err
+}
+
+// acked reports whether the answer m to it confirms a move: as it reads
+// now, or as the player saw it when it came (the bot may have edited that
+// view since: a hand view follows the game).
+func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
+	if IsAck(m.Content) {
+		return true
+	}
+	if t := it.CallbackType(); t == 4 || t == 7 {
+		if a, ok := it.Answered(); ok && IsAck(a.Content) {
+			return true
+		}
+	}
+	return false
 }
 
 // ChannelView follows the public messages of a channel through Discord's

@@ -5,9 +5,11 @@ package serve
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -107,7 +109,21 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	} else if !at.IsZero() || n > 0 {
 		log.Warn().Time("restored_at", at).Int("tables", n).Msg("database restored from a backup: its tables are shown afresh, from their state in the backup")
 	}
-	b := bot.New(discordhttp.NewInteractionSession(s, log), disk, pictures, bot.Options{
+	// Discord's HTTP interactions endpoint, a second way in: its address
+	// is taken now, so that a port in use stops the bot at once.
+	var endpoint net.Listener
+	var publicKey ed25519.PublicKey
+	if cfg.Discord.InteractionsAddr != "" {
+		if publicKey, err = discordhttp.ParsePublicKey(cfg.Discord.PublicKey); err != nil {
+			return fmt.Errorf("discord.public_key: %w", err)
+		}
+		if endpoint, err = net.Listen("tcp", cfg.Discord.InteractionsAddr); err != nil {
+			return fmt.Errorf("discord.interactions_addr: %w", err)
+		}
+		defer endpoint.Close()
+	}
+	is := discordhttp.NewInteractionSession(s, log)
+	b := bot.New(is, disk, pictures, bot.Options{
 		History:        disk,
 		Secrets:        disk,
 		AppID:          cfg.Discord.ApplicationID,
@@ -186,6 +202,20 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	tick := so.Tick
 	if tick <= 0 {
 		tick = time.Second
+	}
+	if endpoint != nil {
+		ep := discordhttp.NewEndpoint(publicKey, b.HandleVia, is, log)
+		served := make(chan error, 1)
+		go func() { served <- ep.Serve(ctx, endpoint) }()
+		defer func() {
+			// After the bot's Shutdown: the endpoint's handlers have
+			// their answers, or gave up.
+			if err := <-served; err != nil {
+				log.Error().Err(err).Msg("interactions endpoint")
+			}
+			ep.Wait()
+		}()
+		log.Info().Str("addr", endpoint.Addr().String()).Msg("interactions endpoint listening")
 	}
 	go b.Run(ctx, tick)
 	// Interactions and timers are served meanwhile: a failed registration

@@ -1,0 +1,397 @@
+package discordhttp
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot"
+)
+
+// Limits of the interactions endpoint.
+const (
+	// MaxInteractionBody is the largest request body the endpoint reads
+	// (an interaction is a few KiB); a larger one is refused with 413.
+	MaxInteractionBody = 1 << 20
+	// MaxSignatureAge is how far a request's X-Signature-Timestamp may lie
+	// from the endpoint's clock: an older request is a replay (401).
+	MaxSignatureAge = 5 * time.Minute
+	// DeferAfter is how long the endpoint waits for the bot's answer
+	// before it answers with a deferred response (Discord fails an
+	// interaction not answered within 3 s of its creation); the bot's
+	// answer then follows through the interaction's webhook.
+	DeferAfter = 2500 * time.Millisecond
+	// answerLimit is how long an interaction that cannot be deferred
+	// (autocomplete) may wait for its answer.
+	answerLimit = 2900 * time.Millisecond
+)
+
+// Timeouts of the endpoint's HTTP server: a client that sends its headers
+// or its body slowly (or not at all) is cut off, and holds nothing.
+type serverTimeouts struct {
+	readHeader, read, write, idle time.Duration
+}
+
+var defaultTimeouts = serverTimeouts{readHeader: 5 * time.Second, read: 10 * time.Second, write: 15 * time.Second, idle: 60 * time.Second}
+
+// Webhooks are the interaction routes an answer takes after the endpoint
+// deferred it: the edit of the original response, its deletion, and a
+// follow-up (InteractionSession has them).
+type Webhooks interface {
+	InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+	InteractionResponseDelete(i *discordgo.Interaction, opts ...discordgo.RequestOption) error
+	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, opts ...discordgo.RequestOption) (*discordgo.Message, error)
+}
+
+// Endpoint is Discord's HTTP interactions endpoint (the "Interactions
+// Endpoint URL" of the developer portal): Discord POSTs each interaction,
+// signed with the application's key, and takes the HTTP response as its
+// answer. It verifies the signature (X-Signature-Ed25519 over
+// X-Signature-Timestamp and the body; 401 on a bad or missing one, or a
+// timestamp further than MaxSignatureAge from now), answers PING with
+// PONG, decodes the interaction (DecodeInteraction) and hands it to the
+// bot with itself as the Answerer: the bot's answer becomes the HTTP
+// response (JSON, or multipart with payload_json and files[n] when it has
+// files). When the bot has not answered within DeferAfter, the response
+// is the deferred answer (5 for a command, 6 for a click) and the bot's
+// answer follows through Webhooks.
+type Endpoint struct {
+	key    ed25519.PublicKey
+	handle func(i *discordgo.Interaction, to bot.Answerer)
+	hooks  Webhooks
+	log    zerolog.Logger
+	// now is the clock the timestamps are checked against; deferAfter is
+	// DeferAfter (tests shorten them).
+	now        func() time.Time
+	deferAfter time.Duration
+	// timeouts are the server's (Server); tests shorten them.
+	timeouts serverTimeouts
+	inflight sync.WaitGroup
+}
+
+// ParsePublicKey reads an application's public key as the developer
+// portal shows it (64 hexadecimal digits).
+func ParsePublicKey(s string) (ed25519.PublicKey, error) {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("public key: not hexadecimal: %w", err)
+	}
+	if len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("public key: %d bytes, want %d (64 hexadecimal digits)", len(b), ed25519.PublicKeySize)
+	}
+	return ed25519.PublicKey(b), nil
+}
+
+// NewEndpoint makes the endpoint for the application's public key: handle
+// (the bot's HandleVia) answers each interaction, hooks carry the answers
+// that come after a deferred one.
+func NewEndpoint(key ed25519.PublicKey, handle func(i *discordgo.Interaction, to bot.Answerer), hooks Webhooks, log zerolog.Logger) *Endpoint {
+	return &Endpoint{key: key, handle: handle, hooks: hooks, log: log, now: time.Now, deferAfter: DeferAfter, timeouts: defaultTimeouts}
+}
+
+// Server is an HTTP server for the endpoint on addr, with timeouts that
+// cut off slow clients.
+func (e *Endpoint) Server(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           e,
+		ReadHeaderTimeout: e.timeouts.readHeader,
+		ReadTimeout:       e.timeouts.read,
+		WriteTimeout:      e.timeouts.write,
+		IdleTimeout:       e.timeouts.idle,
+		MaxHeaderBytes:    16 << 10,
+	}
+}
+
+// Serve serves the endpoint on ln until ctx ends, then shuts the server
+// down, letting the interactions in flight finish (or until the shutdown
+// context given ends).
+func (e *Endpoint) Serve(ctx context.Context, ln net.Listener) error {
+	srv := e.Server(ln.Addr().String())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("interactions endpoint: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("interactions endpoint: shutdown: %w", err)
+	}
+	<-done
+	return nil
+}
+
+// Wait waits for the answers that follow deferred responses.
+func (e *Endpoint) Wait() { e.inflight.Wait() }
+
+// Verify reports whether the request's signature headers sign body with
+// key, with a timestamp within MaxSignatureAge of now.
+func Verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) error {
+	sigHex, ts := h.Get("X-Signature-Ed25519"), h.Get("X-Signature-Timestamp")
+	if sigHex == "" || ts == "" {
+		return errors.New("missing signature headers")
+	}
+	sig, err := hex.DecodeString(sigHex)
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return errors.New("malformed signature")
+	}
+	secs, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return errors.New("malformed timestamp")
+	}
+	if d := now.Sub(time.Unix(secs, 0)); d > MaxSignatureAge || d < -MaxSignatureAge {
+		return fmt.Errorf("timestamp %s off by %v", ts, d.Round(time.Second))
+	}
+	msg := make([]byte, 0, len(ts)+len(body))
+	msg = append(append(msg, ts...), body...)
+	if !ed25519.Verify(key, msg, sig) {
+		return errors.New("bad signature")
+	}
+	return nil
+}
+
+// ServeHTTP answers one POST from Discord.
+func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxInteractionBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			e.log.Warn().Int64("limit", tooBig.Limit).Msg("interactions endpoint: body too large")
+			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		e.log.Info().Err(err).Msg("interactions endpoint: reading the body failed")
+		http.Error(w, "bad body", http.StatusBadRequest)
+		return
+	}
+	if err := Verify(e.key, r.Header, body, e.now()); err != nil {
+		// Discord sends bad signatures on purpose to check this.
+		e.log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("interactions endpoint: refused")
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	i, err := DecodeInteraction(body)
+	if err != nil {
+		e.log.Warn().Err(err).Msg("interactions endpoint: undecodable interaction")
+		http.Error(w, "bad interaction", http.StatusBadRequest)
+		return
+	}
+	if i.Type == discordgo.InteractionPing {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"type":1}`)
+		return
+	}
+	e.serve(w, r, i)
+}
+
+// The states of a pending answer.
+const (
+	waiting  = iota // the bot has not answered, the response not been written
+	answered        // the bot's answer is (being) written as the response
+	deferred        // the response was the deferred answer
+)
+
+// pending is one interaction waiting for its answer: the bot's Answer and
+// the waiting HTTP handler meet here.
+type pending struct {
+	e     *Endpoint
+	w     http.ResponseWriter
+	mu    sync.Mutex
+	state int
+	// deferType is the deferred response written (state deferred).
+	deferType discordgo.InteractionResponseType
+	// answer carries the bot's answer's body to the handler, written
+	// carries back whether it was written.
+	answer  chan body
+	written chan error
+}
+
+// serve hands the interaction to the bot and writes its answer, or the
+// deferred one.
+func (e *Endpoint) serve(w http.ResponseWriter, r *http.Request, i *discordgo.Interaction) {
+	p := &pending{e: e, w: w, answer: make(chan body, 1), written: make(chan error, 1)}
+	handled := make(chan struct{})
+	e.inflight.Add(1)
+	go func() {
+		defer e.inflight.Done()
+		defer close(handled)
+		e.handle(i, p)
+	}()
+	dt, canDefer := deferTypeOf(i.Type)
+	limit := e.deferAfter
+	if !canDefer {
+		limit = answerLimit
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		select {
+		case b := <-p.answer:
+			p.written <- writeBody(w, b)
+			return
+		case <-handled:
+			// The handler ended; an answer it gave is waiting, else it
+			// gave none (Discord shows the interaction failed).
+			select {
+			case b := <-p.answer:
+				p.written <- writeBody(w, b)
+			default:
+				e.log.Warn().Str("interaction", i.ID).Msg("interactions endpoint: the bot gave no answer")
+				http.Error(w, "no answer", http.StatusInternalServerError)
+			}
+			return
+		case <-r.Context().Done():
+			p.mu.Lock()
+			if p.state == waiting {
+				p.state = deferred // nobody listens: an answer goes by webhook
+				p.deferType = 0
+			}
+			p.mu.Unlock()
+			return
+		case <-timer.C:
+			p.mu.Lock()
+			if p.state != waiting {
+				p.mu.Unlock()
+				continue // the answer is on its way
+			}
+			if !canDefer {
+				p.state = deferred
+				p.mu.Unlock()
+				http.Error(w, "no answer in time", http.StatusServiceUnavailable)
+				return
+			}
+			p.state, p.deferType = deferred, dt
+			p.mu.Unlock()
+			e.log.Info().Str("interaction", i.ID).Int("type", int(dt)).Msg("interactions endpoint: the answer is late: deferring it")
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprintf(w, `{"type":%d}`, dt)
+			return
+		}
+	}
+}
+
+// deferTypeOf is the deferred answer of an interaction type: 5 (a loading
+// message) for a command or a modal, 6 (nothing changes yet) for a click;
+// autocomplete cannot be deferred.
+func deferTypeOf(t discordgo.InteractionType) (discordgo.InteractionResponseType, bool) {
+	switch t {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionModalSubmit:
+		return discordgo.InteractionResponseDeferredChannelMessageWithSource, true
+	case discordgo.InteractionMessageComponent:
+		return discordgo.InteractionResponseDeferredMessageUpdate, true
+	}
+	return 0, false
+}
+
+// writeBody writes an answer as the HTTP response.
+func writeBody(w http.ResponseWriter, b body) error {
+	w.Header().Set("Content-Type", b.contentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b.b)))
+	if _, err := w.Write(b.b); err != nil {
+		return fmt.Errorf("writing the answer: %w", withoutAddress(err))
+	}
+	// Out now, not when the handler returns: the bot goes on (and may
+	// edit the same message) once its answer has left.
+	if err := http.NewResponseController(w).Flush(); err != nil {
+		return fmt.Errorf("writing the answer: %w", withoutAddress(err))
+	}
+	return nil
+}
+
+// Answer is the bot's answer (bot.Answerer): the HTTP response while the
+// handler waits for it, else (deferred) the edit of the original response
+// or a follow-up.
+func (p *pending) Answer(ctx context.Context, i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	files, err := bufferFiles(filesOf(resp))
+	if err != nil {
+		return err
+	}
+	b, err := requestBody(resp, files.fresh())
+	if err != nil {
+		return fmt.Errorf("interactions endpoint: encoding the answer: %w", err)
+	}
+	p.mu.Lock()
+	switch p.state {
+	case waiting:
+		p.state = answered
+		p.mu.Unlock()
+		p.answer <- b
+		select {
+		case err := <-p.written:
+			return err
+		case <-ctx.Done():
+			return fmt.Errorf("interactions endpoint: answer not written: %w", ctx.Err())
+		}
+	case answered:
+		p.mu.Unlock()
+		return errors.New("interactions endpoint: answered twice")
+	}
+	dt := p.deferType
+	p.mu.Unlock()
+	if dt == 0 {
+		return errors.New("interactions endpoint: Discord went away before the answer")
+	}
+	return p.e.after(i, resp, files, dt)
+}
+
+// after sends an answer after the deferred response dt: the update of the
+// clicked message (7) or the message (4) as the edit of the original
+// response (the clicked message after 6, the loading message after 5), a
+// message after 6 as a follow-up, an ephemeral message after 5 (whose
+// loading message is public) as an ephemeral follow-up once the loading
+// message is deleted. resp.Type becomes dt: the bot keeps tokens by it.
+func (e *Endpoint) after(i *discordgo.Interaction, resp *discordgo.InteractionResponse, files bufferedFiles, dt discordgo.InteractionResponseType) error {
+	defer func() { resp.Type = dt }()
+	ctx, cancel := context.WithTimeout(context.Background(), editBudget)
+	defer cancel()
+	opt := discordgo.WithContext(ctx)
+	d := resp.Data
+	if d == nil {
+		d = &discordgo.InteractionResponseData{}
+	}
+	ephemeral := d.Flags&discordgo.MessageFlagsEphemeral != 0
+	switch {
+	case resp.Type == discordgo.InteractionResponseDeferredMessageUpdate || resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		return nil // deferred already
+	case resp.Type == discordgo.InteractionResponseUpdateMessage,
+		resp.Type == discordgo.InteractionResponseChannelMessageWithSource && dt == discordgo.InteractionResponseDeferredChannelMessageWithSource && !ephemeral:
+		edit := editOf(d)
+		edit.Files = files.fresh()
+		if _, err := e.hooks.InteractionResponseEdit(i, edit, opt); err != nil {
+			return fmt.Errorf("interactions endpoint: edit after a deferred answer: %w", err)
+		}
+		return nil
+	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource:
+		if dt == discordgo.InteractionResponseDeferredChannelMessageWithSource {
+			if err := e.hooks.InteractionResponseDelete(i, opt); err != nil {
+				return fmt.Errorf("interactions endpoint: delete the loading message: %w", err)
+			}
+		}
+		params := &discordgo.WebhookParams{Content: d.Content, Components: d.Components, Embeds: d.Embeds,
+			Files: files.fresh(), AllowedMentions: d.AllowedMentions, Flags: d.Flags}
+		if _, err := e.hooks.FollowupMessageCreate(i, true, params, opt); err != nil {
+			return fmt.Errorf("interactions endpoint: follow-up after a deferred answer: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("interactions endpoint: an answer of type %d came after the deadline", resp.Type)
+}
