@@ -427,3 +427,24 @@ func reshardKilledAtEveryStep(t *testing.T, p *botProc, from, to []string) {
 		}
 	}
 }
+
+// The one deployment not supported, the HTTP interactions endpoint with
+// several shards, is refused at start with what to do, before anything
+// connects or opens the database.
+func TestStartRefusesEndpointWithShards(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "bot.db")
+	cmd := exec.Command(botBinary(t))
+	cmd.Env = append(os.Environ(), "QWIXXBOT_TOKEN=x", "QWIXXBOT_DISCORD_SHARD_COUNT=2",
+		"QWIXXBOT_DISCORD_INTERACTIONS_ADDR=127.0.0.1:0",
+		"QWIXXBOT_DISCORD_PUBLIC_KEY=3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+		"QWIXXBOT_STORE_PATH="+db, "QWIXXBOT_DISCORD_BASE_URL=http://127.0.0.1:1")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "with several shards leave discord.interactions_addr empty") {
+		t.Fatalf("exit %v, output:\n%s", err, out)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("the refused start created the database")
+	}
+}

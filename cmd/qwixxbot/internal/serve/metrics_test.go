@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 )
 
 // /readyz answers 503 with the reason until the bot is connected and its
@@ -96,5 +98,23 @@ func TestMetricsCountRequestsAndAnswers(t *testing.T) {
 	}
 	if strings.Contains(body, "secret-token") || strings.Contains(body, "other-token") {
 		t.Error("/metrics shows an interaction token")
+	}
+}
+
+// The HTTP interactions endpoint is for a bot of one shard: with several,
+// the start is refused with what to do.
+func TestEndpointWithShardsRefused(t *testing.T) {
+	for _, c := range []struct {
+		addr   string
+		shards int
+		ok     bool
+	}{{"", 1, true}, {"", 3, true}, {"127.0.0.1:8443", 1, true}, {"127.0.0.1:8443", 2, false}} {
+		err := supported(config.Discord{InteractionsAddr: c.addr, ShardCount: c.shards})
+		if (err == nil) != c.ok {
+			t.Errorf("endpoint %q with %d shards: %v", c.addr, c.shards, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "leave discord.interactions_addr empty") {
+			t.Errorf("the refusal does not say what to do: %v", err)
+		}
 	}
 }

@@ -56,6 +56,9 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if !cfg.Discord.Token.IsSet() {
 		return errors.New("no bot token: set QWIXXBOT_TOKEN (or run without one for the sandbox)")
 	}
+	if err := supported(cfg.Discord); err != nil {
+		return err
+	}
 	met := newMetrics()
 	st, err := OpenStore(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)), store.WithCommitObserver(met.observeCommit))
 	if err != nil {
@@ -237,6 +240,20 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		log.Warn().Err(err).Msg("interactions still in flight")
 	}
 	b.Idle()
+	return nil
+}
+
+// supported refuses the deployments the bot does not support. With
+// Discord's HTTP interactions endpoint every interaction of the
+// application comes to its one URL, whatever its server's shard, while
+// each shard's process keeps only its own servers' tables: so the
+// endpoint is for a bot of one shard, and a sharded bot takes its
+// interactions on each shard's gateway connection, where Discord routes
+// them by server.
+func supported(d config.Discord) error {
+	if d.InteractionsAddr != "" && d.ShardCount > 1 {
+		return fmt.Errorf("discord.interactions_addr is set with discord.shard_count %d: Discord sends every interaction to the application's one endpoint URL, but each shard keeps only its own servers' games; with several shards leave discord.interactions_addr empty (interactions then come on each shard's gateway connection)", d.ShardCount)
+	}
 	return nil
 }
 
