@@ -21,8 +21,10 @@ import (
 // who did not play is refused politely; after Play again the review reads
 // the kept record and says the same.
 func TestC10ReviewOfACardGame(t *testing.T) {
+	t.Parallel() // a card review plays every choice out: seconds under -race
 	for _, variant := range []string{"cards", "jokers"} {
 		t.Run(variant, func(t *testing.T) {
+			t.Parallel()
 			h, _ := newHistoryHarness(t)
 			h.startTwo(variant)
 			h.playCardsToEnd()
@@ -92,6 +94,7 @@ func TestC10ReviewOfACardGame(t *testing.T) {
 // A review not ready in time is deferred (a private "thinking…", type 5)
 // and edited in when ready, with its chart.
 func TestReviewDeferredWhenSlow(t *testing.T) {
+	t.Parallel()
 	h, _ := newHistoryHarness(t)
 	h.bot.opt.ReviewDefer = -1
 	h.startTwo("cards")
