@@ -34,6 +34,19 @@ func heldCardGame(t *testing.T) (*e2e, *discordtest.User, *discordtest.User) {
 // deadline, or the fake would have failed it).
 func heldLast(t *testing.T, e *e2e, earlier map[string]func(discordtest.Request) bool) {
 	t.Helper()
+	// The fake logs a request a moment after its effect (and its answer)
+	// is seen: each of the earlier ones must reach the log while the held
+	// request is still held, which shows it did not wait for it.
+	for what, match := range earlier {
+		if err := e.until(10*time.Second, func() bool {
+			return slices.ContainsFunc(e.srv.Requests(), func(r discordtest.Request) bool { return !r.Held && match(r) })
+		}); err != nil {
+			t.Errorf("%s: not in the fake's log while the held request was held", what)
+		}
+	}
+	if n := len(e.srv.HeldRequests()); n != 1 {
+		t.Fatalf("%d requests held, want the one: the test proves nothing", n)
+	}
 	e.srv.ReleaseHeld()
 	var reqs []discordtest.Request
 	held := -1
