@@ -55,18 +55,9 @@ func publicText(m *discordgo.Message) string {
 // the private hand view. Nothing public names a card.
 func TestWholeJokerGameThroughHandView(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("jokers", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	eph := &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral}
 	plays, refusals := 0, 0
-	for steps := 0; h.table().Stage == StagePlaying; steps++ {
-		if steps > 3000 {
-			t.Fatal("game did not end")
-		}
-		tb := h.table()
-		p := tb.Game.Waiting()[0]
-		user := tb.Seats[p].UserID
-		msg := h.dc.lastTable(testChannel)
+	playCardGameThroughBot(t, h, "jokers", func(steps int, tb *Table, p int, user string, msg *discordgo.Message) {
 		switch tb.Game.Phase() {
 		case game.PhaseTake:
 			takes := buttons(msg.Components, "Take")
@@ -126,7 +117,7 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 		default:
 			t.Fatalf("phase %s", tb.Game.Phase())
 		}
-	}
+	})
 	if plays == 0 {
 		t.Fatal("no card was played")
 	}
@@ -141,6 +132,23 @@ func TestWholeJokerGameThroughHandView(t *testing.T) {
 		if len(v.Hand) > game.HandSize {
 			t.Fatalf("hand view with %d cards", len(v.Hand))
 		}
+	}
+}
+
+// playCardGameThroughBot opens a table of variant for anna and ben,
+// starts it and, until the game ends, lets act make the move of the seat
+// p waited for (its user, and msg the table message), step by step.
+func playCardGameThroughBot(t *testing.T, h *harness, variant string, act func(step int, tb *Table, p int, user string, msg *discordgo.Message)) {
+	t.Helper()
+	resp := h.openTable(variant, "anna", "ben")
+	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	for step := 0; h.table().Stage == StagePlaying; step++ {
+		if step > 3000 {
+			t.Fatal("game did not end")
+		}
+		tb := h.table()
+		p := tb.Game.Waiting()[0]
+		act(step, tb, p, tb.Seats[p].UserID, h.dc.lastTable(testChannel))
 	}
 }
 

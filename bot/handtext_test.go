@@ -42,18 +42,9 @@ func checkAskedOnce(t *testing.T, what string, d *discordgo.InteractionResponseD
 // thing once, in its menu.
 func TestC6HandViewAsksOnce(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("jokers", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
 	eph := &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral}
 	views, jokerViews := 0, 0
-	for steps := 0; h.table().Stage == StagePlaying; steps++ {
-		if steps > 3000 {
-			t.Fatal("game did not end")
-		}
-		tb := h.table()
-		p := tb.Game.Waiting()[0]
-		user := tb.Seats[p].UserID
-		msg := h.dc.lastTable(testChannel)
+	playCardGameThroughBot(t, h, "jokers", func(steps int, tb *Table, _ int, user string, msg *discordgo.Message) {
 		switch tb.Game.Phase() {
 		case game.PhaseTake:
 			takes := buttons(msg.Components, "Take")
@@ -93,7 +84,7 @@ func TestC6HandViewAsksOnce(t *testing.T) {
 		default:
 			t.Fatalf("phase %s", tb.Game.Phase())
 		}
-	}
+	})
 	if views == 0 || jokerViews == 0 {
 		t.Fatalf("%d hand views, %d with jokers alone: the test saw too little", views, jokerViews)
 	}

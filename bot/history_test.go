@@ -18,6 +18,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
 )
@@ -85,6 +86,24 @@ func (h *harness) playToEnd() (clicks int) {
 }
 
 // resultsPost is the channel's newest message with a Play again button.
+// reviewOfResults is the finished game's results post, its one 🔍 Review
+// button and the review the bot should answer seat with (graded from the
+// game as played).
+func (h *harness) reviewOfResults(seat int) (res *discordgo.Message, button string, want ai.GameReview) {
+	h.t.Helper()
+	tb := h.table()
+	res = h.resultsPost()
+	rv := buttons(res.Components, "Review")
+	if len(rv) != 1 {
+		h.t.Fatalf("%d Review buttons on the results", len(rv))
+	}
+	want, err := ai.Review(tb.Game.Record(), seat)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return res, rv[0], want
+}
+
 func (h *harness) resultsPost() *discordgo.Message {
 	h.t.Helper()
 	h.dc.mu.Lock()

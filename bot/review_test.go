@@ -29,15 +29,8 @@ func TestC10ReviewOfACardGame(t *testing.T) {
 			h.startTwo(variant)
 			h.playCardsToEnd()
 			tb := h.table()
-			res := h.resultsPost()
-			rv := buttons(res.Components, "Review")
-			if len(rv) != 1 {
-				t.Fatal("no Review button on a card game's results")
-			}
-			want, err := ai.Review(tb.Game.Record(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, review, want := h.reviewOfResults(1)
+			rv := []string{review}
 			text := reviewText(LangFor("en"), want)
 			got, files := h.reviewReply("ben", rv[0], res, "")
 			if got != text {

@@ -385,16 +385,8 @@ func TestReviewOfATableGame(t *testing.T) {
 	h, _ := newHistoryHarness(t)
 	h.startTwo("dice")
 	h.playToEnd()
-	tb := h.table()
-	res := h.resultsPost()
-	rv := buttons(res.Components, "Review")
-	if len(rv) != 1 {
-		t.Fatal("no Review button")
-	}
-	want, err := ai.Review(tb.Game.Record(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, review, want := h.reviewOfResults(1)
+	rv := []string{review}
 	check := func(what string) {
 		t.Helper()
 		got := h.click("ben", rv[0], res)

@@ -32,17 +32,9 @@ var debugAddrRe = regexp.MustCompile(`"addr":"([^"]+)"[^\n]*"message":"debug ser
 // player before the backup began is in the restored database, and every
 // game plays on from the restored state to its end.
 func TestE2EBackupUnderLoadRestore(t *testing.T) {
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "backup-token"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
 	dir := t.TempDir()
 	db, backups := filepath.Join(dir, "bot.db"), filepath.Join(dir, "backups")
-	p := newBotProc(t, srv, db, "QWIXXBOT_LOG_DEBUG_ADDR=127.0.0.1:0", "QWIXXBOT_STORE_BACKUP_DIR="+backups, "QWIXXBOT_STORE_BACKUP_EVERY=0")
-	if err := p.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv, p := startedBot(t, "backup-token", db, "QWIXXBOT_LOG_DEBUG_ADDR=127.0.0.1:0", "QWIXXBOT_STORE_BACKUP_DIR="+backups, "QWIXXBOT_STORE_BACKUP_EVERY=0")
 	m := debugAddrRe.FindStringSubmatch(p.Log())
 	if m == nil {
 		t.Fatalf("no debug listener address in the log:\n%s", p.LogTail(20))

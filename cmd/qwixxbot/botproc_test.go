@@ -195,6 +195,22 @@ func freeAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
+// startedBot starts a fake Discord with token and the bot binary on the
+// database db against it (env as for newBotProc), closed with the test.
+func startedBot(t *testing.T, token, db string, env ...string) (*discordtest.Server, *botProc) {
+	t.Helper()
+	srv, err := discordtest.NewServer(discordtest.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	p := newBotProc(t, srv, db, env...)
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return srv, p
+}
+
 // environ is the bot's environment: the test's without QWIXXBOT_ and
 // QWIXXTEST_ variables, then the fake Discord, the database and p.env.
 func (p *botProc) environ() []string {

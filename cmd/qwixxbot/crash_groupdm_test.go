@@ -35,16 +35,8 @@ func crashGroupDMTableLosesNoMove(t *testing.T, env ...string) {
 	}
 	t.Parallel()
 	botBinary(t)
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "groupdm-crash-token"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
 	db := filepath.Join(t.TempDir(), "bot.db")
-	p := newBotProc(t, srv, db, append(env, "QWIXXBOT_GAME_TURN_TIMEOUT=24h")...)
-	if err := p.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv, p := startedBot(t, "groupdm-crash-token", db, append(env, "QWIXXBOT_GAME_TURN_TIMEOUT=24h")...)
 	anna, ben := srv.AddUser("Anna", ""), srv.AddUser("Ben", "")
 	group := srv.AddGroupDM("friends", anna, ben)
 	anna.InstallApp()

@@ -38,15 +38,7 @@ func newestTable(t *testing.T, srv *discordtest.Server, ch string, d time.Durati
 // the restart the channel shows the stored state within 5 s and the game
 // goes on.
 func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "window-token"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	p := newBotProc(t, srv, filepath.Join(t.TempDir(), "bot.db"))
-	if err := p.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv, p := startedBot(t, "window-token", filepath.Join(t.TempDir(), "bot.db"))
 	anna, ben, cleo := srv.AddUser("Anna", "en-US"), srv.AddUser("Ben", "en-US"), srv.AddUser("Cleo", "en-US")
 	ch := srv.DefaultChannel()
 	ans := func(it *discordtest.Interaction, err error) *discordtest.Message {
@@ -168,15 +160,7 @@ func TestCrashWindowDecisionSavedNotShown(t *testing.T) {
 // binary is killed while the fake holds that answer; after the restart
 // the channel shows the lobby, once, and the game goes on from it.
 func TestCrashWindowPlayAgainLobbyStoredNotShown(t *testing.T) {
-	srv, err := discordtest.NewServer(discordtest.Options{Token: "again-token"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Close)
-	p := newBotProc(t, srv, filepath.Join(t.TempDir(), "bot.db"))
-	if err := p.Start(); err != nil {
-		t.Fatal(err)
-	}
+	srv, p := startedBot(t, "again-token", filepath.Join(t.TempDir(), "bot.db"))
 	anna, ben := srv.AddUser("Anna", "en-US"), srv.AddUser("Ben", "en-US")
 	ch := srv.DefaultChannel()
 	ans := func(it *discordtest.Interaction, err error) *discordtest.Message {
