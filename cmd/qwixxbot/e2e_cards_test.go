@@ -874,11 +874,13 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 	if handCount(view) != 4 {
 		t.Fatalf("Anna's first hand: %q", view.Content)
 	}
+	e.bot.Idle() // the time passes after the bot is done: no request in flight across the jump
 	e.clock.Advance(10 * time.Minute)
 	e.answer(anna.Click(tbl, idsWith(tbl, "take")[0]))
 	// The bot updates the view with its 10-minute-old token.
 	e.waitFor(view.ID, "the hand view shows the card taken", func(m *discordtest.Message) bool { return handCount(m) == 5 })
 
+	e.bot.Idle() // the time passes after the bot is done: no request in flight across the jump
 	e.clock.Advance(5 * time.Minute)
 	tbl = e.table(anna, "the number for everyone")
 	e.answer(anna.Click(tbl, players.IDWith(tbl, "pass")))
@@ -907,13 +909,16 @@ func TestE2EHandViewOutlivesTokensAndTimersForceTakeAndPlay(t *testing.T) {
 	// it), then passes for both, then plays one card for him crossing
 	// nothing (C6, C7: a misthrow).
 	e.table(ben, "takes cards from the display")
+	e.bot.Idle() // the time passes after the bot is done: no request in flight across the jump
 	e.clock.Advance(time.Hour + time.Second)
 	tbl = e.table(ben, "Time ran out for Ben: the leftmost cards were taken")
 	if !strings.Contains(tbl.Content, "the number for everyone") {
 		t.Fatalf("after the forced take: %q", tbl.Content)
 	}
+	e.bot.Idle() // the time passes after the bot is done: no request in flight across the jump
 	e.clock.Advance(time.Hour + time.Second)
 	e.table(ben, "plays 1 to 3 cards")
+	e.bot.Idle() // the time passes after the bot is done: no request in flight across the jump
 	e.clock.Advance(time.Hour + time.Second)
 	// The turn's log line tells what the timer did.
 	line := e.logLine("Time ran out for Ben: one card had to be played, nothing is crossed.")
