@@ -128,16 +128,24 @@ func Load(fsys fs.FS) ([]*Language, error) {
 
 // All are the bot's languages, from its embedded message files, English
 // first.
+// A broken message file is a programming error caught by the package's
+// tests (through loadEmbedded), so All panics on one.
 var All = sync.OnceValue(func() []*Language {
-	sub, err := fs.Sub(files, "locales")
-	if err == nil {
-		var ls []*Language
-		if ls, err = Load(sub); err == nil {
-			return ls
-		}
+	ls, err := loadEmbedded()
+	if err != nil {
+		panic("i18n: " + err.Error())
 	}
-	panic("i18n: " + err.Error())
+	return ls
 })
+
+// loadEmbedded loads and checks the embedded message files.
+func loadEmbedded() ([]*Language, error) {
+	sub, err := fs.Sub(files, "locales")
+	if err != nil {
+		return nil, fmt.Errorf("embedded message files: %w", err)
+	}
+	return Load(sub)
+}
 
 // placeholderRE finds the ${name} variables of a message.
 var placeholderRE = regexp.MustCompile(`\$\{([A-Za-z0-9_]+)\}`)

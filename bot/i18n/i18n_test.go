@@ -38,6 +38,9 @@ func TestFor(t *testing.T) {
 // language missing a message, having an unknown one, lacking a command
 // name or a plural form, or with a plural nobody uses, is refused.
 func TestLanguagesAreComplete(t *testing.T) {
+	if _, err := loadEmbedded(); err != nil {
+		t.Fatalf("the embedded message files: %v", err)
+	}
 	ls := All()
 	if len(ls) != 3 || ls[0].Tag != language.English || len(Languages()) != 3 {
 		t.Fatalf("languages %v", Languages())
