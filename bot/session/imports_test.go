@@ -2,8 +2,11 @@ package session
 
 import (
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/qwixxbot/qwixxbot/bot/session/surface"
 )
 
 // deps lists the packages that pkgs import, directly or not (go list
@@ -43,6 +46,25 @@ func TestImportRulesSessionStorage(t *testing.T) {
 	for _, dep := range deps(t, "../../game/kept") {
 		if strings.HasPrefix(dep, module) && !strings.HasPrefix(dep, module+"game") {
 			t.Errorf("game/kept depends on %s", dep)
+		}
+	}
+}
+
+// TestSurfaceIsDataOnly: what the surfaces last showed (bot/session/surface)
+// is data: it imports nothing of the module, and its types have no
+// methods (the rules about it stay in the session).
+func TestSurfaceIsDataOnly(t *testing.T) {
+	for _, dep := range deps(t, "./surface") {
+		if strings.HasPrefix(dep, module) && dep != module+"bot/session/surface" {
+			t.Errorf("bot/session/surface depends on %s", dep)
+		}
+	}
+	for _, typ := range []reflect.Type{
+		reflect.TypeFor[*surface.Shown](), reflect.TypeFor[*surface.Token](), reflect.TypeFor[*surface.PastTurn](),
+		reflect.TypeFor[*surface.Messages](), reflect.TypeFor[*surface.PostedStamp](),
+	} {
+		if typ.NumMethod() != 0 {
+			t.Errorf("%v has %d methods", typ, typ.NumMethod())
 		}
 	}
 }
