@@ -37,7 +37,7 @@ type memStore struct {
 }
 
 func (s *memStore) Get(ctx context.Context, ch string) ([]byte, bool, error) {
-	if err := ctx.Err(); err != nil { // as session.OnDisk: no transaction
+	if err := ctx.Err(); err != nil { // as sessiondb.OnDisk: no transaction
 		return nil, false, err
 	}
 	s.mu.Lock()

@@ -21,13 +21,14 @@ import (
 	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
+	"github.com/qwixxbot/qwixxbot/store/sessiondb"
 )
 
 // histStore is the harness's memStore with a real store for the history.
 // UpdateSaving writes the table, then the games (the real store does both
 // in one transaction; store's tests check that).
 type histStore struct {
-	*session.OnDisk
+	*sessiondb.OnDisk
 	tables *memStore
 	hist   *store.Store
 	fail   bool // UpdateSaving fails, writing nothing
@@ -57,7 +58,7 @@ func newHistoryHarness(t *testing.T) (*harness, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h.use(h.st, &histStore{OnDisk: session.NewOnDisk(st), tables: h.st, hist: st})
+	h.use(h.st, &histStore{OnDisk: sessiondb.NewOnDisk(st), tables: h.st, hist: st})
 	return h, st
 }
 
@@ -400,7 +401,7 @@ func TestGamesSavedOnceWithTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	disk := session.NewOnDisk(st)
+	disk := sessiondb.NewOnDisk(st)
 	h.use(disk, disk)
 	resp := h.command("anna", "new", strOpt("variant", "dice"), &discordgo.ApplicationCommandInteractionDataOption{Name: "games", Type: discordgo.ApplicationCommandOptionInteger, Value: float64(2)})
 	resp = h.click("ben", buttons(resp.Data.Components, "Join")[0], nil)
@@ -617,7 +618,7 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &histStore{OnDisk: session.NewOnDisk(st), tables: h.st, hist: st}
+	hs := &histStore{OnDisk: sessiondb.NewOnDisk(st), tables: h.st, hist: st}
 	h.use(h.st, hs)
 	var ids []string
 	for range 2 {
@@ -632,7 +633,7 @@ func TestDamagedRecordAndResultAreSaidSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	hs.hist, hs.OnDisk = st, session.NewOnDisk(st)
+	hs.hist, hs.OnDisk = st, sessiondb.NewOnDisk(st)
 
 	resp := h.command("anna", "record", strOpt("game", ids[1]))
 	if !isEphemeral(resp) || !strings.Contains(resp.Data.Content, "could not be read: its stored data is damaged") || strings.Contains(resp.Data.Content, "try again") {

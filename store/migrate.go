@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/qwixxbot/qwixxbot/game/kept"
 	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/rs/zerolog"
 	"go.etcd.io/bbolt"
@@ -161,7 +162,8 @@ func migrate4(tx *bbolt.Tx) error {
 // group DM is a place of its own (the bot keys it by its channel); what
 // was kept under LegacyDMGuild stays there, every result and record
 // private (its players' alone): where each was played is not known.
-const LegacyDMGuild = "@dm"
+// It is game/kept's LegacyDMPlace, the name the session gives it.
+const LegacyDMGuild = kept.LegacyDMPlace
 
 // migrate5 creates the bucket of the daily challenges played (dailies,
 // see MarkDaily) and marks private the results and records whose

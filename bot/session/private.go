@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/store"
+	"github.com/qwixxbot/qwixxbot/game/kept"
 )
 
 // A private game is a solo dice game (RULES' one-sheet setting) that one
@@ -32,7 +32,7 @@ const PlacePrefix = "@dm:"
 // group DM's games together. What is kept there is private (store
 // migration 5): a request from any DM or group DM sees its own games
 // there, and nobody else's.
-const LegacyDMPlace = store.LegacyDMGuild
+const LegacyDMPlace = kept.LegacyDMPlace
 
 // Place is the place of an interaction in guildID ("" outside servers)
 // and channelID.

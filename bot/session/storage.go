@@ -2,10 +2,9 @@ package session
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/game/kept"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 )
 
@@ -13,7 +12,8 @@ import (
 // call whose context has ended (the bot shutting down, an interaction's
 // life over) starts no transaction and returns the context's error. A
 // transaction once begun is finished: a move is on disk whole or not at
-// all. OnDisk implements all three interfaces on the bbolt store.
+// all. store/sessiondb implements all three interfaces, and RestoreMark,
+// on the bbolt store.
 
 // Tables keeps one blob per key: a channel's table (the channel's ID), a
 // private game ("solo:<user>", "daily:<user>"), a guild's settings.
@@ -74,103 +74,40 @@ type Secrets interface {
 	MarkDaily(ctx context.Context, day int, mark []byte) (already bool, err error)
 }
 
-// Finished is a game just over: its result and its record (game/RECORD.md).
-type Finished struct {
-	Result stats.Result
-	Record []byte
-}
-
-// KeptRecord is a finished game's kept record.
-type KeptRecord struct {
-	GameID string
-	// Time is when the game ended.
-	Time time.Time
-	// Users are the players' user IDs in seat order; "" for computers and
-	// forgotten players.
-	Users []string
-	// JSON is the record in the format of game/RECORD.md.
-	JSON []byte
-	// Private marks a private game's record: its players' alone.
-	Private bool
-}
-
-// RecordInfo names a kept record.
-type RecordInfo struct {
-	GameID string
-	Time   time.Time
-}
-
-// Forgotten is what forgetting a user changed.
-type Forgotten struct {
-	// Results and Records are those in which the user's seat was made
-	// anonymous; Unreadable counts damaged values deleted because they
-	// might hold the user's data.
-	Results, Records, Unreadable int
-}
-
-// SweepReport is what a sweep dropped.
-type SweepReport struct {
-	// Purged are the guilds whose data was deleted, their grace over.
-	Purged []string
-	// Results and Records count what the retention dropped elsewhere.
-	Results, Records int
-}
-
-// Retention is how long results and records are kept; a negative
-// duration keeps for ever, a negative count has no cap.
-type Retention struct {
-	ResultMaxAge    time.Duration
-	ResultsPerGuild int
-	RecordMaxAge    time.Duration
-	RecordsPerGuild int
-	GuildGrace      time.Duration
-}
+// The values that cross between the session and its storage are
+// game/kept's (see there why they live below both); these are their names
+// in the session.
+type (
+	// Finished is a game just over: its result and its record.
+	Finished = kept.Finished
+	// KeptRecord is a finished game's kept record.
+	KeptRecord = kept.Record
+	// RecordInfo names a kept record.
+	RecordInfo = kept.RecordInfo
+	// Forgotten is what forgetting a user changed.
+	Forgotten = kept.Forgotten
+	// SweepReport is what a sweep dropped.
+	SweepReport = kept.SweepReport
+	// Retention is how long results and records are kept.
+	Retention = kept.Retention
+	// CorruptError is a damaged stored value: its bytes as stored, and why.
+	CorruptError = kept.CorruptError
+	// SkippedError says that a listing left out damaged values.
+	SkippedError = kept.SkippedError
+)
 
 // ErrCorrupt is the class of the errors of a stored value that is damaged
 // (its checksum fails): errors.Is(err, ErrCorrupt). DamagedBytes returns
 // its bytes as stored.
-var ErrCorrupt = errors.New("stored value is damaged")
-
-// CorruptError is a damaged stored value: its bytes as stored, and why.
-type CorruptError struct {
-	Raw   []byte
-	Cause error
-}
-
-func (e *CorruptError) Error() string        { return e.Cause.Error() }
-func (e *CorruptError) Unwrap() error        { return e.Cause }
-func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+var ErrCorrupt = kept.ErrCorrupt
 
 // IsCorrupt reports whether err is a damaged stored value's.
-func IsCorrupt(err error) bool { return errors.Is(err, ErrCorrupt) }
+func IsCorrupt(err error) bool { return kept.IsCorrupt(err) }
 
 // DamagedBytes returns the bytes of the damaged value err is about, if it
 // carries them.
-func DamagedBytes(err error) ([]byte, bool) {
-	var ce *CorruptError
-	if errors.As(err, &ce) {
-		return ce.Raw, ce.Raw != nil
-	}
-	return nil, false
-}
-
-// SkippedError says that a listing left out damaged values.
-type SkippedError struct {
-	N     int
-	Cause error
-}
-
-func (e *SkippedError) Error() string {
-	return fmt.Sprintf("%d damaged values left out: %v", e.N, e.Cause)
-}
-func (e *SkippedError) Unwrap() error { return e.Cause }
+func DamagedBytes(err error) ([]byte, bool) { return kept.DamagedBytes(err) }
 
 // Skipped is how many damaged values a listing left out (0 when err is
 // no SkippedError).
-func Skipped(err error) int {
-	var se *SkippedError
-	if errors.As(err, &se) {
-		return se.N
-	}
-	return 0
-}
+func Skipped(err error) int { return kept.Skipped(err) }

@@ -1,7 +1,10 @@
 // Package session is the table apart from any chat service: the lobby,
 // seats, stamps, the running game and its news, and what the surfaces
-// last showed (Shown), as data that the bot stores and restores. It
-// imports game and store, never discordgo.
+// last showed (Shown, data of its own in bot/session/surface), as data
+// that the bot stores and restores. It imports game and its data
+// packages, never a store package (its storage is interfaces, storage.go,
+// implemented by store/sessiondb), discordgo or the network
+// (TestImportRulesSessionStorage).
 package session
 
 import (
@@ -14,6 +17,7 @@ import (
 
 	"github.com/segmentio/encoding/json"
 
+	"github.com/qwixxbot/qwixxbot/bot/session/surface"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -96,11 +100,9 @@ type Table struct {
 	Stage        Stage     `json:"stage"`
 	Lang         string    `json:"lang"` // language of public messages (guild locale)
 	Created      time.Time `json:"created"`
-	// LobbyMessage is the lobby's message (an interaction response, changed
-	// only through clicks on it). TableMessage and Posted are an earlier
-	// version's record of its table message, taken over by Shown.
-	LobbyMessage string `json:"lobby_message,omitempty"`
-	TableMessage string `json:"table_message,omitempty"`
+	// Messages are the lobby's message and an earlier version's table
+	// message (LobbyMessage, TableMessage), taken over by Shown.
+	surface.Messages
 	// Snapshot is the running game's snapshot (game.Game.MarshalBinary),
 	// as stored; Game is the game it restores to (Decode) and the one
 	// saved (Encode).
@@ -114,9 +116,9 @@ type Table struct {
 	// tables stored before it was kept).
 	Reminded bool      `json:"reminded,omitempty"`
 	RemindAt time.Time `json:"remind_at,omitzero"`
-	// Posted is the stamp the table message was made for; a new action gets
-	// a new message so the table stays at the bottom of the channel.
-	Posted int `json:"posted,omitempty"`
+	// PostedStamp is an earlier version's stamp of its table message
+	// (Posted), taken over by Shown.
+	surface.PostedStamp
 	// Seq is the state stamp in every custom_id (Table.stamp): it grows by
 	// one whenever the table moves on to a new state that buttons are made
 	// for (a new game, action, turn or stage) and never goes back, across
@@ -127,7 +129,7 @@ type Table struct {
 	// GameNo counts the games started at this table, over all its matches.
 	GameNo int `json:"game_no,omitempty"`
 	// Shown is what the channel shows of the table (channel.go).
-	Shown Shown `json:"shown,omitzero"`
+	Shown surface.Shown `json:"shown,omitzero"`
 	// News are recent public events (locks, misthrows, timeouts), already in
 	// the table's language.
 	News []News `json:"news,omitempty"`
@@ -467,88 +469,16 @@ func (t *Table) Restored() {
 // Stamp identifies the state buttons are made for (Seq).
 func (t *Table) Stamp() int { return t.Seq }
 
-// Shown is what the channel shows of a table, as confirmed by Discord.
-type Shown struct {
-	// Msg is the live message: the current turn's.
-	Msg string `json:"msg,omitempty"`
-	// Turn is the turn Msg shows (TurnKey); Rev fingerprints its text and
-	// buttons, Pic its picture, whose attachment Att is kept on edits that
-	// do not change it.
-	Turn string `json:"turn,omitempty"`
-	Rev  string `json:"rev,omitempty"`
-	Pic  string `json:"pic,omitempty"`
-	Att  string `json:"att,omitempty"`
-	// Posting names the message (turnKey, or "results.<game>") whose post
-	// was sent without its outcome being recorded yet.
-	Posting string `json:"posting,omitempty"`
-	// Token, for a table on interactions alone (Table.Interactions), is
-	// the newest interaction whose token may post to the channel, kept so
-	// that a restart can go on showing the table while it is young (15
-	// minutes); MsgBy is the interaction whose follow-up Msg is.
-	Token *Token `json:"token,omitempty"`
-	MsgBy string `json:"msg_by,omitempty"`
-	// Past are finished turns' messages still to be shrunk to their log
-	// line.
-	Past []PastTurn `json:"past,omitempty"`
-	// Results is the game (GameNo) whose results are posted.
-	Results int `json:"results,omitempty"`
-	// ResultsMsg is the results message of the last finished game and
-	// ResultsLive whether it still offers "Play again" (or "Next game"):
-	// once the table has moved on (a new game, a new lobby, a new table)
-	// that button is taken off (opRetireResults), keeping the record
-	// button ResultsRecord and the review button ResultsReview (their
-	// custom_ids, "" if none), so that it never outlives its use, not even
-	// across a crash.
-	ResultsMsg    string `json:"results_msg,omitempty"`
-	ResultsLive   bool   `json:"results_live,omitempty"`
-	ResultsRecord string `json:"results_record,omitempty"`
-	ResultsReview string `json:"results_review,omitempty"`
-	// LobbyPending is set while the lobby that Play again opened went out
-	// only as the answer to that click, not yet known to have arrived: a
-	// crash before that answer would leave a lobby nobody sees, so the
-	// reconciler (opLobby) looks for it in the channel and posts it when
-	// it is missing.
-	LobbyPending bool `json:"lobby_pending,omitempty"`
-	// Reminder is the reminder message for the action with stamp RemindAt,
-	// deleted when that action ends.
-	Reminder string `json:"reminder,omitempty"`
-	RemindAt int    `json:"remind_at,omitempty"`
-	// Unsure is set when what the channel shows was last changed through an
-	// interaction's answer (liveAnswer), recorded before the answer was
-	// sent: after a crash, Start has such channels edited once (force).
-	Unsure bool `json:"unsure,omitempty"`
-	// At is when Msg was posted. Discord limits edits of messages older
-	// than an hour, so a turn that lasts longer gets a fresh message
-	// (liveMaxAge) rather than edits of an old one.
-	At time.Time `json:"at,omitzero"`
-	// Stamp is the state (Table.Stamp) Msg was last shown for, and Edited
-	// when: edits that only change who has decided within that state wait
-	// until Options.CoalesceEdits has passed since, so that decisions made
-	// close together share one edit.
-	Stamp  int       `json:"stamp,omitempty"`
-	Edited time.Time `json:"edited,omitzero"`
-}
-
-// Token is an interaction kept for its token (Shown.Token): its ID, the
-// application's, the token, when it arrived and how many follow-ups it
-// may still make (-1: no limit).
-type Token struct {
-	ID     string    `json:"id"`
-	App    string    `json:"app"`
-	Value  string    `json:"value"`
-	At     time.Time `json:"at"`
-	Budget int       `json:"budget"`
-}
-
-// PastTurn is a finished turn's message and the log line it shrinks to
-// ("" only strips its buttons: a message of an earlier bot version). A
-// turn whose message was gone when it ended (Msg "") has its line posted.
-type PastTurn struct {
-	Msg  string `json:"msg"`
-	Line string `json:"line,omitempty"`
-	// Sent is set when the shrink went out as a click's answer.
-	Sent bool `json:"sent,omitempty"`
-}
+// What the surfaces last showed is data of its own (bot/session/surface);
+// these are its names in the session.
+type (
+	// Shown is what the channel shows of a table, as confirmed by Discord.
+	Shown = surface.Shown
+	// Token is an interaction kept for its token (Shown.Token).
+	Token = surface.Token
+	// PastTurn is a finished turn's message and the log line it shrinks to.
+	PastTurn = surface.PastTurn
+)
 
 // TurnKey names the current turn of the current game.
 func (t *Table) TurnKey() string { return fmt.Sprintf("g%d.t%d", t.GameNo, t.Game.Turn()) }

@@ -23,6 +23,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
+	"github.com/qwixxbot/qwixxbot/store/sessiondb"
 )
 
 // Options are what Run needs besides the configuration.
@@ -106,8 +107,8 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	}
 	pictures := bot.NewPictureCache(bot.Images{}, budget)
 	publishVars(pictures, st)
-	disk := session.NewOnDisk(st)
-	if at, n, err := disk.AfterRestore(ctx); err != nil {
+	disk := sessiondb.NewOnDisk(st)
+	if at, n, err := session.AfterRestore(ctx, disk, disk); err != nil {
 		return fmt.Errorf("ready the tables of a restored database: %w", err)
 	} else if !at.IsZero() || n > 0 {
 		log.Warn().Time("restored_at", at).Int("tables", n).Msg("database restored from a backup: its tables are shown afresh, from their state in the backup")

@@ -1,28 +1,31 @@
-package session
+// Package sessiondb is the session's storage on the bbolt store: OnDisk
+// implements the interfaces that bot/session defines (Tables, History,
+// Secrets, RestoreMark) with the store's values and errors put in the
+// session's terms, which are game/kept's. It imports no bot package:
+// dependencies point cmd → bot → store → game, and the values both sides
+// name live in game/kept (see there why). The composition root
+// (cmd/qwixxbot/internal/serve) checks that OnDisk satisfies the
+// session's interfaces.
+package sessiondb
 
 import (
 	"context"
 	"errors"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/game/kept"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
 )
 
 // OnDisk is the session's storage on the bbolt store: Tables, History and
-// Secrets, with the store's errors put in the session's terms (IsCorrupt,
-// DamagedBytes, Skipped). A call checks its context before it starts a
-// transaction.
+// Secrets, with the store's errors put in the session's terms
+// (kept.IsCorrupt, kept.DamagedBytes, kept.Skipped). A call checks its
+// context before it starts a transaction.
 type OnDisk struct{ st *store.Store }
 
 // NewOnDisk returns the session's storage on st.
 func NewOnDisk(st *store.Store) *OnDisk { return &OnDisk{st: st} }
-
-var (
-	_ Tables  = (*OnDisk)(nil)
-	_ History = (*OnDisk)(nil)
-	_ Secrets = (*OnDisk)(nil)
-)
 
 // terms puts a store error in the session's terms.
 func terms(err error) error {
@@ -30,15 +33,15 @@ func terms(err error) error {
 	case err == nil:
 		return nil
 	case store.Skipped(err) > 0: // a listing that left damaged values out
-		return &SkippedError{N: store.Skipped(err), Cause: err}
+		return &kept.SkippedError{N: store.Skipped(err), Cause: err}
 	case errors.Is(err, store.ErrCorrupt):
 		raw, _ := store.DamagedBytes(err)
-		return &CorruptError{Raw: raw, Cause: err}
+		return &kept.CorruptError{Raw: raw, Cause: err}
 	}
 	return err
 }
 
-// Get implements Tables.
+// Get implements session.Tables.
 func (d *OnDisk) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -47,7 +50,7 @@ func (d *OnDisk) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	return b, ok, terms(err)
 }
 
-// GetUnless implements Tables.
+// GetUnless implements session.Tables.
 func (d *OnDisk) GetUnless(ctx context.Context, key string, have []byte) ([]byte, bool, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, false, err
@@ -56,7 +59,7 @@ func (d *OnDisk) GetUnless(ctx context.Context, key string, have []byte) ([]byte
 	return b, ok, same, terms(err)
 }
 
-// Update implements Tables.
+// Update implements session.Tables.
 func (d *OnDisk) Update(ctx context.Context, key string, fn func(old []byte, exists bool) ([]byte, bool, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -64,7 +67,7 @@ func (d *OnDisk) Update(ctx context.Context, key string, fn func(old []byte, exi
 	return terms(d.st.Update(key, fn))
 }
 
-// ForEach implements Tables.
+// ForEach implements session.Tables.
 func (d *OnDisk) ForEach(ctx context.Context, fn func(key string, blob []byte, err error) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -77,53 +80,25 @@ func (d *OnDisk) ForEach(ctx context.Context, fn func(key string, blob []byte, e
 	})
 }
 
-// AfterRestore readies every stored table of a database that
-// store.Restore put in place (Table.Restored) and then clears the store's
-// mark, so it runs once per restore; call it before the bot loads its
-// tables. It reports when the restore ran and how many tables it
-// readied; with no mark it does nothing. Killed half way, it runs again
-// at the next start: a table readied twice only moves its stamp further.
-// Tables that cannot be read are left to the bot's own handling.
-func (d *OnDisk) AfterRestore(ctx context.Context) (at time.Time, n int, err error) {
-	at, marked, err := d.st.Restored()
-	if err != nil || !marked {
-		return at, 0, err
+// Restored implements session.RestoreMark: when store.Restore put the
+// database in place, and whether its mark is still there.
+func (d *OnDisk) Restored(ctx context.Context) (at time.Time, marked bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, false, err
 	}
-	var keys []string
-	err = d.ForEach(ctx, func(key string, blob []byte, err error) error {
-		if err == nil {
-			keys = append(keys, key)
-		}
-		return nil
-	})
-	if err != nil {
-		return at, 0, err
-	}
-	for _, key := range keys {
-		err := d.Update(ctx, key, func(old []byte, exists bool) ([]byte, bool, error) {
-			t, err := Decode(old)
-			if !exists || err != nil {
-				return nil, false, errSkip
-			}
-			t.Restored()
-			blob, err := t.Encode()
-			return blob, false, err
-		})
-		switch {
-		case errors.Is(err, errSkip):
-		case err != nil:
-			return at, n, err
-		default:
-			n++
-		}
-	}
-	return at, n, terms(d.st.ClearRestored())
+	return d.st.Restored()
 }
 
-// errSkip leaves a table as it is in AfterRestore.
-var errSkip = errors.New("session: not a readable table")
+// ClearRestored implements session.RestoreMark: it clears the mark of a
+// restore.
+func (d *OnDisk) ClearRestored(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return terms(d.st.ClearRestored())
+}
 
-// Quarantine implements Tables.
+// Quarantine implements session.Tables.
 func (d *OnDisk) Quarantine(ctx context.Context, key, reason string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -131,7 +106,7 @@ func (d *OnDisk) Quarantine(ctx context.Context, key, reason string) (bool, erro
 	return d.st.Quarantine(key, reason)
 }
 
-// GuildSettings implements Tables.
+// GuildSettings implements session.Tables.
 func (d *OnDisk) GuildSettings(ctx context.Context, guildID string) ([]byte, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -140,7 +115,7 @@ func (d *OnDisk) GuildSettings(ctx context.Context, guildID string) ([]byte, boo
 	return b, ok, terms(err)
 }
 
-// PutGuildSettings implements Tables.
+// PutGuildSettings implements session.Tables.
 func (d *OnDisk) PutGuildSettings(ctx context.Context, guildID string, blob []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -148,8 +123,8 @@ func (d *OnDisk) PutGuildSettings(ctx context.Context, guildID string, blob []by
 	return d.st.PutGuildSettings(guildID, blob)
 }
 
-// UpdateSaving implements History.
-func (d *OnDisk) UpdateSaving(ctx context.Context, key string, games []Finished, fn func(old []byte, exists bool) ([]byte, bool, error)) error {
+// UpdateSaving implements session.History.
+func (d *OnDisk) UpdateSaving(ctx context.Context, key string, games []kept.Finished, fn func(old []byte, exists bool) ([]byte, bool, error)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -160,7 +135,7 @@ func (d *OnDisk) UpdateSaving(ctx context.Context, key string, games []Finished,
 	return terms(d.st.UpdateSaving(key, fs, fn))
 }
 
-// Results implements History.
+// Results implements session.History.
 func (d *OnDisk) Results(ctx context.Context, guildID string, limit int) ([]stats.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -169,38 +144,38 @@ func (d *OnDisk) Results(ctx context.Context, guildID string, limit int) ([]stat
 	return rs, terms(err)
 }
 
-// Record implements History.
-func (d *OnDisk) Record(ctx context.Context, guildID, gameID string) (KeptRecord, bool, error) {
+// Record implements session.History.
+func (d *OnDisk) Record(ctx context.Context, guildID, gameID string) (kept.Record, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return KeptRecord{}, false, err
+		return kept.Record{}, false, err
 	}
 	r, ok, err := d.st.Record(guildID, gameID)
-	return KeptRecord(r), ok, terms(err)
+	return kept.Record(r), ok, terms(err)
 }
 
-// Records implements History.
-func (d *OnDisk) Records(ctx context.Context, guildID string, limit int) ([]RecordInfo, error) {
+// Records implements session.History.
+func (d *OnDisk) Records(ctx context.Context, guildID string, limit int) ([]kept.RecordInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	rs, err := d.st.Records(guildID, limit)
-	out := make([]RecordInfo, len(rs))
+	out := make([]kept.RecordInfo, len(rs))
 	for i, r := range rs {
-		out[i] = RecordInfo(r)
+		out[i] = kept.RecordInfo(r)
 	}
 	return out, terms(err)
 }
 
-// DeleteUser implements History.
-func (d *OnDisk) DeleteUser(ctx context.Context, guildID, userID string) (Forgotten, error) {
+// DeleteUser implements session.History.
+func (d *OnDisk) DeleteUser(ctx context.Context, guildID, userID string) (kept.Forgotten, error) {
 	if err := ctx.Err(); err != nil {
-		return Forgotten{}, err
+		return kept.Forgotten{}, err
 	}
 	f, err := d.st.DeleteUser(guildID, userID)
-	return Forgotten(f), terms(err)
+	return kept.Forgotten(f), terms(err)
 }
 
-// GuildLeft implements History.
+// GuildLeft implements session.History.
 func (d *OnDisk) GuildLeft(ctx context.Context, guildID string, at time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -208,7 +183,7 @@ func (d *OnDisk) GuildLeft(ctx context.Context, guildID string, at time.Time) er
 	return d.st.GuildLeft(guildID, at)
 }
 
-// GuildBack implements History.
+// GuildBack implements session.History.
 func (d *OnDisk) GuildBack(ctx context.Context, guildID string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -216,19 +191,19 @@ func (d *OnDisk) GuildBack(ctx context.Context, guildID string) (bool, error) {
 	return d.st.GuildBack(guildID)
 }
 
-// Sweep implements History.
-func (d *OnDisk) Sweep(ctx context.Context, now time.Time) (SweepReport, error) {
+// Sweep implements session.History.
+func (d *OnDisk) Sweep(ctx context.Context, now time.Time) (kept.SweepReport, error) {
 	if err := ctx.Err(); err != nil {
-		return SweepReport{}, err
+		return kept.SweepReport{}, err
 	}
 	r, err := d.st.Sweep(now)
-	return SweepReport(r), terms(err)
+	return kept.SweepReport(r), terms(err)
 }
 
-// Retention implements History.
-func (d *OnDisk) Retention() Retention { return Retention(d.st.Retention()) }
+// Retention implements session.History.
+func (d *OnDisk) Retention() kept.Retention { return kept.Retention(d.st.Retention()) }
 
-// Secret implements Secrets.
+// Secret implements session.Secrets.
 func (d *OnDisk) Secret(ctx context.Context, name string) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -236,7 +211,7 @@ func (d *OnDisk) Secret(ctx context.Context, name string) ([]byte, error) {
 	return d.st.Secret(name)
 }
 
-// DailyMarked implements Secrets.
+// DailyMarked implements session.Secrets.
 func (d *OnDisk) DailyMarked(ctx context.Context, day int, mark []byte) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -244,7 +219,7 @@ func (d *OnDisk) DailyMarked(ctx context.Context, day int, mark []byte) (bool, e
 	return d.st.DailyMarked(day, mark)
 }
 
-// MarkDaily implements Secrets.
+// MarkDaily implements session.Secrets.
 func (d *OnDisk) MarkDaily(ctx context.Context, day int, mark []byte) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err

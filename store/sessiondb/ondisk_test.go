@@ -1,4 +1,4 @@
-package session
+package sessiondb
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/kept"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
 )
@@ -53,7 +54,7 @@ func TestOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = d.UpdateSaving(ctx, "c2", []Finished{{Result: r, Record: rec}}, func([]byte, bool) ([]byte, bool, error) { return []byte(`{}`), false, nil })
+	err = d.UpdateSaving(ctx, "c2", []kept.Finished{{Result: r, Record: rec}}, func([]byte, bool) ([]byte, bool, error) { return []byte(`{}`), false, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestOnDisk(t *testing.T) {
 	if infos, err := d.Records(ctx, "g1", 0); err != nil || len(infos) != 1 || infos[0].GameID != "t-1" {
 		t.Errorf("records: %+v %v", infos, err)
 	}
-	if rt := d.Retention(); rt != Retention(st.Retention()) || rt.ResultsPerGuild == 0 {
+	if rt := d.Retention(); rt != kept.Retention(st.Retention()) || rt.ResultsPerGuild == 0 {
 		t.Errorf("retention %+v", rt)
 	}
 	st.Close()
@@ -97,20 +98,70 @@ func TestOnDisk(t *testing.T) {
 	defer st.Close()
 	d = NewOnDisk(st)
 	_, _, err = d.Get(ctx, "c1")
-	if raw, ok := DamagedBytes(err); !IsCorrupt(err) || !ok || len(raw) == 0 {
-		t.Errorf("damaged table: %v (corrupt %v, bytes %v)", err, IsCorrupt(err), ok)
+	if raw, ok := kept.DamagedBytes(err); !kept.IsCorrupt(err) || !ok || len(raw) == 0 {
+		t.Errorf("damaged table: %v (corrupt %v, bytes %v)", err, kept.IsCorrupt(err), ok)
 	}
-	if rs, err := d.Results(ctx, "g1", 0); len(rs) != 0 || Skipped(err) != 1 {
-		t.Errorf("results with one damaged: %d results, %d skipped (%v)", len(rs), Skipped(err), err)
+	if rs, err := d.Results(ctx, "g1", 0); len(rs) != 0 || kept.Skipped(err) != 1 {
+		t.Errorf("results with one damaged: %d results, %d skipped (%v)", len(rs), kept.Skipped(err), err)
 	}
 	n := 0
 	if err := d.ForEach(ctx, func(key string, _ []byte, err error) error {
-		if key == "c1" && !IsCorrupt(err) {
+		if key == "c1" && !kept.IsCorrupt(err) {
 			t.Errorf("ForEach gives the damaged table with %v", err)
 		}
 		n++
 		return nil
 	}); err != nil || n != 2 {
 		t.Errorf("ForEach: %d tables, %v", n, err)
+	}
+}
+
+// The restore's mark as the session reads it (session.RestoreMark): none
+// on a database never restored; after store.Restore it says when, until
+// cleared; under an ended context no transaction starts.
+func TestOnDiskRestoreMark(t *testing.T) {
+	dir := t.TempDir()
+	live := filepath.Join(dir, "q.db")
+	st, err := store.Open(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d := NewOnDisk(st)
+	if _, marked, err := d.Restored(ctx); err != nil || marked {
+		t.Fatalf("a new database is marked restored (%v, %v)", marked, err)
+	}
+	bk, err := st.BackupFile(filepath.Join(dir, "backups"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 11, 28, 3, 0, 0, 0, time.UTC)
+	if _, _, err := store.Restore(bk, live, when); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = store.Open(live); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d = NewOnDisk(st)
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := d.Restored(ended); !errors.Is(err, context.Canceled) {
+		t.Errorf("restored under an ended context: %v", err)
+	}
+	if err := d.ClearRestored(ended); !errors.Is(err, context.Canceled) {
+		t.Errorf("clear under an ended context: %v", err)
+	}
+	if at, marked, err := d.Restored(ctx); err != nil || !marked || !at.Equal(when) {
+		t.Fatalf("after a restore: %v %v %v, want %v", at, marked, err, when)
+	}
+	if err := d.ClearRestored(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, marked, err := d.Restored(ctx); err != nil || marked {
+		t.Errorf("the mark outlived its clearing (%v, %v)", marked, err)
 	}
 }
