@@ -11,7 +11,8 @@ package bot
 // key), so a newer state is never overwritten by an older answer.
 //
 // Crash windows: a request whose answer came but whose record did not
-// reach the store is repeated by the next start (Start forces a pass).
+// reach the store is repeated by the next start's pass (Start kicks
+// every channel that shows a game).
 // Edits and deletes are idempotent (a message already gone is no error);
 // a post records its intent first (Shown.Posting), so that after a crash
 // it is looked for (opLookup) before it is made again.
@@ -287,13 +288,15 @@ func (b *Bot) lookupPost(channelID string, t *Table) (stepOut, error) {
 
 // editLive edits the live message to the turn's state: text and buttons,
 // and the picture only when it changed (an edit without attachments keeps
-// the message's picture) (opEdit: due when what it shows is outdated and
-// no coalesced wait is running, opLater). The edit may go on in flight. A
-// message gone (deleted by a moderator), or beyond any edit while a new
-// message can be posted (a table on interactions alone), is forgotten:
-// the next step posts the turn again. Its record, if the message is still
-// the live one, keeps what it now shows (fingerprints, stamp, picture's
-// attachment). A crash before the record repeats the edit: idempotent.
+// the message's picture). It is due (opEdit) when the text, buttons or
+// picture shown are outdated, unless only who has decided changed since
+// an edit less than CoalesceEdits ago (opLater). The edit may go on in
+// flight. A message gone (deleted by a moderator), or beyond any edit
+// while a new message can be posted (a table on interactions alone), is
+// forgotten: the next step posts the turn again. Its record, if the
+// message is still the live one, keeps what it now shows (fingerprints,
+// stamp, picture's attachment). A crash before the record repeats the
+// edit: idempotent.
 func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) {
 	edit := &discordgo.MessageEdit{ID: t.Shown.Msg, Channel: channelID, Content: &w.content, Components: &w.comps,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}
