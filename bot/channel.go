@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -117,7 +116,23 @@ const (
 	opLater                // an edit of who has decided, coalesced (coalesceEdits)
 	opRetireResults        // take "Play again" off results the table has moved past
 	opLobby                // show a lobby whose answer may have been lost (Shown.LobbyPending)
+	numOps                 // the number of operations (not one)
 )
+
+// opNames names the operations (opKind.String).
+var opNames = [numOps]string{
+	opNone: "none", opDeleteRemind: "delete reminder", opShrink: "shrink", opLookup: "lookup",
+	opPost: "post turn", opEdit: "edit turn", opPostResults: "post results", opPostReminder: "post reminder",
+	opRepost: "repost", opLater: "later", opRetireResults: "retire results", opLobby: "lobby",
+}
+
+// String names the operation.
+func (k opKind) String() string {
+	if k < 0 || k >= numOps {
+		return fmt.Sprintf("opKind(%d)", int(k))
+	}
+	return opNames[k]
+}
 
 // nextOp is the next request that brings the channel to t (settled), or
 // opNone when it shows t. It is a pure function of the stored table, the
@@ -341,42 +356,13 @@ func (b *Bot) joinEdit(channelID string, f *editInFlight, err error, keep *keptT
 // keep carries the table the previous step saved to this one. An edit of
 // a posted message is sent on without waiting when fl has none in flight
 // (editInFlight); while one is, its message is left out of the step.
+//
+// A step is load (loadStep: the table, settled and saved if that changed
+// it, and what the channel shows) -> decide (nextOp: the one operation
+// due) -> the operation's method (its request) -> save (recordStep: the
+// record of its success, after Discord answered). See reconcile_ops.go.
 func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable, fl *editInFlight) (done bool, err error) {
-	_, forced := b.force.LoadAndDelete(channelID)
-	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTableKept(b.life, channelID, keep)
-	if err == nil && t != nil {
-		changed := settle(t)
-		if t.Interactions && b.keepTokenIn(t) {
-			changed = true
-		}
-		if forced {
-			// What went out as click answers may have been lost: send it
-			// again, as the channel's own requests.
-			t.Shown.Rev, t.Shown.Pic, t.Shown.Unsure = "", "", false
-			for i := range t.Shown.Past {
-				t.Shown.Past[i].Sent = false
-			}
-			changed = true
-		}
-		if changed {
-			err = b.saveTable(b.life, channelID, t)
-		}
-	}
-	unlock()
-	if t != nil {
-		// Shrinks that went out as click answers are shown.
-		t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Sent })
-		if busy := fl.msg; busy != "" {
-			// The message whose edit is in flight is left alone until
-			// that edit is answered (joinEdit): this step's copy of the
-			// table, never saved, has nothing to do with it.
-			t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Msg == busy })
-			if t.Shown.ResultsMsg == busy {
-				t.Shown.ResultsLive = false
-			}
-		}
-	}
+	t, err := b.loadStep(channelID, keep, fl)
 	if _, ok := asUnreadable(err); ok {
 		return true, nil
 	}
@@ -386,248 +372,48 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if t == nil || t.Private != "" {
 		return true, nil // no table, or one no channel shows
 	}
-	var content string
-	var comps []discordgo.MessageComponent
-	var pv game.PublicView
-	var rev, pic string
-	if t.Game != nil && t.Stage == StagePlaying {
-		content, comps, pv, rev, pic = liveView(t)
-		if fl.msg != "" && t.Shown.Msg == fl.msg {
-			rev, pic, t.Shown.At = t.Shown.Rev, t.Shown.Pic, time.Time{} // no edit, no repost
-		}
-	}
-	op := nextOp(t, rev, pic, b.opt.Now(), b.opt.CoalesceEdits)
-	l := LangFor(t.Lang)
-	var record func(cur *Table)
-	// An edit of a posted message is put in send, and that message in
-	// edited: it may go on while the next steps run (editInFlight).
-	var send func() error
-	var edited string
-	switch op {
+	w := wantedLive(t, fl)
+	var out stepOut
+	switch op := nextOp(t, w.rev, w.pic, b.opt.Now(), b.opt.CoalesceEdits); op {
 	case opNone:
 		return true, nil
 	case opLater:
 		b.later.Store(channelID, t.Shown.Edited.Add(b.opt.CoalesceEdits))
 		return true, nil
 	case opRepost:
-		// Under the channel's lock, so that the turn cannot end between
-		// the check and the delete: the message of a finished turn must
-		// stay, to carry its log line. Rare (once per 45 minutes of a
-		// turn), so holding clicks back for one request is fine.
-		unlock := b.locks.Lock(channelID)
-		cur, lerr := b.loadTable(b.life, channelID)
-		if lerr != nil || cur == nil || cur.ID != t.ID || cur.Stage != StagePlaying || cur.TurnKey() != t.Shown.Turn || cur.Shown.Msg != t.Shown.Msg {
-			unlock()
-			return false, lerr // changed meanwhile: look again
-		}
-		if err = b.deleteMessage(channelID, cur.Shown.Msg); err == nil {
-			cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
-			err = b.saveTable(b.life, channelID, cur)
-		}
-		unlock()
-		return false, err
+		return false, b.repostLive(channelID, t)
 	case opDeleteRemind:
-		id := t.Shown.Reminder
-		err = b.deleteMessage(channelID, id)
-		record = func(cur *Table) {
-			if cur.Shown.Reminder == id {
-				cur.Shown.Reminder = ""
-			}
-		}
+		out, err = b.deleteReminder(channelID, t)
 	case opShrink:
-		p := t.Shown.Past[0]
-		edited = p.Msg // "": the line is posted, in its place among the posts
-		send = func() error {
-			err := b.shrink(channelID, p, t.Interactions)
-			if b.beyondEdit(err, channelID) {
-				err = nil // it stays as it is
-			}
-			return err
-		}
-		record = func(cur *Table) {
-			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
-			if !slices.ContainsFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg }) && cur.Shown.Msg != p.Msg {
-				b.liveTokens.Delete(p.Msg) // a past turn's message: nothing edits it again
-			}
-		}
-	case opPost, opPostResults:
-		key := t.TurnKey()
-		if op == opPostResults {
-			key = t.ResultsKey()
-		}
-		// Record the intent first: a crash after Discord took the post but
-		// before its ID is stored must not post it twice (opLookup).
-		unlock := b.locks.Lock(channelID)
-		cur, lerr := b.loadTable(b.life, channelID)
-		if lerr == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
-			cur.Shown.Posting = key
-			lerr = b.saveTable(b.life, channelID, cur)
-		}
-		unlock()
-		if lerr != nil {
-			return false, lerr
-		}
-		var send *discordgo.MessageSend
-		if op == opPostResults {
-			d := b.resultsMessage(log, t, "")
-			send = &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}
-		} else {
-			png, rerr := b.rd.Table(pv, l)
-			if rerr != nil {
-				return false, fmt.Errorf("bot: render table: %w", rerr)
-			}
-			send = &discordgo.MessageSend{
-				Content: content, Components: comps,
-				Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-				// The players who must act are notified, once per turn
-				// (edits notify nobody; reminders do).
-				AllowedMentions: &discordgo.MessageAllowedMentions{Users: waitingUsers(t)},
-			}
-		}
-		var msg *discordgo.Message
-		msg, err = b.post(channelID, send, t.Interactions)
-		record = func(cur *Table) {
-			cur.Shown.Posting = ""
-			if op == opPostResults {
-				cur.Shown.Results = t.GameNo
-				adoptResults(&cur.Shown, msg)
-				return
-			}
-			b.adopt(cur, msg, key, rev, pic, t.Stamp())
-			if msg != nil && cur.Shown.Msg == msg.ID {
-				cur.Shown.MsgBy = ""
-				if v, ok := b.liveTokens.Load(msg.ID); ok && v.(liveToken).followup {
-					cur.Shown.MsgBy = v.(liveToken).it.ID
-				}
-			}
-		}
+		out = b.shrinkPast(channelID, t)
+	case opPost:
+		out, err = b.postTurn(channelID, t, w)
+	case opPostResults:
+		out, err = b.postResults(log, channelID, t)
 	case opLookup:
-		key := t.Shown.Posting
-		var found *discordgo.Message
-		found, err = b.findPost(channelID, t, key)
-		record = func(cur *Table) {
-			if cur.Shown.Posting != key {
-				return
-			}
-			cur.Shown.Posting = "" // not found: post again
-			switch {
-			case found == nil:
-			case strings.HasPrefix(key, "results."):
-				cur.Shown.Results = t.GameNo
-				adoptResults(&cur.Shown, found)
-			default:
-				b.adopt(cur, found, key, "", "", 0) // edited to the state next
-			}
-		}
+		out, err = b.lookupPost(channelID, t)
 	case opEdit:
-		edit := &discordgo.MessageEdit{ID: t.Shown.Msg, Channel: channelID, Content: &content, Components: &comps,
-			AllowedMentions: &discordgo.MessageAllowedMentions{}}
-		// An edit without attachments keeps the message's picture: it is
-		// uploaded only when it changed.
-		if t.Shown.Pic != pic {
-			png, rerr := b.rd.Table(pv, l)
-			if rerr != nil {
-				return false, fmt.Errorf("bot: render table: %w", rerr)
-			}
-			edit.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
-			edit.Attachments = &[]*discordgo.MessageAttachment{}
-		}
-		var msg *discordgo.Message
-		var gone bool
-		id := t.Shown.Msg
-		edited = id
-		send = func() error {
-			var err error
-			msg, err = b.editMessage(edit, t.Interactions)
-			gone = notFound(err)
-			if gone {
-				err = nil // deleted by a moderator: post the turn again
-			}
-			if b.beyondEdit(err, channelID) {
-				// The state goes out as a new message through the newest
-				// click instead.
-				gone, err = true, nil
-			}
-			return err
-		}
-		record = func(cur *Table) {
-			if cur.Shown.Msg != id {
-				return
-			}
-			if gone {
-				cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att = "", "", "", ""
-				b.liveTokens.Delete(id)
-				return
-			}
-			cur.Shown.Rev, cur.Shown.Pic = rev, pic
-			cur.Shown.Stamp, cur.Shown.Edited = t.Stamp(), b.opt.Now().UTC()
-			if att := attachmentID(msg); att != "" {
-				cur.Shown.Att = att
-			}
-		}
+		out, err = b.editLive(channelID, t, w)
 	case opRetireResults:
-		id := t.Shown.ResultsMsg
-		comps := keptResultsButtons(l, t.Shown.ResultsRecord, t.Shown.ResultsReview)
-		edited = id
-		send = func() error {
-			_, err := b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
-			if b.beyondEdit(err, channelID) {
-				err = nil // it stays as it is
-			}
-			if notFound(err) {
-				err = nil // deleted: nothing left to retire
-			}
-			return err
-		}
-		record = func(cur *Table) {
-			if cur.Shown.ResultsMsg == id {
-				cur.Shown.ResultsLive = false
-			}
-		}
+		out = b.retireResults(channelID, t)
 	case opLobby:
-		// Looked for first: the answer may have arrived before the crash,
-		// or this post before the next one (a table on interactions alone
-		// cannot read the channel, and posts).
-		var found *discordgo.Message
-		if !t.Interactions {
-			found, err = b.findLobby(channelID, t)
-		}
-		if err == nil && found == nil {
-			data := againLobby(t)
-			_, err = b.post(channelID, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
-				Components: data.Components, AllowedMentions: data.AllowedMentions}, t.Interactions)
-		}
-		record = func(cur *Table) { cur.Shown.LobbyPending = false } // shown
+		out, err = b.showLobby(channelID, t)
 	case opPostReminder:
-		users := waitingUsers(t)
-		mentions := make([]string, len(users))
-		for i, u := range users {
-			mentions[i] = "<@" + u + ">"
-		}
-		text := l.T(msg.TurnReminder, strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
-		var msg *discordgo.Message
-		msg, err = b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-			Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
-		})
-		stamp := t.Stamp()
-		record = func(cur *Table) {
-			cur.Shown.RemindAt = stamp
-			if msg != nil {
-				cur.Shown.Reminder = msg.ID
-			}
-		}
+		out, err = b.postReminder(channelID, t)
+	default:
+		return false, fmt.Errorf("bot: reconcile: unknown operation %v", op)
 	}
-	if send != nil {
-		if edited != "" && fl.msg == "" {
-			fl.start(edited, t.ID, send, record)
+	if err == nil && out.send != nil {
+		if out.edited != "" && fl.msg == "" {
+			fl.start(out.edited, t.ID, out.send, out.record)
 			return false, nil
 		}
-		err = send()
+		err = out.send()
 	}
 	if err != nil {
 		return false, err
 	}
-	return false, b.recordStep(channelID, t.ID, record, keep)
+	return false, b.recordStep(channelID, t.ID, out.record, keep)
 }
 
 // recordStep records a request's success (record) in the stored table,

@@ -183,6 +183,7 @@ func TestNextOpFromStoredState(t *testing.T) {
 	base := h.table()
 	_, _, _, rev, pic := liveView(base)
 	now := h.clock.Now()
+	seen := map[opKind]bool{}
 	for _, tc := range []struct {
 		name string
 		edit func(t *Table)
@@ -219,13 +220,34 @@ func TestNextOpFromStoredState(t *testing.T) {
 			t.Stage, t.Game, t.Shown.LobbyPending = StageLobby, nil, true
 			t.Shown.ResultsMsg, t.Shown.ResultsLive = "res", true
 		}, opRetireResults},
+		// A table on interactions alone cannot read the channel, posts
+		// no reminder of its own and has no message an hour old (its
+		// token edits it).
+		{"post sent, outcome unknown, interactions alone", func(t *Table) {
+			t.Interactions = true
+			t.Shown = Shown{Posting: t.TurnKey()}
+		}, opPost},
+		{"results post unknown, interactions alone", func(t *Table) {
+			t.Interactions = true
+			t.Stage = StageOver
+			t.Shown.Posting = t.ResultsKey()
+		}, opPostResults},
+		{"a reminder due, interactions alone", func(t *Table) { t.Interactions, t.Reminded = true, true }, opNone},
+		{"live message nearly an hour old, interactions alone", func(t *Table) { t.Interactions, t.Shown.At = true, now.Add(-liveMaxAge) }, opNone},
 	} {
 		tb := h.table()
 		tb.Shown.Rev, tb.Shown.Pic, tb.Shown.At = rev, pic, now
 		tb.Shown.Stamp, tb.Shown.Edited = tb.Stamp(), now
 		tc.edit(tb)
 		if got := nextOp(tb, rev, pic, now, coalesceEdits); got != tc.want {
-			t.Errorf("%s: nextOp = %d, want %d", tc.name, got, tc.want)
+			t.Errorf("%s: nextOp = %v, want %v", tc.name, got, tc.want)
+		}
+		seen[tc.want] = true
+	}
+	// Every operation is listed with a state that makes it due.
+	for k := opNone; k < numOps; k++ {
+		if !seen[k] || opNames[k] == "" {
+			t.Errorf("operation %d (%q) has no case here, or no name", int(k), k)
 		}
 	}
 	// settle turns a live message of a finished turn into a past turn
