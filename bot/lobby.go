@@ -205,9 +205,8 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 func (b *Bot) lobbyClick(r *request, a Action) {
 	var after *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageLobby || a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T(msg.ErrStale))
-			return nil, errRefused
+		if err := r.click(a).Lobby(t); err != nil {
+			return nil, r.refuse(t, err)
 		}
 		var err error
 		switch a.Verb {
@@ -236,8 +235,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 			}
 		}
 		if err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		after = t
 		return t, nil
@@ -271,35 +269,6 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	default:
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: lobbyMessage(after, l)})
 	}
-}
-
-// refusal says why an intent was refused (session's errors).
-func refusal(l Lang, t *Table, err error) string {
-	switch {
-	case errors.Is(err, session.ErrNoGame):
-		return l.T(msg.ErrNogame)
-	case errors.Is(err, session.ErrRemoveHost):
-		return l.T(msg.ErrRemovehost)
-	case errors.Is(err, session.ErrEndPerm):
-		return l.T(msg.ErrEndperm)
-	case errors.Is(err, session.ErrNotPlaying):
-		return l.T(msg.ErrNotplaying)
-	case errors.Is(err, session.ErrLeftMatch):
-		return l.T(msg.ErrLeft)
-	case errors.Is(err, session.ErrSeated):
-		return l.T(msg.ErrJoined)
-	case errors.Is(err, session.ErrFull):
-		return l.T(msg.ErrFull, t.SeatLimit())
-	case errors.Is(err, session.ErrNotSeated):
-		return l.T(msg.ErrNotseated)
-	case errors.Is(err, session.ErrHostLeaves):
-		return l.T(msg.ErrHostleave)
-	case errors.Is(err, session.ErrHostOnly):
-		return l.T(msg.ErrHostonly, "<@"+t.Host+">")
-	case errors.Is(err, session.ErrFewPlayers):
-		return l.T(msg.ErrFewplayers)
-	}
-	return l.T(msg.ErrInternal)
 }
 
 // startGame deals the table's next game (session.Table.Begin).
