@@ -198,10 +198,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		unlock()
 		return
 	}
-	seat := -1
-	if t != nil && t.Game != nil && t.Variant.CardGame() && gameID(t) == s.game && t.Stage == StagePlaying {
-		seat = t.SeatOf(user)
-	}
+	seat := session.HandSeat(t, user, s.game)
 	var edit *discordgo.WebhookEdit
 	key := ""
 	if seat < 0 {

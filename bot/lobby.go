@@ -23,13 +23,11 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	var lobby, open *Table
 	var dropped *game.Match // an unfinished match the new table ends
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t != nil && t.Stage == StageLobby {
+		if err := session.MayOpen(t); errors.Is(err, session.ErrLobbyOpen) {
 			open = t
 			return nil, errRefused
-		}
-		if t != nil && t.Stage != StageOver {
-			r.ephemeral(r.lang.T(msg.ErrBusy, variantName(r.lang, t.Variant)))
-			return nil, errRefused
+		} else if err != nil {
+			return nil, r.refuse(t, err)
 		}
 		lobby = &Table{
 			// Outside servers (a DM, a group DM) the channel is the
@@ -296,12 +294,10 @@ func (b *Bot) cmdEnd(r *request) {
 	var ended *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil {
-			r.ephemeral(r.lang.T(msg.ErrNogame))
-			return nil, errRefused
+			return nil, r.refuse(t, session.ErrNoGame)
 		}
 		if err := t.MayEnd(r.userID, r.perms&discordgo.PermissionManageMessages != 0); err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		ended = t
 		return nil, nil // the table is deleted; the channel is free again
@@ -354,8 +350,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 	leftMsg := msg.EventLeft
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil {
-			r.ephemeral(r.lang.T(msg.ErrNogame))
-			return nil, errRefused
+			return nil, r.refuse(t, session.ErrNoGame)
 		}
 		if seat := t.SeatOf(userID); seat >= 0 {
 			name = t.Seats[seat].Name
@@ -363,8 +358,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 		n, err := t.Leave(userID, r.userID, b.timing(t))
 		b.logProblems(t)
 		if err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		if n.Event == newsLeftBot {
 			leftMsg = msg.EventLeftComputer

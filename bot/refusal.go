@@ -33,6 +33,14 @@ func refusal(l Lang, t *Table, err error) string {
 		return l.T(msg.ReviewNotover)
 	case errors.Is(err, session.ErrNotInGame):
 		return l.T(msg.ReviewNotplayer)
+	case errors.Is(err, session.ErrNoHand):
+		return l.T(msg.HandNone)
+	case errors.Is(err, session.ErrHandOver):
+		return l.T(msg.HandOver)
+	case errors.Is(err, session.ErrNotAsker):
+		return l.T(msg.ErrForged)
+	case errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrLobbyOpen):
+		return l.T(msg.ErrBusy, variantName(l, t.Variant))
 	case errors.Is(err, session.ErrNoGame):
 		return l.T(msg.ErrNogame)
 	case errors.Is(err, session.ErrRemoveHost):

@@ -435,9 +435,8 @@ func reviewButton(l Lang, customID string) discordgo.Button {
 func (b *Bot) cmdSoloChannel(r *request) {
 	var solo *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t != nil && t.Stage != StageOver {
-			r.ephemeral(r.lang.T(msg.ErrBusy, variantName(r.lang, t.Variant)))
-			return nil, errRefused
+		if err := session.MayOpen(t); err != nil {
+			return nil, r.refuse(t, err)
 		}
 		solo = &Table{
 			ID: session.NewTableID(), GuildID: session.Place(r.i.GuildID, r.i.ChannelID), ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,

@@ -147,17 +147,16 @@ func (b *Bot) showHand(r *request, tableID string, update bool, gameNo string) {
 	if !ok {
 		return
 	}
-	if gameNo != "" && gameNo != strconv.Itoa(t.GameNo) {
+	if err := session.Hand(t, gameNo); errors.Is(err, session.ErrHandOver) {
 		// A hand view of an earlier game: it does not start following
 		// this one; it says its game is over (the table's My cards opens
 		// this game's).
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: r.lang.T(msg.HandOver), Components: []discordgo.MessageComponent{},
+			Content: refusal(r.lang, t, err), Components: []discordgo.MessageComponent{},
 		}})
 		return
-	}
-	if !t.Variant.CardGame() {
-		r.ephemeral(r.lang.T(msg.HandNone))
+	} else if err != nil {
+		r.refuse(t, err)
 		return
 	}
 	b.answerHand(r, t, seat, session.PlaySel{}, "", update)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -50,6 +51,19 @@ var (
 	// ErrNotInGame: a Review of a finished game by somebody who did not
 	// play in it.
 	ErrNotInGame = errors.New("session: not a player of that game")
+	// ErrNoHand: a hand asked for in a game without cards (the dice game).
+	ErrNoHand = errors.New("session: the game has no hands")
+	// ErrHandOver: a hand view of an earlier game of the table: it no
+	// longer follows anything (the adapter says so in the view itself).
+	ErrHandOver = errors.New("session: the hand view's game is over")
+	// ErrNotAsker: a user's own confirmation (forget-me) clicked by
+	// another user.
+	ErrNotAsker = errors.New("session: not the user who asked")
+	// ErrBusy: a new table asked for where a game is running.
+	ErrBusy = errors.New("session: a game is running in the channel")
+	// ErrLobbyOpen: a new table asked for where a lobby is open (the
+	// adapter shows that lobby again).
+	ErrLobbyOpen = errors.New("session: a lobby is open in the channel")
 )
 
 // current checks that the click names t, its current state.
@@ -179,4 +193,60 @@ func ReviewSeat(users []string, user string) (int, error) {
 		return -1, ErrNotInGame
 	}
 	return seat, nil
+}
+
+// Hand is the intent of opening seat's hand view of t's game (the table's
+// My cards, the view's Refresh: gameNo is the game it was made for, ""
+// for any): a view of an earlier game is ErrHandOver, a game without
+// cards ErrNoHand (C3: hands are the card game's).
+func Hand(t *Table, gameNo string) error {
+	if gameNo != "" && gameNo != strconv.Itoa(t.GameNo) {
+		return ErrHandOver
+	}
+	if !t.Variant.CardGame() {
+		return ErrNoHand
+	}
+	return nil
+}
+
+// HandSeat is the seat whose hand a followed hand view of game gameID
+// shows user now, or -1 when the view has nothing more to show: its game
+// ended or another replaced it, or user is no longer seated (RULES P2).
+func HandSeat(t *Table, user, gameID string) int {
+	if t == nil || t.Game == nil || !t.Variant.CardGame() || t.GameID() != gameID || t.Stage != StagePlaying {
+		return -1
+	}
+	return t.SeatOf(user)
+}
+
+// Confirm is the intent of a click on a user's own confirmation (the
+// forget-me question): its custom_id names the user who asked (the table
+// segment), and only they confirm (ErrNotAsker).
+func (c Click) Confirm() error {
+	if c.Table != c.User {
+		return ErrNotAsker
+	}
+	return nil
+}
+
+// MayOpen checks that a new table (a lobby, a solo game in the channel)
+// may open where t is the channel's table (nil: none): not while a lobby
+// is open (ErrLobbyOpen) or a game runs (ErrBusy); a finished game's
+// table is replaced.
+func MayOpen(t *Table) error {
+	switch {
+	case t == nil || t.Stage == StageOver:
+		return nil
+	case t.Stage == StageLobby:
+		return ErrLobbyOpen
+	}
+	return ErrBusy
+}
+
+// VisibleTo reports whether viewer may see the kept record gr of the
+// place they read (session.Place): a table game's is its players' and
+// its place's, a private game's (solo, daily challenge) its player's
+// alone.
+func (gr KeptRecord) VisibleTo(viewer string) bool {
+	return !gr.Private || (viewer != "" && slices.Contains(gr.Users, viewer))
 }

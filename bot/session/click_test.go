@@ -234,3 +234,99 @@ func hasJoker(hand []game.Card) bool {
 	}
 	return false
 }
+
+// Opening a table, a hand view, following one, a user's own confirmation
+// and a kept record's visibility, table-driven (C3: hands are the card
+// game's; P2: a player who left is followed no more).
+func TestOpenHandConfirmAndRecordRefusals(t *testing.T) {
+	over := playing(t, true, 1)
+	over.Finish(t0)
+	for _, c := range []struct {
+		name string
+		t    *Table
+		want error
+	}{
+		{"no table", nil, nil},
+		{"a finished game's table is replaced", over, nil},
+		{"a lobby is open", lobby("anna"), ErrLobbyOpen},
+		{"a game runs", playing(t, true, 1), ErrBusy},
+	} {
+		if err := MayOpen(c.t); !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+			t.Errorf("MayOpen, %s: %v, want %v", c.name, err, c.want)
+		}
+	}
+
+	dice := playing(t, true, 1)
+	cards := cardsAt(t, game.PhaseTake)
+	for _, c := range []struct {
+		name   string
+		t      *Table
+		gameNo string
+		want   error
+	}{
+		{"the dice game has no hands", dice, "", ErrNoHand},
+		{"a card game, from the table", cards, "", nil},
+		{"a card game, its own view", cards, "1", nil},
+		{"a view of an earlier game", cards, "2", ErrHandOver},
+		{"a view of an earlier dice game", dice, "7", ErrHandOver},
+	} {
+		if err := Hand(c.t, c.gameNo); !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+			t.Errorf("Hand, %s: %v, want %v", c.name, err, c.want)
+		}
+	}
+
+	id := cards.GameID()
+	if s := HandSeat(cards, "Ben", id); s != -1 {
+		t.Errorf("HandSeat by name, not user ID: %d", s)
+	}
+	if s := HandSeat(cards, "ben", id); s != 1 {
+		t.Errorf("HandSeat of ben: %d, want 1", s)
+	}
+	for name, s := range map[string]int{
+		"no table":       HandSeat(nil, "ben", id),
+		"another game":   HandSeat(cards, "ben", id+"x"),
+		"not seated":     HandSeat(cards, "carl", id),
+		"the dice game":  HandSeat(dice, "ben", dice.GameID()),
+		"a lobby":        HandSeat(lobby("ben"), "ben", id),
+		"after it ended": func() int { cards.Finish(t0); return HandSeat(cards, "ben", id) }(),
+	} {
+		if s != -1 {
+			t.Errorf("HandSeat, %s: %d, want -1", name, s)
+		}
+	}
+	gone := cardsAt(t, game.PhaseTake)
+	if _, err := gone.Leave("ben", "ben", timing(t0)); err != nil {
+		t.Fatal(err)
+	}
+	if s := HandSeat(gone, "ben", gone.GameID()); s != -1 {
+		t.Errorf("HandSeat of a player who left (P2): %d", s)
+	}
+
+	if err := (Click{Table: "anna", User: "anna"}).Confirm(); err != nil {
+		t.Errorf("Confirm by the asker: %v", err)
+	}
+	if err := (Click{Table: "anna", User: "ben"}).Confirm(); !errors.Is(err, ErrNotAsker) {
+		t.Errorf("Confirm by another user: %v", err)
+	}
+
+	table := KeptRecord{Users: []string{"anna", ""}}
+	private := KeptRecord{Users: []string{"anna"}, Private: true}
+	for _, c := range []struct {
+		name   string
+		rec    KeptRecord
+		viewer string
+		want   bool
+	}{
+		{"a table game, a player", table, "anna", true},
+		{"a table game, anybody of its place", table, "ben", true},
+		{"a table game, the channel", table, "", true},
+		{"a private game, its player", private, "anna", true},
+		{"a private game, another user", private, "ben", false},
+		{"a private game, the channel", private, "", false},
+		{"a private game of a forgotten player, the channel", KeptRecord{Users: []string{""}, Private: true}, "", false},
+	} {
+		if got := c.rec.VisibleTo(c.viewer); got != c.want {
+			t.Errorf("VisibleTo, %s: %v", c.name, got)
+		}
+	}
+}
