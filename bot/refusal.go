@@ -8,7 +8,7 @@ import (
 )
 
 // refusal says why an intent was refused (session's errors: the lobby's,
-// the game's and the click intents'), in the clicker's words. t is the
+// the game's, the click intents' and the settings'), in the user's words. t is the
 // table the intent was refused at (nil where there is none: no refusal
 // that names the table's seats or host comes without one).
 func refusal(l Lang, t *Table, err error) string {
@@ -63,6 +63,10 @@ func refusal(l Lang, t *Table, err error) string {
 		return l.T(msg.ErrHostonly, "<@"+t.Host+">")
 	case errors.Is(err, session.ErrFewPlayers):
 		return l.T(msg.ErrFewplayers)
+	case errors.Is(err, session.ErrManageServer):
+		return l.T(msg.SettingsPerm)
+	case errors.Is(err, session.ErrTimeoutRange):
+		return l.T(msg.SettingsRange, formatDuration(l, MinTurnTimeout), formatDuration(l, MaxTurnTimeout))
 	}
 	return l.T(msg.ErrInternal)
 }
