@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -166,7 +167,7 @@ func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.Inter
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := decodePlay(a.Arg)
+	sel, err := session.DecodePlay(a.Arg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,21 +178,21 @@ func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.Inter
 			chosen = append(chosen, n)
 		}
 	}
-	if !slices.Equal(chosen, sel.cross) {
-		t.Fatalf("the menu shows %v chosen, Play would cross %v", chosen, sel.cross)
+	if !slices.Equal(chosen, sel.Cross) {
+		t.Fatalf("the menu shows %v chosen, Play would cross %v", chosen, sel.Cross)
 	}
-	if err := tb.Game.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
-		t.Fatalf("proposed crosses %v of %v not allowed: %v", sel.cross, sel.cards, err)
+	if err := tb.Game.Check(game.PlayMove(seat, sel.Color, sel.Cards, sel.Cross...)); err != nil {
+		t.Fatalf("proposed crosses %v of %v not allowed: %v", sel.Cross, sel.Cards, err)
 	}
 	for _, o := range cross.Options {
 		n, _ := strconv.Atoi(o.Value)
-		if slices.Contains(sel.cross, n) {
+		if slices.Contains(sel.Cross, n) {
 			continue
 		}
-		more := append(slices.Clone(sel.cross), n)
+		more := append(slices.Clone(sel.Cross), n)
 		slices.Sort(more)
-		if tb.Game.Check(game.PlayMove(seat, sel.color, sel.cards, more...)) == nil {
-			t.Fatalf("proposed crosses %v of %v: %d could be crossed too", sel.cross, sel.cards, n)
+		if tb.Game.Check(game.PlayMove(seat, sel.Color, sel.Cards, more...)) == nil {
+			t.Fatalf("proposed crosses %v of %v: %d could be crossed too", sel.Cross, sel.Cards, n)
 		}
 	}
 }

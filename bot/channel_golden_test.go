@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -145,12 +146,12 @@ func (h *harness) clickMove(tb *Table, user string, m game.Move) string {
 				cross = append(cross, n)
 			}
 		}
-		sel := playSel{cards: m.CardList(), color: m.Color, hasColor: true, cross: cross}
-		r := h.click(user, actionID(tb, ViewHand, "play", sel.encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
+		sel := session.PlaySel{Cards: m.CardList(), Color: m.Color, HasColor: true, Cross: cross}
+		r := h.click(user, actionID(tb, ViewHand, "play", sel.Encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
 		if !strings.Contains(r.Data.Content, "You chose") {
 			h.t.Fatalf("play %v refused: %q", m, r.Data.Content)
 		}
-		return "plays " + sel.encode() + " in the hand view"
+		return "plays " + sel.Encode() + " in the hand view"
 	}
 	live := h.dc.byID[tb.Shown.Msg]
 	id := actionID(tb, ViewTable, verb, arg)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
@@ -203,11 +204,11 @@ func canonicalArg(verb, arg string) (string, bool) {
 		l, err := ai.ParseLevel(arg)
 		return l.String(), err == nil
 	case "as", "cross", "play":
-		p, err := decodePlay(arg)
+		p, err := session.DecodePlay(arg)
 		if err != nil {
 			return "", false
 		}
-		return p.encode(), true
+		return p.Encode(), true
 	default: // verbs without an argument
 		return "", arg == ""
 	}

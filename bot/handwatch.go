@@ -10,6 +10,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
+
+	"github.com/qwixxbot/qwixxbot/bot/session"
 )
 
 // handRefreshWindow is how long after an interaction the bot still edits
@@ -54,9 +56,9 @@ type handSub struct {
 	it   *discordgo.Interaction // its token edits @original, the view
 	at   time.Time              // when the interaction arrived
 	lang Lang
-	key  string  // what the view shows (handKey)
-	game string  // the game it shows (gameID): it follows that game only
-	sel  playSel // the play being built in it, as its answer showed it
+	key  string          // what the view shows (handKey)
+	game string          // the game it shows (gameID): it follows that game only
+	sel  session.PlaySel // the play being built in it, as its answer showed it
 	// clobbered is set when an edit for an older state may have landed
 	// on top of the view's answer: it is shown again (refreshHand).
 	clobbered bool
@@ -64,7 +66,7 @@ type handSub struct {
 
 // watch records that the interaction r answered with the hand view key of
 // the game gameID.
-func (w *handWatch) watch(r *request, at time.Time, key, gameID string, sel playSel) {
+func (w *handWatch) watch(r *request, at time.Time, key, gameID string, sel session.PlaySel) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.views == nil {
@@ -196,10 +198,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		unlock()
 		return
 	}
-	seat := -1
-	if t != nil && t.Game != nil && t.Variant.CardGame() && gameID(t) == s.game && t.Stage == StagePlaying {
-		seat = t.SeatOf(user)
-	}
+	seat := session.HandSeat(t, user, s.game)
 	var edit *discordgo.WebhookEdit
 	key := ""
 	if seat < 0 {
@@ -217,7 +216,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		// The same cards: the view keeps its picture (unless an older
 		// edit may have replaced it).
 		keep := handCards(key) == handCards(s.key) && !s.clobbered
-		sel := playSel{}
+		sel := session.PlaySel{}
 		if key == s.key {
 			sel = s.sel // shown again as its answer showed it
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -173,9 +174,9 @@ func (b *Bot) hintHand(r *request, a Action) {
 	if !ok {
 		return
 	}
-	m, sel := adv.Move, playSel{}
+	m, sel := adv.Move, session.PlaySel{}
 	if m.Kind == game.Play {
-		sel = playSel{cards: slices.Clone(m.Cards[:m.N]), color: m.Color, hasColor: true, cross: m.CrossNumbers()}
+		sel = session.PlaySel{Cards: slices.Clone(m.Cards[:m.N]), Color: m.Color, HasColor: true, Cross: m.CrossNumbers()}
 	}
 	b.answerHandMarked(r, t, seat, sel, "💡 "+hintText(r.lang, adv), true, moveAction(t, ViewHand, m))
 }
@@ -185,17 +186,12 @@ func (b *Bot) hintHand(r *request, a Action) {
 // in the view (acts).
 func (b *Bot) advise(r *request, a Action, acts func(*Table, int) bool) (*Table, int, ai.Advice, bool) {
 	t, seat, ok := b.seatedTable(r, a.Table)
-	switch {
-	case !ok:
+	if !ok {
 		return nil, 0, ai.Advice{}, false
-	case !hintsOn(t):
-		r.ephemeral(r.lang.T(msg.HintOff))
-	case a.Stamp != t.Stamp():
-		r.ephemeral(r.lang.T(msg.ErrStale))
-	case !acts(t, seat):
-		r.ephemeral(r.lang.T(msg.HintNothing))
-	default:
-		return t, seat, ai.Hint(t.Game.Private(seat), t.Game.LegalMoves(seat)), true
 	}
-	return nil, 0, ai.Advice{}, false
+	if err := r.click(a).Hint(t, acts(t, seat)); err != nil {
+		r.refuse(t, err)
+		return nil, 0, ai.Advice{}, false
+	}
+	return t, seat, ai.Hint(t.Game.Private(seat), t.Game.LegalMoves(seat)), true
 }

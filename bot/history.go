@@ -67,12 +67,6 @@ func (b *Bot) recordClick(r *request, a Action) {
 // daily challenge) its player's alone. A request reads the history of
 // its place (session.Places) and sees there what its user may.
 
-// recordVisible reports whether viewer may see the kept record gr of the
-// place the request reads.
-func recordVisible(gr session.KeptRecord, viewer string) bool {
-	return !gr.Private || (viewer != "" && slices.Contains(gr.Users, viewer))
-}
-
 // visibleResults are results the viewer may see ("" nobody's private
 // games: what a message in the channel may show).
 func visibleResults(results []stats.Result, viewer string) []stats.Result {
@@ -113,7 +107,7 @@ func (b *Bot) placeRecord(r *request, h session.History, place, id string) (sess
 		if err != nil || !found {
 			return gr, false, err
 		}
-		return gr, recordVisible(gr, r.userID), nil
+		return gr, gr.VisibleTo(r.userID), nil
 	}
 	infos, err := h.Records(r.ctx, place, 0)
 	if err != nil && len(infos) == 0 {
@@ -135,7 +129,7 @@ func (b *Bot) placeRecord(r *request, h session.History, place, id string) (sess
 		if err != nil {
 			return gr, false, err
 		}
-		if found && recordVisible(gr, r.userID) {
+		if found && gr.VisibleTo(r.userID) {
 			return gr, true, nil
 		}
 	}
@@ -584,8 +578,8 @@ func (b *Bot) cmdForget(r *request) {
 // peopleClick handles the buttons of the forget-me confirmation.
 func (b *Bot) peopleClick(r *request, a Action) {
 	// Only the user who asked confirms: the button names them.
-	if a.Table != r.userID {
-		r.ephemeral(r.lang.T(msg.ErrForged))
+	if err := r.click(a).Confirm(); err != nil {
+		r.refuse(nil, err)
 		return
 	}
 	update := func(text string) {

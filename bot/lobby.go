@@ -23,13 +23,11 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	var lobby, open *Table
 	var dropped *game.Match // an unfinished match the new table ends
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t != nil && t.Stage == StageLobby {
+		if err := session.MayOpen(t); errors.Is(err, session.ErrLobbyOpen) {
 			open = t
 			return nil, errRefused
-		}
-		if t != nil && t.Stage != StageOver {
-			r.ephemeral(r.lang.T(msg.ErrBusy, variantName(r.lang, t.Variant)))
-			return nil, errRefused
+		} else if err != nil {
+			return nil, r.refuse(t, err)
 		}
 		lobby = &Table{
 			// Outside servers (a DM, a group DM) the channel is the
@@ -205,9 +203,8 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 func (b *Bot) lobbyClick(r *request, a Action) {
 	var after *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageLobby || a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T(msg.ErrStale))
-			return nil, errRefused
+		if err := r.click(a).Lobby(t); err != nil {
+			return nil, r.refuse(t, err)
 		}
 		var err error
 		switch a.Verb {
@@ -236,8 +233,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 			}
 		}
 		if err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		after = t
 		return t, nil
@@ -273,35 +269,6 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	}
 }
 
-// refusal says why an intent was refused (session's errors).
-func refusal(l Lang, t *Table, err error) string {
-	switch {
-	case errors.Is(err, session.ErrNoGame):
-		return l.T(msg.ErrNogame)
-	case errors.Is(err, session.ErrRemoveHost):
-		return l.T(msg.ErrRemovehost)
-	case errors.Is(err, session.ErrEndPerm):
-		return l.T(msg.ErrEndperm)
-	case errors.Is(err, session.ErrNotPlaying):
-		return l.T(msg.ErrNotplaying)
-	case errors.Is(err, session.ErrLeftMatch):
-		return l.T(msg.ErrLeft)
-	case errors.Is(err, session.ErrSeated):
-		return l.T(msg.ErrJoined)
-	case errors.Is(err, session.ErrFull):
-		return l.T(msg.ErrFull, t.SeatLimit())
-	case errors.Is(err, session.ErrNotSeated):
-		return l.T(msg.ErrNotseated)
-	case errors.Is(err, session.ErrHostLeaves):
-		return l.T(msg.ErrHostleave)
-	case errors.Is(err, session.ErrHostOnly):
-		return l.T(msg.ErrHostonly, "<@"+t.Host+">")
-	case errors.Is(err, session.ErrFewPlayers):
-		return l.T(msg.ErrFewplayers)
-	}
-	return l.T(msg.ErrInternal)
-}
-
 // startGame deals the table's next game (session.Table.Begin).
 func (b *Bot) startGame(t *Table) error {
 	players := make([]string, len(t.Seats))
@@ -327,12 +294,10 @@ func (b *Bot) cmdEnd(r *request) {
 	var ended *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil {
-			r.ephemeral(r.lang.T(msg.ErrNogame))
-			return nil, errRefused
+			return nil, r.refuse(t, session.ErrNoGame)
 		}
 		if err := t.MayEnd(r.userID, r.perms&discordgo.PermissionManageMessages != 0); err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		ended = t
 		return nil, nil // the table is deleted; the channel is free again
@@ -385,8 +350,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 	leftMsg := msg.EventLeft
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if t == nil {
-			r.ephemeral(r.lang.T(msg.ErrNogame))
-			return nil, errRefused
+			return nil, r.refuse(t, session.ErrNoGame)
 		}
 		if seat := t.SeatOf(userID); seat >= 0 {
 			name = t.Seats[seat].Name
@@ -394,8 +358,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 		n, err := t.Leave(userID, r.userID, b.timing(t))
 		b.logProblems(t)
 		if err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		if n.Event == newsLeftBot {
 			leftMsg = msg.EventLeftComputer

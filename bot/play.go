@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -31,32 +32,14 @@ func (b *Bot) playClick(r *request, a Action) {
 	)
 	private := a.View == ViewSolo || a.View == ViewDaily
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Game == nil {
-			if private {
-				r.ephemeral(r.lang.T(msg.SoloGone))
-			} else {
-				r.ephemeral(r.lang.T(msg.ErrStale))
-			}
-			return nil, errRefused
-		}
-		if private && a.Stamp != t.Stamp() {
+		var err error
+		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
 			// An outdated view of the player's own game (a second click
 			// before the first one's answer came): shown as it is now.
-			b.answerPrivate(r, t, r.lang.T(msg.SoloStale), "")
+			b.answerPrivate(r, t, refusal(r.lang, t, err), "")
 			return nil, errRefused
-		}
-		if t.Stage == StageOver {
-			r.ephemeral(r.lang.T(msg.ErrOvergame))
-			return nil, errRefused
-		}
-		if a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T(msg.ErrStale))
-			return nil, errRefused
-		}
-		seat = t.SeatOf(r.userID)
-		if seat < 0 {
-			r.ephemeral(r.lang.T(msg.ErrNotplaying))
-			return nil, errRefused
+		} else if err != nil {
+			return nil, r.refuse(t, err)
 		}
 		m, label, err := moveFromAction(t.Game, seat, a, r.lang)
 		if err != nil {
@@ -111,7 +94,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			return
 		case ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
-			b.answerHand(r, after, seat, playSel{}, "✅ "+text, true)
+			b.answerHand(r, after, seat, session.PlaySel{}, "✅ "+text, true)
 		case ViewSheet:
 			// While the action is open the view keeps its buttons, the
 			// choice made in green, to change it (P4).
@@ -193,11 +176,12 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 		}
 		return game.TakeMove(seat, nums...), takeLabel(l, nums), nil
 	case "play":
-		p, err := decodePlay(a.Arg)
-		if err != nil || !p.hasColor {
-			return game.Move{}, "", errForged
+		p, err := session.DecodePlay(a.Arg)
+		if err != nil {
+			return game.Move{}, "", err
 		}
-		return game.PlayMove(seat, p.color, p.cards, p.cross...), playLabel(l, p, true), nil
+		m, err := p.Move(seat)
+		return m, playLabel(l, p, true), err
 	}
 	return game.Move{}, "", errForged
 }
@@ -563,14 +547,12 @@ func (b *Bot) playAgain(r *request, a Action) {
 	var lobby *Table
 	var match bool
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t == nil || t.ID != a.Table || t.Stage != StageOver || a.Stamp != t.Stamp() {
-			r.ephemeral(r.lang.T(msg.ErrStale))
-			return nil, errRefused
+		if err := r.click(a).Again(t); err != nil {
+			return nil, r.refuse(t, err)
 		}
 		again, err := t.PlayAgain(r.userID)
 		if err != nil {
-			r.ephemeral(refusal(r.lang, t, err))
-			return nil, errRefused
+			return nil, r.refuse(t, err)
 		}
 		if again {
 			match = true

@@ -74,7 +74,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 	if err == nil && t != nil && t.ID == a.Table && t.GameNo == n && t.Game != nil && t.Game.Over() && session.SamePlace(t.GuildID, r.i.GuildID, r.i.ChannelID) {
 		seat := t.SeatOf(r.userID)
 		if seat < 0 {
-			r.ephemeral(r.lang.T(msg.ReviewNotplayer))
+			r.refuse(t, session.ErrNotInGame)
 			return
 		}
 		b.sendReview(r, key, t.Game, seat)
@@ -94,14 +94,9 @@ func (b *Bot) reviewClick(r *request, a Action) {
 		r.ephemeral(r.lang.T(msg.ReviewGone))
 		return
 	}
-	seat := -1
-	for i, u := range gr.Users {
-		if u != "" && u == r.userID {
-			seat = i
-		}
-	}
-	if seat < 0 {
-		r.ephemeral(r.lang.T(msg.ReviewNotplayer))
+	seat, err := session.ReviewSeat(gr.Users, r.userID)
+	if err != nil {
+		r.refuse(nil, err)
 		return
 	}
 	rec, err := game.ParseRecord(gr.JSON)
@@ -123,8 +118,8 @@ func (b *Bot) reviewPrivate(r *request, a Action) {
 	if !ok {
 		return
 	}
-	if t.Stage != StageOver || strconv.Itoa(t.GameNo) != a.Arg {
-		r.ephemeral(r.lang.T(msg.ReviewNotover))
+	if err := session.ReviewPrivate(t, a.Arg); err != nil {
+		r.refuse(t, err)
 		return
 	}
 	b.sendReview(r, a.Table+"-"+a.Arg, t.Game, seat)

@@ -30,11 +30,8 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 		d := time.Duration(seconds) * time.Second
 		_, err := session.SetTurnTimeout(r.ctx, b.st, r.i.GuildID, d, r.perms&discordgo.PermissionManageGuild != 0)
 		switch {
-		case errors.Is(err, session.ErrManageServer):
-			r.ephemeral(r.lang.T(msg.SettingsPerm))
-			return
-		case errors.Is(err, session.ErrTimeoutRange):
-			r.ephemeral(r.lang.T(msg.SettingsRange, formatDuration(r.lang, MinTurnTimeout), formatDuration(r.lang, MaxTurnTimeout)))
+		case errors.Is(err, session.ErrManageServer), errors.Is(err, session.ErrTimeoutRange):
+			r.refuse(nil, err)
 			return
 		case err != nil:
 			r.fail(err)

@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
-	"github.com/qwixxbot/qwixxbot/game/stats"
 )
 
 // A private game (session.NewPrivate) is played in an ephemeral message:
@@ -405,19 +403,13 @@ func dailyShare(l Lang, t *Table) string {
 }
 
 // dailyRanking is the player's place among the players of the same daily
-// challenge in the place the game was played in (its server, DM or group
-// DM; shared places for equal scores), how many played it, and the first
-// lines of that ranking.
-//
-// A daily challenge is private, its record its player's alone; its score
-// and name (nothing of its dice) are shown in this ranking, and only to
-// who has finished the same challenge in the same place: the ranking is
-// empty for a user without their own result of the day there. So the
-// ranking gives away nothing of the day's dice, and nothing to who has
-// not played them (as a Wordle-like game's friends' scores).
+// challenge in the place the game was played in, how many played it, and
+// the first lines of that ranking, worded (session.Table.DailyRanking:
+// who may see it, its order); nothing where no place was kept or the
+// results cannot be read.
 func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	h, ok := b.history()
-	if !ok || t.GuildID == session.LegacyDMPlace {
+	if !ok || !t.DailyRanked() {
 		return 0, 0, nil // played where no place was kept
 	}
 	results, err := h.Results(r.ctx, t.GuildID, 0)
@@ -425,35 +417,11 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 		r.log.Warn().Err(err).Msg("daily ranking: results unreadable")
 		return 0, 0, nil
 	}
-	prefix := session.DailyGameID(t.Daily, "")
-	var day []stats.Result
-	for _, res := range results {
-		if strings.HasPrefix(res.GameID, prefix) && len(res.Seats) == 1 {
-			day = append(day, res)
-		}
+	rank, of, rows := t.DailyRanking(results, r.userID)
+	for _, row := range rows {
+		top = append(top, r.lang.T(msg.DailyRankrow, row.Place, escapeMarkdown(row.Name), row.Score))
 	}
-	slices.SortStableFunc(day, func(a, c stats.Result) int {
-		if a.Seats[0].Score != c.Seats[0].Score {
-			return c.Seats[0].Score - a.Seats[0].Score
-		}
-		return a.Time.Compare(c.Time)
-	})
-	place := 0
-	for i, res := range day {
-		if i == 0 || res.Seats[0].Score != day[i-1].Seats[0].Score {
-			place = i + 1
-		}
-		if res.Seats[0].UserID == r.userID && rank == 0 {
-			rank = place
-		}
-		if i < 5 {
-			top = append(top, r.lang.T(msg.DailyRankrow, place, escapeMarkdown(res.Seats[0].Name), res.Seats[0].Score))
-		}
-	}
-	if rank == 0 {
-		return 0, 0, nil // not finished here by this user: nothing to see
-	}
-	return rank, len(day), top
+	return rank, of, top
 }
 
 // reviewButton is the 🔍 Review button.
@@ -467,9 +435,8 @@ func reviewButton(l Lang, customID string) discordgo.Button {
 func (b *Bot) cmdSoloChannel(r *request) {
 	var solo *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
-		if t != nil && t.Stage != StageOver {
-			r.ephemeral(r.lang.T(msg.ErrBusy, variantName(r.lang, t.Variant)))
-			return nil, errRefused
+		if err := session.MayOpen(t); err != nil {
+			return nil, r.refuse(t, err)
 		}
 		solo = &Table{
 			ID: session.NewTableID(), GuildID: session.Place(r.i.GuildID, r.i.ChannelID), ChannelID: r.i.ChannelID, Host: r.userID, Variant: game.Dice, Games: 1,

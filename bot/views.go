@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
 )
@@ -32,17 +34,9 @@ func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 	if !r.sameGuild(t) {
 		return nil, 0, false
 	}
-	if tableID != "" && (t == nil || t.ID != tableID) {
-		r.ephemeral(r.lang.T(msg.ErrStale))
-		return nil, 0, false
-	}
-	if t == nil || t.Game == nil {
-		r.ephemeral(r.lang.T(msg.ErrNogame))
-		return nil, 0, false
-	}
-	seat := t.SeatOf(r.userID)
-	if seat < 0 {
-		r.ephemeral(r.lang.T(msg.ErrNotplaying))
+	seat, err := session.Click{Table: tableID, User: r.userID}.Seated(t)
+	if err != nil {
+		r.refuse(t, err)
 		return nil, 0, false
 	}
 	return t, seat, true
@@ -153,33 +147,32 @@ func (b *Bot) showHand(r *request, tableID string, update bool, gameNo string) {
 	if !ok {
 		return
 	}
-	if gameNo != "" && gameNo != strconv.Itoa(t.GameNo) {
+	if err := session.Hand(t, gameNo); errors.Is(err, session.ErrHandOver) {
 		// A hand view of an earlier game: it does not start following
 		// this one; it says its game is over (the table's My cards opens
 		// this game's).
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: r.lang.T(msg.HandOver), Components: []discordgo.MessageComponent{},
+			Content: refusal(r.lang, t, err), Components: []discordgo.MessageComponent{},
 		}})
 		return
-	}
-	if !t.Variant.CardGame() {
-		r.ephemeral(r.lang.T(msg.HandNone))
+	} else if err != nil {
+		r.refuse(t, err)
 		return
 	}
-	b.answerHand(r, t, seat, playSel{}, "", update)
+	b.answerHand(r, t, seat, session.PlaySel{}, "", update)
 }
 
 // answerHand answers r with seat's hand view for the selection sel, headed
 // by note if any: an update of the view clicked in (update), else a new
 // private message (opened from the table or a command). The view is then
 // followed (handWatch) while the interaction's token is young.
-func (b *Bot) answerHand(r *request, t *Table, seat int, sel playSel, note string, update bool) {
+func (b *Bot) answerHand(r *request, t *Table, seat int, sel session.PlaySel, note string, update bool) {
 	b.answerHandMarked(r, t, seat, sel, note, update, "")
 }
 
 // answerHandMarked is answerHand with the button whose custom_id is mark
 // (a hinted take) shown green.
-func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel playSel, note string, update bool, mark string) {
+func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel session.PlaySel, note string, update bool, mark string) {
 	// A click in the view that shows these very cards (its first line,
 	// and its picture there) keeps its picture: not drawn, not sent again.
 	keep := update && r.i.Message != nil && hasFile(r.i.Message, handFile) &&
@@ -227,7 +220,7 @@ func hasFile(m *discordgo.Message, name string) bool {
 // the take buttons in the user's action 1, and in action 3 the play builder
 // for the selection sel. With keepPicture the message keeps the picture it
 // shows (the same cards): none is drawn or sent.
-func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
+func (b *Bot) handView(t *Table, seat int, l Lang, sel session.PlaySel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
 	g := t.Game
 	var png []byte
 	if !keepPicture {
@@ -289,79 +282,6 @@ func cardName(l Lang, c game.Card) string {
 
 func cardList(l Lang, cs []game.Card) string { return playedList(l, cs, 0, false) }
 
-// playSel is a card play being put together in the hand view: the cards,
-// the colour they count as, the numbers to cross. It travels in the
-// custom_ids of the (ephemeral, private) builder message as
-// "R4-R5-J7.r.4-5-7".
-type playSel struct {
-	cards    []game.Card
-	color    game.Color
-	hasColor bool
-	cross    []int
-}
-
-func (p playSel) encode() string {
-	cs := make([]string, len(p.cards))
-	for i, c := range p.cards {
-		cs[i] = c.String()
-	}
-	col := ""
-	if p.hasColor {
-		col = string(p.color.Letter() + 'a' - 'A')
-	}
-	return strings.Join(cs, "-") + "." + col + "." + joinInts(p.cross, "-")
-}
-
-func decodePlay(s string) (playSel, error) {
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return playSel{}, errForged
-	}
-	var p playSel
-	if parts[0] != "" {
-		for _, f := range strings.Split(parts[0], "-") {
-			c, err := game.ParseCard(f)
-			if err != nil {
-				return playSel{}, errForged
-			}
-			p.cards = append(p.cards, c)
-		}
-	}
-	if len(p.cards) > 3 {
-		return playSel{}, errForged
-	}
-	if parts[1] != "" {
-		c, err := game.ParseColor(parts[1])
-		if err != nil {
-			return playSel{}, errForged
-		}
-		p.color, p.hasColor = c, true
-	}
-	if parts[2] != "" {
-		for _, f := range strings.Split(parts[2], "-") {
-			n, err := strconv.Atoi(f)
-			if err != nil || n < 2 || n > 12 {
-				return playSel{}, errForged
-			}
-			p.cross = append(p.cross, n)
-		}
-	}
-	if len(p.cross) > 3 {
-		return playSel{}, errForged
-	}
-	return p, nil
-}
-
-// inferColor sets the colour from the colour cards when there is one.
-func (p *playSel) inferColor() {
-	for _, c := range p.cards {
-		if !c.Joker() {
-			p.color, p.hasColor = c.Color(), true
-			return
-		}
-	}
-}
-
 // playedList names the cards of a play; jokers show the colour they count
 // as when it is named: "Red 4, Joker 7 → Red".
 func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
@@ -377,73 +297,68 @@ func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
 
 // playLabel words a play: the question before it is confirmed, or what was
 // done (done).
-func playLabel(l Lang, p playSel, done bool) string {
+func playLabel(l Lang, p session.PlaySel, done bool) string {
 	key, none := msg.PlayReady, msg.PlayReadynone
 	if done {
 		key, none = msg.PlayDone, msg.PlayDonenone
 	}
-	cards := playedList(l, p.cards, p.color, p.hasColor)
-	if len(p.cross) == 0 {
+	cards := playedList(l, p.Cards, p.Color, p.HasColor)
+	if len(p.Cross) == 0 {
 		return l.T(none, cards)
 	}
-	return l.T(key, cards, joinInts(p.cross, ", "))
+	return l.T(key, cards, joinInts(p.Cross, ", "))
 }
 
 // playBuilder makes the components of the play builder and a status line
 // saying whether the current selection may be played, and if not why. What
 // a menu's placeholder already asks (pick the cards, the jokers' colour)
 // is not asked again in the status: it is "" then.
-func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageComponent, string) {
+func playBuilder(t *Table, seat int, l Lang, sel session.PlaySel) ([]discordgo.MessageComponent, string) {
 	g := t.Game
 	hand := g.Hand(seat)
 	one := 1
 	var opts []discordgo.SelectMenuOption
 	for _, c := range hand {
-		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.cards, c)})
+		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.Cards, c)})
 	}
 	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
 		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "pick", ""), Placeholder: l.T(msg.PlayPick),
 		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
 	}}}}
-	if len(sel.cards) == 0 {
+	if len(sel.Cards) == 0 {
 		return comps, "" // the menu's placeholder asks for the cards
 	}
-	allJokers := !slices.ContainsFunc(sel.cards, func(c game.Card) bool { return !c.Joker() })
-	if allJokers {
+	if sel.NeedsColor() {
 		var copts []discordgo.SelectMenuOption
 		for _, c := range game.Colors {
-			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.hasColor && sel.color == c})
+			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.HasColor && sel.Color == c})
 		}
 		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "as", sel.encode()), Placeholder: l.T(msg.PlayAs), Options: copts,
+			MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "as", sel.Encode()), Placeholder: l.T(msg.PlayAs), Options: copts,
 		}}})
 	}
-	var nums []int
-	for _, c := range sel.cards {
-		if !slices.Contains(nums, c.Number()) {
-			nums = append(nums, c.Number())
-		}
-	}
-	slices.Sort(nums)
+	nums := sel.Numbers()
 	var nopts []discordgo.SelectMenuOption
 	for _, n := range nums {
-		nopts = append(nopts, discordgo.SelectMenuOption{Label: strconv.Itoa(n), Value: strconv.Itoa(n), Default: slices.Contains(sel.cross, n)})
+		nopts = append(nopts, discordgo.SelectMenuOption{Label: strconv.Itoa(n), Value: strconv.Itoa(n), Default: slices.Contains(sel.Cross, n)})
 	}
 	zero := 0
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "cross", sel.encode()), Placeholder: l.T(msg.PlayCross),
+		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "cross", sel.Encode()), Placeholder: l.T(msg.PlayCross),
 		MinValues: &zero, MaxValues: len(nums), Options: nopts,
 	}}})
 	status := ""
-	ok := sel.hasColor
-	if !sel.hasColor {
+	err := sel.Check(g, seat)
+	ok := err == nil
+	switch {
+	case errors.Is(err, session.ErrNoColor):
 		status = "" // the colour menu's placeholder asks for it
-	} else if err := g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
-		status, ok = "⚠️ "+explain(l, err), false
-	} else {
+	case err != nil:
+		status = "⚠️ " + explain(l, err)
+	default:
 		status = playLabel(l, sel, false)
 	}
-	confirm := actionID(t, ViewHand, "play", sel.encode())
+	confirm := actionID(t, ViewHand, "play", sel.Encode())
 	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T(msg.BtnPlay), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
 	}})
@@ -458,108 +373,15 @@ func (b *Bot) playBuilderClick(r *request, a Action) {
 	if !ok {
 		return
 	}
-	if a.Stamp != t.Stamp() || t.Stage != StagePlaying {
-		r.ephemeral(r.lang.T(msg.ErrStale))
+	if err := r.click(a).Build(t, seat); err != nil {
+		r.refuse(t, err)
 		return
 	}
-	if !t.Game.MayAct(seat) || t.Game.Phase() != game.PhasePlay {
-		r.ephemeral(r.lang.T(msg.ErrNotnow))
-		return
-	}
-	values := r.i.MessageComponentData().Values
-	var sel playSel
-	var err error
-	if a.Verb != "pick" {
-		if sel, err = decodePlay(a.Arg); err != nil {
-			r.ephemeral(r.lang.T(msg.ErrForged))
-			return
-		}
-	}
-	if sel, ok = builderChoice(t.Game.Hand(seat), a.Verb, sel, values); !ok {
+	sel, err := session.Step(t.Game, seat, a.Verb, a.Arg, r.i.MessageComponentData().Values)
+	if err != nil {
 		r.log.Warn().Str("verb", a.Verb).Msg("forged play builder values")
-		r.ephemeral(r.lang.T(msg.ErrForged))
+		r.refuse(t, err)
 		return
-	}
-	if a.Verb != "cross" {
-		sel.cross = mostCrosses(t.Game, seat, sel)
 	}
 	b.answerHand(r, t, seat, sel, "", true)
-}
-
-// mostCrosses is what the builder proposes to cross once the cards and
-// their colour are chosen: as many of their numbers as the rules allow
-// (the menu shows them chosen; the player may change it), the lowest
-// numbers first among equally many; nothing when no set is allowed.
-func mostCrosses(g *game.Game, seat int, sel playSel) []int {
-	if !sel.hasColor {
-		return nil
-	}
-	var nums []int
-	for _, c := range sel.cards {
-		if !slices.Contains(nums, c.Number()) {
-			nums = append(nums, c.Number())
-		}
-	}
-	slices.Sort(nums)
-	var best []int
-	for mask := 1; mask < 1<<len(nums); mask++ {
-		var cross []int
-		for i, n := range nums {
-			if mask&(1<<i) != 0 {
-				cross = append(cross, n)
-			}
-		}
-		if len(cross) > len(best) && g.Check(game.PlayMove(seat, sel.color, sel.cards, cross...)) == nil {
-			best = cross
-		}
-	}
-	return best
-}
-
-// builderChoice applies the values picked in one of the play builder's
-// menus to the selection sel. Only values the menu offered are accepted,
-// written as the bot writes them: cards of the hand (1–3, distinct), one
-// colour, numbers of the selected cards (distinct).
-func builderChoice(hand []game.Card, verb string, sel playSel, values []string) (playSel, bool) {
-	switch verb {
-	case "pick":
-		if len(values) < 1 || len(values) > 3 {
-			return sel, false
-		}
-		sel = playSel{}
-		for _, v := range values {
-			c, err := game.ParseCard(v)
-			if err != nil || c.String() != v || !slices.Contains(hand, c) || slices.Contains(sel.cards, c) {
-				return sel, false
-			}
-			sel.cards = append(sel.cards, c)
-		}
-		sel.inferColor()
-	case "as":
-		if len(values) != 1 || len(sel.cards) == 0 {
-			return sel, false
-		}
-		c, ok := colorArg(values[0])
-		if !ok {
-			return sel, false
-		}
-		col, _ := game.ParseColor(c)
-		sel.color, sel.hasColor = col, true
-	case "cross":
-		if len(sel.cards) == 0 {
-			return sel, false
-		}
-		sel.cross = nil
-		for _, v := range values {
-			n, err := strconv.Atoi(v)
-			if err != nil || strconv.Itoa(n) != v || slices.Contains(sel.cross, n) ||
-				!slices.ContainsFunc(sel.cards, func(c game.Card) bool { return c.Number() == n }) {
-				return sel, false
-			}
-			sel.cross = append(sel.cross, n)
-		}
-	default:
-		return sel, false
-	}
-	return sel, true
 }
