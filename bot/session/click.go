@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 
 	"github.com/qwixxbot/qwixxbot/game"
@@ -241,12 +240,4 @@ func MayOpen(t *Table) error {
 		return ErrLobbyOpen
 	}
 	return ErrBusy
-}
-
-// VisibleTo reports whether viewer may see the kept record gr of the
-// place they read (session.Place): a table game's is its players' and
-// its place's, a private game's (solo, daily challenge) its player's
-// alone.
-func (gr KeptRecord) VisibleTo(viewer string) bool {
-	return !gr.Private || (viewer != "" && slices.Contains(gr.Users, viewer))
 }

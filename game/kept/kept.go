@@ -18,6 +18,7 @@ package kept
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/game/stats"
@@ -45,6 +46,13 @@ type Record struct {
 	JSON []byte
 	// Private marks a private game's record: its players' alone.
 	Private bool
+}
+
+// VisibleTo reports whether viewer may see the record of the place they
+// read: a table game's is its players' and its place's, a private game's
+// (solo, daily challenge) its player's alone.
+func (r Record) VisibleTo(viewer string) bool {
+	return !r.Private || (viewer != "" && slices.Contains(r.Users, viewer))
 }
 
 // RecordInfo names a kept record.
