@@ -19,7 +19,7 @@ import (
 )
 
 // playClick handles a move clicked in a running game: on the table, in a
-// sheet or hand view, or in a private game's view (routes.go).
+// sheet or hand view, or in a private game's view (routes.go, bot/customid).
 func (b *Bot) playClick(r *request, a Action) {
 	var (
 		chosen string
