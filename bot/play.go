@@ -370,8 +370,6 @@ func joinInts(ns []int, sep string) string {
 	return strings.Join(s, sep)
 }
 
-func takeLabel(l Lang, nums []int) string { return l.T(msg.BtnTake, joinInts(nums, " + ")) }
-
 // refreshChannel shows the channel's table as it is now in the channel's
 // messages (reconcile). It runs in the channel's refresher goroutine, never
 // under the channel lock while it talks to Discord; the open hand views

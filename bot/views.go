@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -278,17 +277,6 @@ func handActs(t *Table, seat int) bool {
 	return t.Stage == StagePlaying && t.Game.MayAct(seat) && t.Game.Phase() != game.PhaseNumber
 }
 
-// cardName names a card for its owner: "Red 5", "Joker 9" ("5 rouge" in
-// French).
-func cardName(l Lang, c game.Card) string {
-	if c.Joker() {
-		return l.T(msg.CardJoker, c.Number())
-	}
-	return l.T(msg.Card, l.T(i18n.CardColor[c.Color()]), c.Number())
-}
-
-func cardList(l Lang, cs []game.Card) string { return playedList(l, cs, 0, false) }
-
 // playSel is a card play being put together in the hand view: the cards,
 // the colour they count as, the numbers to cross. It travels in the
 // custom_ids of the (ephemeral, private) builder message as
@@ -360,19 +348,6 @@ func (p *playSel) inferColor() {
 			return
 		}
 	}
-}
-
-// playedList names the cards of a play; jokers show the colour they count
-// as when it is named: "Red 4, Joker 7 → Red".
-func playedList(l Lang, cards []game.Card, as game.Color, named bool) string {
-	names := make([]string, len(cards))
-	for i, c := range cards {
-		names[i] = cardName(l, c)
-		if c.Joker() && named {
-			names[i] += " → " + l.T(i18n.CardColor[as])
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // playLabel words a play: the question before it is confirmed, or what was
