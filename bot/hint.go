@@ -14,10 +14,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
-// hintsOn reports whether the table offers the 💡 Hint button: the host
-// has not turned it off.
-func hintsOn(t *Table) bool { return !t.NoHints }
-
 // hint answers a 💡 Hint click in a private sheet view: what the hard
 // player would do in the clicker's seat and why, seeing only what the
 // seat may know (RULES C10).
@@ -34,42 +30,6 @@ func (b *Bot) hint(r *request, a Action) {
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 		Content: text, Components: comps,
 	}})
-}
-
-// markButton turns the button whose custom_id is id green ("" none).
-func markButton(comps []discordgo.MessageComponent, id string) {
-	if id == "" {
-		return
-	}
-	for _, row := range comps {
-		ar, ok := row.(discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for i, c := range ar.Components {
-			if btn, ok := c.(discordgo.Button); ok && btn.CustomID == id {
-				btn.Style = discordgo.SuccessButton
-				ar.Components[i] = btn
-			}
-		}
-	}
-}
-
-// moveAction is the custom_id of view's button for m.
-func moveAction(t *Table, view View, m game.Move) string {
-	switch m.Kind {
-	case game.Pass:
-		return actionID(t, view, "pass", "")
-	case game.White:
-		return actionID(t, view, "white", m.Color.String())
-	case game.Number:
-		return actionID(t, view, "number", m.Color.String())
-	case game.Colored:
-		return actionID(t, view, "color", strconv.Itoa(int(m.White))+"."+m.Color.String())
-	case game.Take:
-		return actionID(t, view, "take", joinInts(m.TakeNumbers(), "-"))
-	}
-	return ""
 }
 
 // hintText says the advice in l: "Cross red 5: keeps the red row open for

@@ -41,19 +41,6 @@ const (
 // gameID names a table's current game in the history (session.Table.GameID).
 func gameID(t *Table) string { return t.GameID() }
 
-// recordButton is the Record button of a finished game's results, nil for
-// a game stopped before its end (not kept) or without a history.
-func (b *Bot) recordButton(t *Table, l Lang) discordgo.MessageComponent {
-	if _, ok := b.history(); !ok || t.Game == nil || !t.Game.Over() {
-		return nil
-	}
-	return recordButtonFor(l, actionID(t, ViewResults, "record", strconv.Itoa(t.GameNo)))
-}
-
-func recordButtonFor(l Lang, customID string) discordgo.Button {
-	return discordgo.Button{Label: l.T(msg.BtnRecord), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "📄"}}
-}
-
 // recordClick sends the record of the game whose results carry the
 // button, privately. The game ID comes from the button; the place from
 // the interaction, so a forged button reaches only the records this

@@ -456,11 +456,6 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	return rank, len(day), top
 }
 
-// reviewButton is the 🔍 Review button.
-func reviewButton(l Lang, customID string) discordgo.Button {
-	return discordgo.Button{Label: l.T(msg.BtnReview), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
-}
-
 // cmdSoloChannel starts a solo dice game in the channel: a table of one
 // seat, started at once, that everybody sees and only its player plays,
 // with the channel's timer and messages like any table.

@@ -43,9 +43,3 @@ const (
 	newsTimeoutTake = session.NewsTimeoutTake
 	newsTimeoutPlay = session.NewsTimeoutPlay
 )
-
-// actionID makes the custom_id of a component in t's view for its current
-// state.
-func actionID(t *Table, view View, verb, arg string) string {
-	return Action{Table: t.ID, Stamp: t.Stamp(), View: view, Verb: verb, Arg: arg}.Encode()
-}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,47 +102,6 @@ func sheetChoices(t *Table, seat int) []render.Cell {
 	return cells
 }
 
-// personalControls are buttons for exactly the user's legal moves now, in
-// the private view (ViewSheet or ViewHand).
-func personalControls(t *Table, seat int, l Lang, view View) []discordgo.MessageComponent {
-	g := t.Game
-	current, changing := g.Decision(seat) // a choice that may still change (P4)
-	if t.Stage != StagePlaying || !(g.MayAct(seat) || changing) {
-		return nil
-	}
-	var btns []discordgo.MessageComponent
-	d := g.Dice()
-	for _, m := range byColorPassLast(g.Choices(seat)) {
-		var label, verb, arg string
-		style := discordgo.PrimaryButton
-		switch m.Kind {
-		case game.Pass:
-			label, style = passButton(t, seat, l)
-			verb = "pass"
-		case game.White:
-			label, verb, arg = l.T(msg.BtnRow, colorName(l, m.Color), g.WhiteSum()), "white", m.Color.String()
-		case game.Number:
-			label, verb, arg = l.T(msg.BtnRow, colorName(l, m.Color), g.TopNumber()), "number", m.Color.String()
-		case game.Colored:
-			w := d[m.White-1]
-			label = l.T(msg.BtnColor, colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)])
-			verb, arg = "color", fmt.Sprintf("%d.%s", m.White, m.Color)
-		case game.Take:
-			label, verb, arg = takeLabel(l, m.TakeNumbers()), "take", joinInts(m.TakeNumbers(), "-")
-		default:
-			continue // plays are built in the hand view
-		}
-		if changing && m == current {
-			style = discordgo.SuccessButton // the choice that stands
-		}
-		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: actionID(t, view, verb, arg)})
-	}
-	if (view == ViewSheet || view == ViewSolo || view == ViewDaily) && len(btns) > 0 && hintsOn(t) && g.MayAct(seat) {
-		btns = append(btns, discordgo.Button{Label: l.T(msg.BtnHint), Style: discordgo.SecondaryButton, CustomID: actionID(t, view, "hint", "")})
-	}
-	return chunkButtons(btns)
-}
-
 // showHand answers with the user's cards, only for them; in their action 3
 // it starts the play builder. tableID is the clicked button's table ("" for
 // the command); update answers by updating the hand view clicked in.
@@ -205,13 +163,6 @@ func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel playSel, note
 // handFile names the hand picture.
 const handFile = "hand.png"
 
-// handLine is the first line of seat's hand view: the cards, in words.
-// The hand picture shows the same cards: a view whose line is the same
-// shows the same picture.
-func handLine(l Lang, t *Table, seat int) string {
-	return l.T(msg.HandMine, cardList(l, t.Game.Hand(seat)))
-}
-
 // hasFile reports whether m carries an attachment named name.
 func hasFile(m *discordgo.Message, name string) bool {
 	for _, a := range m.Attachments {
@@ -266,15 +217,6 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool
 		data.Attachments = &[]*discordgo.MessageAttachment{}
 	}
 	return data, nil
-}
-
-// handActs reports whether seat's hand view offers a move now: taking
-// cards (C4) or playing them (C6), the actions of the active player that
-// are about the cards. The number for everyone (C5) is decided on the
-// table message, where everybody decides it: the hand views of the
-// players need no edit for it, twice a turn.
-func handActs(t *Table, seat int) bool {
-	return t.Stage == StagePlaying && t.Game.MayAct(seat) && t.Game.Phase() != game.PhaseNumber
 }
 
 // playSel is a card play being put together in the hand view: the cards,

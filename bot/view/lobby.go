@@ -1,0 +1,134 @@
+package view
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/customid"
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+)
+
+// VariantName is the localised name of a variant.
+func VariantName(l i18n.Lang, v game.Variant) string { return l.T(i18n.Variant(v)) }
+
+// Lobby shows the lobby: variant, host, seats and the buttons.
+func Lobby(t *session.Table, l i18n.Lang) *discordgo.InteractionResponseData {
+	var seats strings.Builder
+	computers := 0
+	for i, s := range t.Seats {
+		if s.Computer != "" {
+			computers++
+			fmt.Fprintf(&seats, "%d. %s (%s)\n", i+1, s.Mention(), l.T(i18n.Level(s.Computer)))
+			continue
+		}
+		fmt.Fprintf(&seats, "%d. %s\n", i+1, s.Mention())
+	}
+	desc := l.T(msg.LobbyHost, "<@"+t.Host+">")
+	if t.Games > 1 {
+		desc += "\n" + l.T(msg.LobbyGames, t.Games)
+	}
+	if t.Interactions {
+		desc += "\n" + l.T(msg.LobbyInteractions)
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       l.T(msg.LobbyTitle, VariantName(l, t.Variant)),
+		Description: desc,
+		Color:       0x2b7a3d,
+		Fields: []*discordgo.MessageEmbedField{{
+			Name: l.T(msg.LobbySeats, len(t.Seats), t.SeatLimit()), Value: seats.String(),
+		}},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T(msg.LobbyHint, t.SeatLimit())},
+	}
+	full := len(t.Seats) >= t.SeatLimit()
+	leavers := l.T(msg.BtnLeaversComputer)
+	if t.LeaverPass {
+		leavers = l.T(msg.BtnLeaversPass)
+	}
+	hints := l.T(msg.BtnHintsOn)
+	if t.NoHints {
+		hints = l.T(msg.BtnHintsOff)
+	}
+	bots := []discordgo.MessageComponent{}
+	for _, lv := range ai.Levels {
+		bots = append(bots, discordgo.Button{Label: l.T(msg.BtnAddbot, l.T(i18n.Level(lv.String()))), Style: discordgo.SecondaryButton, CustomID: ActionID(t, customid.ViewLobby, "bot", lv.String()), Disabled: full})
+	}
+	bots = append(bots, discordgo.Button{Label: l.T(msg.BtnUnbot), Style: discordgo.SecondaryButton, CustomID: ActionID(t, customid.ViewLobby, "unbot", ""), Disabled: computers == 0})
+	settings := []discordgo.MessageComponent{
+		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: ActionID(t, customid.ViewLobby, "leavers", "")},
+		discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: ActionID(t, customid.ViewLobby, "hints", "")},
+	}
+	return &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed},
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T(msg.BtnJoin), Style: discordgo.PrimaryButton, CustomID: ActionID(t, customid.ViewLobby, "join", ""), Disabled: full},
+			discordgo.Button{Label: l.T(msg.BtnLeave), Style: discordgo.SecondaryButton, CustomID: ActionID(t, customid.ViewLobby, "leave", "")},
+			discordgo.Button{Label: l.T(msg.BtnStart), Style: discordgo.SuccessButton, CustomID: ActionID(t, customid.ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
+			discordgo.Button{Label: l.T(msg.BtnCancel), Style: discordgo.DangerButton, CustomID: ActionID(t, customid.ViewLobby, "cancel", "")},
+		}}, discordgo.ActionsRow{Components: bots}, discordgo.ActionsRow{Components: settings}},
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}
+
+// Refusal says why an intent was refused (session's errors).
+func Refusal(l i18n.Lang, t *session.Table, err error) string {
+	switch {
+	case errors.Is(err, session.ErrNoGame):
+		return l.T(msg.ErrNogame)
+	case errors.Is(err, session.ErrRemoveHost):
+		return l.T(msg.ErrRemovehost)
+	case errors.Is(err, session.ErrEndPerm):
+		return l.T(msg.ErrEndperm)
+	case errors.Is(err, session.ErrNotPlaying):
+		return l.T(msg.ErrNotplaying)
+	case errors.Is(err, session.ErrLeftMatch):
+		return l.T(msg.ErrLeft)
+	case errors.Is(err, session.ErrSeated):
+		return l.T(msg.ErrJoined)
+	case errors.Is(err, session.ErrFull):
+		return l.T(msg.ErrFull, t.SeatLimit())
+	case errors.Is(err, session.ErrNotSeated):
+		return l.T(msg.ErrNotseated)
+	case errors.Is(err, session.ErrHostLeaves):
+		return l.T(msg.ErrHostleave)
+	case errors.Is(err, session.ErrHostOnly):
+		return l.T(msg.ErrHostonly, "<@"+t.Host+">")
+	case errors.Is(err, session.ErrFewPlayers):
+		return l.T(msg.ErrFewplayers)
+	}
+	return l.T(msg.ErrInternal)
+}
+
+// AgainLobby is the lobby that Play again opened (its host asked): it
+// says so and pings the others seated.
+func AgainLobby(lobby *session.Table) *discordgo.InteractionResponseData {
+	l := i18n.For(lobby.Lang)
+	data := Lobby(lobby, l)
+	data.Content = l.T(msg.LobbyAgainby, "<@"+lobby.Host+">")
+	var ping []string
+	for _, s := range lobby.Seats {
+		if s.Computer == "" && s.UserID != lobby.Host {
+			ping = append(ping, s.UserID)
+		}
+	}
+	if len(ping) > 0 {
+		data.Content += " " + l.T(msg.LobbySeated, Mentions(ping))
+	}
+	data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: ping}
+	return data
+}
+
+// Mentions is the users' Mentions, separated by spaces.
+func Mentions(users []string) string {
+	out := make([]string, len(users))
+	for i, u := range users {
+		out[i] = "<@" + u + ">"
+	}
+	return strings.Join(out, " ")
+}
