@@ -49,3 +49,10 @@ var (
 	recordButtonFor    = view.RecordButton
 	reviewButton       = view.ReviewButton
 )
+
+// handFile names the hand picture.
+const handFile = view.HandFile
+
+// playLabel words a play: the question before it is confirmed, or what
+// was done (done).
+func playLabel(l Lang, p playSel, done bool) string { return view.PlayLabel(l, p.shown(), done) }

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
 )
@@ -59,16 +59,7 @@ func (b *Bot) showSheet(r *request, tableID string) {
 		r.fail(err)
 		return
 	}
-	score := t.Game.Sheet(seat).Score()
-	text := r.lang.T(msg.SheetWait, score)
-	comps := personalControls(t, seat, r.lang, ViewSheet)
-	if len(comps) > 0 {
-		text = r.lang.T(msg.SheetMine, score)
-	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: comps,
-		Files: []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.Sheet(t, seat, r.lang, png)})
 }
 
 // sheetChoices are the cells of seat's sheet that one of their legal moves
@@ -160,9 +151,6 @@ func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel playSel, note
 	}
 }
 
-// handFile names the hand picture.
-const handFile = "hand.png"
-
 // hasFile reports whether m carries an attachment named name.
 func hasFile(m *discordgo.Message, name string) bool {
 	for _, a := range m.Attachments {
@@ -173,50 +161,18 @@ func hasFile(m *discordgo.Message, name string) bool {
 	return false
 }
 
-// handView is the private hand message: the hand picture and its cards,
-// the take buttons in the user's action 1, and in action 3 the play builder
-// for the selection sel. With keepPicture the message keeps the picture it
-// shows (the same cards): none is drawn or sent.
+// handView is the private hand message (view.Hand) with the hand picture
+// drawn. With keepPicture the message keeps the picture it shows (the
+// same cards): none is drawn or sent.
 func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
-	g := t.Game
 	var png []byte
 	if !keepPicture {
 		var err error
-		if png, err = b.rd.Hand(g.Private(seat), l); err != nil {
+		if png, err = b.rd.Hand(t.Game.Private(seat), l); err != nil {
 			return nil, err
 		}
 	}
-	lines := []string{handLine(l, t, seat)}
-	var comps []discordgo.MessageComponent
-	if handActs(t, seat) {
-		switch g.Phase() {
-		case game.PhasePlay:
-			var status string
-			comps, status = playBuilder(t, seat, l, sel)
-			if status != "" {
-				lines = append(lines, status)
-			}
-		default:
-			comps = personalControls(t, seat, l, ViewHand)
-		}
-	}
-	// Every click brings a fresh interaction token: the view keeps working
-	// however long the game lasts (tokens live 15 minutes).
-	last := []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T(msg.BtnRefresh), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hand", strconv.Itoa(t.GameNo))},
-	}
-	if handActs(t, seat) && hintsOn(t) {
-		last = append(last, discordgo.Button{Label: l.T(msg.BtnHint), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewHand, "hint", "")})
-	}
-	comps = append(comps, discordgo.ActionsRow{Components: last})
-	data := &discordgo.InteractionResponseData{Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps}
-	if !keepPicture {
-		// Replacing the picture: the old attachment goes, the new one
-		// comes. Without files and attachments an update keeps it.
-		data.Files = []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-		data.Attachments = &[]*discordgo.MessageAttachment{}
-	}
-	return data, nil
+	return view.Hand(t, seat, l, sel.shown(), png), nil
 }
 
 // playSel is a card play being put together in the hand view: the cards,
@@ -290,81 +246,6 @@ func (p *playSel) inferColor() {
 			return
 		}
 	}
-}
-
-// playLabel words a play: the question before it is confirmed, or what was
-// done (done).
-func playLabel(l Lang, p playSel, done bool) string {
-	key, none := msg.PlayReady, msg.PlayReadynone
-	if done {
-		key, none = msg.PlayDone, msg.PlayDonenone
-	}
-	cards := playedList(l, p.cards, p.color, p.hasColor)
-	if len(p.cross) == 0 {
-		return l.T(none, cards)
-	}
-	return l.T(key, cards, joinInts(p.cross, ", "))
-}
-
-// playBuilder makes the components of the play builder and a status line
-// saying whether the current selection may be played, and if not why. What
-// a menu's placeholder already asks (pick the cards, the jokers' colour)
-// is not asked again in the status: it is "" then.
-func playBuilder(t *Table, seat int, l Lang, sel playSel) ([]discordgo.MessageComponent, string) {
-	g := t.Game
-	hand := g.Hand(seat)
-	one := 1
-	var opts []discordgo.SelectMenuOption
-	for _, c := range hand {
-		opts = append(opts, discordgo.SelectMenuOption{Label: cardName(l, c), Value: c.String(), Default: slices.Contains(sel.cards, c)})
-	}
-	comps := []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "pick", ""), Placeholder: l.T(msg.PlayPick),
-		MinValues: &one, MaxValues: min(3, len(hand)), Options: opts,
-	}}}}
-	if len(sel.cards) == 0 {
-		return comps, "" // the menu's placeholder asks for the cards
-	}
-	allJokers := !slices.ContainsFunc(sel.cards, func(c game.Card) bool { return !c.Joker() })
-	if allJokers {
-		var copts []discordgo.SelectMenuOption
-		for _, c := range game.Colors {
-			copts = append(copts, discordgo.SelectMenuOption{Label: colorName(l, c), Value: c.String(), Default: sel.hasColor && sel.color == c})
-		}
-		comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "as", sel.encode()), Placeholder: l.T(msg.PlayAs), Options: copts,
-		}}})
-	}
-	var nums []int
-	for _, c := range sel.cards {
-		if !slices.Contains(nums, c.Number()) {
-			nums = append(nums, c.Number())
-		}
-	}
-	slices.Sort(nums)
-	var nopts []discordgo.SelectMenuOption
-	for _, n := range nums {
-		nopts = append(nopts, discordgo.SelectMenuOption{Label: strconv.Itoa(n), Value: strconv.Itoa(n), Default: slices.Contains(sel.cross, n)})
-	}
-	zero := 0
-	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-		MenuType: discordgo.StringSelectMenu, CustomID: actionID(t, ViewHand, "cross", sel.encode()), Placeholder: l.T(msg.PlayCross),
-		MinValues: &zero, MaxValues: len(nums), Options: nopts,
-	}}})
-	status := ""
-	ok := sel.hasColor
-	if !sel.hasColor {
-		status = "" // the colour menu's placeholder asks for it
-	} else if err := g.Check(game.PlayMove(seat, sel.color, sel.cards, sel.cross...)); err != nil {
-		status, ok = "⚠️ "+explain(l, err), false
-	} else {
-		status = playLabel(l, sel, false)
-	}
-	confirm := actionID(t, ViewHand, "play", sel.encode())
-	comps = append(comps, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: l.T(msg.BtnPlay), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
-	}})
-	return comps, status
 }
 
 // playBuilderClick handles the selects of the play builder: each choice
@@ -479,4 +360,9 @@ func builderChoice(hand []game.Card, verb string, sel playSel, values []string) 
 		return sel, false
 	}
 	return sel, true
+}
+
+// shown is the selection as the hand view shows it.
+func (p playSel) shown() view.Play {
+	return view.Play{Cards: p.cards, Color: p.color, HasColor: p.hasColor, Cross: p.cross, Arg: p.encode()}
 }

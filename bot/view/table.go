@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -265,4 +266,20 @@ func HandLine(l i18n.Lang, t *session.Table, seat int) string {
 // players need no edit for it, twice a turn.
 func HandActs(t *session.Table, seat int) bool {
 	return t.Stage == session.StagePlaying && t.Game.MayAct(seat) && t.Game.Phase() != game.PhaseNumber
+}
+
+// Sheet is the private sheet view of seat: the score, the picture of the
+// sheet (png, drawn by the bot, as sheet.png) and buttons for exactly the
+// seat's legal moves now (PersonalControls).
+func Sheet(t *session.Table, seat int, l i18n.Lang, png []byte) *discordgo.InteractionResponseData {
+	score := t.Game.Sheet(seat).Score()
+	text := l.T(msg.SheetWait, score)
+	comps := PersonalControls(t, seat, l, customid.ViewSheet)
+	if len(comps) > 0 {
+		text = l.T(msg.SheetMine, score)
+	}
+	return &discordgo.InteractionResponseData{
+		Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: comps,
+		Files: []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
+	}
 }
