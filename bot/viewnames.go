@@ -48,6 +48,25 @@ var (
 	keptResultsButtons = view.KeptResultsButtons
 	recordButtonFor    = view.RecordButton
 	reviewButton       = view.ReviewButton
+	hintText           = view.HintText
+	fitWords           = view.FitWords
+	chanceWords        = view.ChanceWords
+	gainOverWeakest    = view.GainOverWeakest
+	reviewText         = view.ReviewText
+	decisionLine       = view.DecisionLine
+	cardMoveWords      = view.CardMoveWords
+	diceWords          = view.DiceWords
+	reviewMove         = view.ReviewMove
+	playedVariants     = view.PlayedVariants
+	summaryLine        = view.SummaryLine
+	percent            = view.Percent
+	decimal            = view.Decimal
+	recentLine         = view.RecentLine
+	placeWord          = view.PlaceWord
+	escapeMarkdown     = view.EscapeMarkdown
+	joinWithin         = view.JoinWithin
+	clip               = view.Clip
+	boardEmbed         = view.Board
 )
 
 // handFile names the hand picture.
