@@ -48,8 +48,12 @@ func results() []stats.Result {
 		out = append([]stats.Result{{Guild: "g1", GameID: "c1/k3x9a/" + itoa(len(out)+1), Time: at, Variant: v, Seats: seats}}, out...)
 	}
 	anna := func(score int) stats.Seat { return stats.Seat{UserID: "u1", Name: "Anna", Score: score} }
-	ben := func(score int) stats.Seat { return stats.Seat{UserID: "u2", Name: "*Ben*_the_long_named", Score: score} }
-	hard := func(score int) stats.Seat { return stats.Seat{Name: "Computer", Computer: true, Level: "hard", Score: score} }
+	ben := func(score int) stats.Seat {
+		return stats.Seat{UserID: "u2", Name: "*Ben*_the_long_named", Score: score}
+	}
+	hard := func(score int) stats.Seat {
+		return stats.Seat{Name: "Computer", Computer: true, Level: "hard", Score: score}
+	}
 	add(game.Dice, anna(34), ben(21))
 	add(game.Dice, anna(40), ben(40), hard(12))
 	add(game.Cards, anna(18), ben(25))
