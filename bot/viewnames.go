@@ -67,6 +67,8 @@ var (
 	joinWithin         = view.JoinWithin
 	clip               = view.Clip
 	boardEmbed         = view.Board
+	dailyShare         = view.DailyShare
+	privateViewOf      = view.PrivateView
 )
 
 // handFile names the hand picture.
