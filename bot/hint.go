@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -21,12 +22,7 @@ func (b *Bot) hint(r *request, a Action) {
 	}
 	// The sheet view clicked in is updated in place: the advice heads it
 	// and the advised move's button turns green. Its picture stays.
-	comps := personalControls(t, seat, r.lang, ViewSheet)
-	markButton(comps, moveAction(t, ViewSheet, adv.Move))
-	text := "💡 " + hintText(r.lang, adv) + "\n" + r.lang.T(msg.SheetMine, t.Game.Sheet(seat).Score())
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-		Content: text, Components: comps,
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.SheetHint(t, seat, r.lang, adv)})
 }
 
 // hintHand answers a 💡 Hint click in a private hand view (card games) by

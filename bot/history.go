@@ -252,13 +252,7 @@ func (b *Bot) cmdStats(r *request, userID string) {
 	if !ok {
 		return
 	}
-	show := Action{Table: userID, View: ViewPeople, Verb: "show"}.Encode()
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: r.lang.T(msg.BtnShowstats), Style: discordgo.SecondaryButton, CustomID: show},
-		}}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.StatsPrivate(r.lang, embed, userID)})
 }
 
 // statsShow posts the statistics of the button's user in the channel, in
@@ -270,10 +264,7 @@ func (b *Bot) statsShow(r *request, a Action) {
 	if !ok {
 		return
 	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.glang.T(msg.StatsShared, "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{embed},
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.StatsShown(r.glang, embed, r.userID)})
 }
 
 // statsEmbed is userID's statistics in this place, in l, from the

@@ -5,9 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -102,4 +105,14 @@ func GainOverWeakest(l i18n.Lang, gain float64) string {
 		return l.T(msg.HintGainother, g)
 	}
 	return l.T(msg.HintEven)
+}
+
+// SheetHint is the private sheet view answering 💡 Hint: the advice at its
+// head, the advised move's button green (its picture stays: an update
+// without files keeps it).
+func SheetHint(t *session.Table, seat int, l i18n.Lang, adv ai.Advice) *discordgo.InteractionResponseData {
+	comps := PersonalControls(t, seat, l, customid.ViewSheet)
+	MarkButton(comps, MoveAction(t, customid.ViewSheet, adv.Move))
+	text := "💡 " + HintText(l, adv) + "\n" + l.T(msg.SheetMine, t.Game.Sheet(seat).Score())
+	return &discordgo.InteractionResponseData{Content: text, Components: comps}
 }

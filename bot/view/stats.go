@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -214,5 +215,26 @@ func Board(l i18n.Lang, board stats.Board, v game.Variant) *discordgo.MessageEmb
 		Description: desc,
 		Color:       0xd6a02f,
 		Footer:      &discordgo.MessageEmbedFooter{Text: l.T(msg.BoardMeasure, board.MinGames, board.Games)},
+	}
+}
+
+// StatsPrivate is the private answer of /qwixx stats: the statistics of
+// userID (embed) with a button that shows them in the channel.
+func StatsPrivate(l i18n.Lang, embed *discordgo.MessageEmbed, userID string) *discordgo.InteractionResponseData {
+	show := customid.Action{Table: userID, View: customid.ViewPeople, Verb: "show"}.Encode()
+	return &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T(msg.BtnShowstats), Style: discordgo.SecondaryButton, CustomID: show},
+		}}},
+	}
+}
+
+// StatsShown is the statistics (embed) shown in the channel by the user
+// who clicked, in the channel's language l, pinging nobody.
+func StatsShown(l i18n.Lang, embed *discordgo.MessageEmbed, by string) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		Content: l.T(msg.StatsShared, "<@"+by+">"), Embeds: []*discordgo.MessageEmbed{embed},
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
@@ -92,5 +95,36 @@ func TestPlaceWordGolden(t *testing.T) {
 			out = append(out, PlaceWord(i18n.For(code), n))
 		}
 		golden(t, "places_"+code, out)
+	}
+}
+
+// /qwixx stats answers privately with a button that shows the statistics
+// in the channel; shown, they name who showed them and ping nobody.
+func TestStatsAnswersGolden(t *testing.T) {
+	e := Stats(i18n.For("de"), stats.ForUser(results(), "u1", 5), 0)
+	golden(t, "stats_private_de", StatsPrivate(i18n.For("de"), e, "u1"))
+	golden(t, "stats_shown_en", StatsShown(i18n.For("en"), e, "u2"))
+}
+
+// 💡 Hint in the private sheet view: the advice heads the view, and the
+// advised move's button is the green one.
+func TestSheetHintGolden(t *testing.T) {
+	tb := started(t, game.Dice, "Anna", "Ben")
+	adv := ai.Hint(tb.Game.Private(1), tb.Game.LegalMoves(1))
+	d := SheetHint(tb, 1, i18n.For("en"), adv)
+	golden(t, "sheet_hint_en", d)
+	green := 0
+	for _, row := range d.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			if b, ok := c.(discordgo.Button); ok && b.Style == discordgo.SuccessButton {
+				green++
+				if b.CustomID != MoveAction(tb, customid.ViewSheet, adv.Move) {
+					t.Errorf("green button %q, advice %v", b.CustomID, adv.Move)
+				}
+			}
+		}
+	}
+	if green != 1 {
+		t.Errorf("%d green buttons, want the advised move's", green)
 	}
 }
