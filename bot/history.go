@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -161,18 +159,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 		r.ephemeral(r.lang.T(msg.RecordDamaged))
 		return
 	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, gr.JSON, "", "  "); err != nil {
-		pretty.Reset()
-		pretty.Write(gr.JSON)
-	}
-	pretty.WriteByte('\n')
-	name := "qwixx-" + gr.Time.UTC().Format("2006-01-02-1504") + ".json"
-	text := r.lang.T(msg.RecordSent, fmt.Sprintf("<t:%d:f>", gr.Time.Unix()), variantName(r.lang, v), strings.Join(rec.Players, ", "))
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
-		Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: bytes.NewReader(pretty.Bytes())}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.Record(r.lang, gr.Time, v, rec.Players, gr.JSON)})
 }
 
 // retentionDays is how many days records are kept, for the answer that a
@@ -341,13 +328,7 @@ func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 		r.ephemeral(r.lang.T(msg.BoardEmpty))
 		return
 	}
-	e := boardEmbed(r.glang, board, v)
-	if damaged > 0 {
-		e.Footer.Text += "\n" + r.glang.T(msg.HistDamaged, damaged)
-	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.BoardMessage(r.glang, board, v, damaged)})
 }
 
 // cmdForget asks the user to confirm that their data is to be forgotten.
@@ -356,13 +337,7 @@ func (b *Bot) cmdForget(r *request) {
 		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.lang.T(msg.ForgetAsk), Flags: discordgo.MessageFlagsEphemeral,
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: r.lang.T(msg.BtnForget), Style: discordgo.DangerButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "forget"}.Encode()},
-			discordgo.Button{Label: r.lang.T(msg.BtnKeep), Style: discordgo.SecondaryButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "keep"}.Encode()},
-		}}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.ForgetAsk(r.lang, r.userID)})
 }
 
 // peopleClick handles the buttons of the forget-me confirmation.

@@ -15,7 +15,7 @@ import (
 // the clock; times are passed in.
 func TestViewsArePure(t *testing.T) {
 	allowed := map[string]bool{
-		"bytes": true, "errors": true, "fmt": true, "math": true, "slices": true, "strconv": true, "strings": true,
+		"bytes": true, "encoding/json": true, "errors": true, "fmt": true, "math": true, "slices": true, "strconv": true, "strings": true,
 		"time": true, "unicode": true, "unicode/utf8": true,
 		"github.com/bwmarrin/discordgo":             true,
 		"github.com/qwixxbot/qwixxbot/bot/customid": true,

@@ -1,9 +1,12 @@
 package view
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -236,5 +239,47 @@ func StatsShown(l i18n.Lang, embed *discordgo.MessageEmbed, by string) *discordg
 	return &discordgo.InteractionResponseData{
 		Content: l.T(msg.StatsShared, "<@"+by+">"), Embeds: []*discordgo.MessageEmbed{embed},
 		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}
+
+// BoardMessage is the leaderboard posted in the channel (Board), pinging
+// nobody; damaged counts the results left out as unreadable.
+func BoardMessage(l i18n.Lang, board stats.Board, v game.Variant, damaged int) *discordgo.InteractionResponseData {
+	e := Board(l, board, v)
+	if damaged > 0 {
+		e.Footer.Text += "\n" + l.T(msg.HistDamaged, damaged)
+	}
+	return &discordgo.InteractionResponseData{
+		Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}
+
+// Record is the private answer with a game's record: when it was played
+// (at), its variant and players, and the record (its JSON, indented when
+// it parses) as a file named by the time.
+func Record(l i18n.Lang, at time.Time, v game.Variant, players []string, record []byte) *discordgo.InteractionResponseData {
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, record, "", "  "); err != nil {
+		pretty.Reset()
+		pretty.Write(record)
+	}
+	pretty.WriteByte('\n')
+	name := "qwixx-" + at.UTC().Format("2006-01-02-1504") + ".json"
+	text := l.T(msg.RecordSent, fmt.Sprintf("<t:%d:f>", at.Unix()), VariantName(l, v), strings.Join(players, ", "))
+	return &discordgo.InteractionResponseData{
+		Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: bytes.NewReader(pretty.Bytes())}},
+	}
+}
+
+// ForgetAsk asks userID privately to confirm that their data is to be
+// forgotten (/qwixx forget-me), with the buttons Forget and Keep.
+func ForgetAsk(l i18n.Lang, userID string) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		Content: l.T(msg.ForgetAsk), Flags: discordgo.MessageFlagsEphemeral,
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: l.T(msg.BtnForget), Style: discordgo.DangerButton, CustomID: customid.Action{Table: userID, View: customid.ViewPeople, Verb: "forget"}.Encode()},
+			discordgo.Button{Label: l.T(msg.BtnKeep), Style: discordgo.SecondaryButton, CustomID: customid.Action{Table: userID, View: customid.ViewPeople, Verb: "keep"}.Encode()},
+		}}},
 	}
 }

@@ -128,3 +128,15 @@ func TestSheetHintGolden(t *testing.T) {
 		t.Errorf("%d green buttons, want the advised move's", green)
 	}
 }
+
+// The leaderboard as posted, its footer saying how many results were
+// unreadable; a game's record as a file; the forget-me question.
+func TestHistoryAnswersGolden(t *testing.T) {
+	board := stats.Leaders(results(), stats.LeaderboardOptions{})
+	golden(t, "board_message_fr", BoardMessage(i18n.For("fr"), board, 0, 2))
+	rec := Record(i18n.For("en"), clock, game.Cards, []string{"Anna", "Ben"}, []byte(`{"variant":"cards","players":["Anna","Ben"]}`))
+	golden(t, "record_en", withFiles(t, rec))
+	for _, code := range []string{"en", "de"} {
+		golden(t, "forget_"+code, ForgetAsk(i18n.For(code), "u1"))
+	}
+}
