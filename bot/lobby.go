@@ -3,13 +3,13 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -193,20 +193,10 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	switch {
 	case a.Verb == "cancel":
 		r.log.Info().Str("table", a.Table).Msg("table cancelled")
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: r.glang.T(msg.LobbyCancelled, "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
-		}})
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyCancelled(r.glang, r.userID)})
 	case after.Stage == StagePlaying:
 		r.log.Info().Str("table", after.ID).Int("players", len(after.Seats)).Msg("game started")
-		names := make([]string, len(after.Seats))
-		for i, s := range after.Seats {
-			names[i] = s.Mention()
-		}
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: l.T(msg.LobbyStarted, strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
-		}})
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyStarted(after, l)})
 		b.refresh.kick(b, r.i.ChannelID)
 	default:
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: lobbyMessage(after, l)})

@@ -132,3 +132,25 @@ func Mentions(users []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// LobbyCancelled is the lobby once its host (by) cancelled the table: it
+// says so, without its embed and buttons.
+func LobbyCancelled(l i18n.Lang, by string) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		Content: l.T(msg.LobbyCancelled, "<@"+by+">"), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}
+
+// LobbyStarted is the lobby once its game started: who plays, without
+// its embed and buttons (the table message follows).
+func LobbyStarted(t *session.Table, l i18n.Lang) *discordgo.InteractionResponseData {
+	names := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		names[i] = s.Mention()
+	}
+	return &discordgo.InteractionResponseData{
+		Content: l.T(msg.LobbyStarted, strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	}
+}

@@ -141,3 +141,12 @@ func TestResultsGolden(t *testing.T) {
 	golden(t, "results_jokers_match_en", Results(tb, i18n.For("en"), "", true))
 	golden(t, "results_jokers_match_nohistory_en", Results(tb, i18n.For("en"), "Headline", false))
 }
+
+// The lobby once cancelled and once started: the words only, the embed
+// and buttons gone (empty lists, which remove them in an update).
+func TestLobbyEndsGolden(t *testing.T) {
+	golden(t, "lobby_cancelled_de", LobbyCancelled(i18n.For("de"), "u1"))
+	tb := newTable(t, game.Dice, "Anna", "Ben")
+	tb.Seats = append(tb.Seats, session.Seat{Name: "Computer", Computer: "easy"})
+	golden(t, "lobby_started_en", LobbyStarted(tb, i18n.For("en")))
+}
