@@ -9,11 +9,6 @@ import (
 // names the adapter's code calls them by.
 var (
 	joinInts           = customid.JoinInts
-	colorWord          = view.ColorWord
-	rowName            = view.RowName
-	rowIn              = view.RowIn
-	cellName           = view.CellName
-	listAnd            = view.ListAnd
 	upperFirst         = view.UpperFirst
 	formatDuration     = view.FormatDuration
 	colorName          = view.ColorName
@@ -21,8 +16,6 @@ var (
 	rulesEmbed         = view.Rules
 	turnLogLine        = view.TurnLogLine
 	cardName           = view.CardName
-	cardList           = view.CardList
-	playedList         = view.PlayedList
 	newsWords          = view.NewsWords
 	takeLabel          = view.TakeLabel
 	actionID           = view.ActionID
@@ -32,9 +25,6 @@ var (
 	moveLabel          = view.MoveLabel
 	tableContent       = view.TableContent
 	tableControls      = view.TableControls
-	byColorPassLast    = view.ByColorPassLast
-	passButton         = view.PassButton
-	chunkButtons       = view.ChunkButtons
 	personalControls   = view.PersonalControls
 	handLine           = view.HandLine
 	handActs           = view.HandActs
@@ -42,31 +32,14 @@ var (
 	lobbyMessage       = view.Lobby
 	refusal            = view.Refusal
 	againLobby         = view.AgainLobby
-	mentions           = view.Mentions
-	endHeadline        = view.EndHeadline
-	matchStandings     = view.MatchStandings
 	keptResultsButtons = view.KeptResultsButtons
-	recordButtonFor    = view.RecordButton
-	reviewButton       = view.ReviewButton
 	hintText           = view.HintText
-	fitWords           = view.FitWords
-	chanceWords        = view.ChanceWords
-	gainOverWeakest    = view.GainOverWeakest
 	reviewText         = view.ReviewText
-	decisionLine       = view.DecisionLine
-	cardMoveWords      = view.CardMoveWords
-	diceWords          = view.DiceWords
-	reviewMove         = view.ReviewMove
-	playedVariants     = view.PlayedVariants
-	summaryLine        = view.SummaryLine
 	percent            = view.Percent
 	decimal            = view.Decimal
-	recentLine         = view.RecentLine
 	placeWord          = view.PlaceWord
 	escapeMarkdown     = view.EscapeMarkdown
-	joinWithin         = view.JoinWithin
 	clip               = view.Clip
-	boardEmbed         = view.Board
 	dailyShare         = view.DailyShare
 	privateViewOf      = view.PrivateView
 )
