@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -713,9 +712,6 @@ func (k *keyedMutex) Lock(key string) func() {
 		k.mu.Unlock()
 	}
 }
-
-// variantName is the localised name of a variant.
-func variantName(l Lang, v game.Variant) string { return l.T(i18n.Variant(v)) }
 
 // loadTable reads the channel's table, or nil when it has none.
 func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {

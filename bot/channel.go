@@ -471,24 +471,6 @@ func adoptResults(s *Shown, m *discordgo.Message) {
 	}
 }
 
-// keptResultsButtons are the buttons results keep once the table moved
-// on (Play again, Next game or a new table took their place): 📄 Record
-// and 🔍 Review, which read the kept record (custom_ids record and
-// review, "" for none), as a message's components (none: empty).
-func keptResultsButtons(l Lang, record, review string) []discordgo.MessageComponent {
-	var btns []discordgo.MessageComponent
-	if record != "" {
-		btns = append(btns, recordButtonFor(l, record))
-	}
-	if review != "" {
-		btns = append(btns, reviewButton(l, review))
-	}
-	if len(btns) == 0 {
-		return []discordgo.MessageComponent{}
-	}
-	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
-}
-
 // shrink edits a finished turn's message to its log line, without buttons
 // or picture (only strips the buttons when it has no line); a message
 // already gone (deleted by a moderator) is no error.

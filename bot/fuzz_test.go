@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -106,10 +107,10 @@ func (z *interactionFuzzer) mutate(id string) string {
 	case 4: // another verb or argument, check recomputed
 		if a, err := DecodeAction(id); err == nil {
 			a.Arg = []string{"", "red", "1.blue", "5-9", "R4.r.4", "J7..", "2-2-2"}[z.pick(7)]
-			if v := viewVerbs[a.View]; len(v) > 0 {
+			if v := customid.Verbs(a.View); len(v) > 0 {
 				a.Verb = v[z.pick(len(v))]
 			}
-			if _, ok := canonicalArg(a.Verb, a.Arg); ok {
+			if _, ok := customid.CanonicalArg(a.Verb, a.Arg); ok {
 				return a.Encode()
 			}
 		}

@@ -1,21 +1,17 @@
 package bot
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/stats"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -32,27 +28,12 @@ func (b *Bot) history() (session.History, bool) {
 // Limits of what the history answers show.
 const (
 	recentGames      = 5  // last games in /qwixx stats
-	boardLines       = 15 // ranked players on a leaderboard
 	recordChoices    = 25 // Discord's most autocomplete choices
-	recentNameLen    = 12 // characters of a name in the last games
 	historySweepTick = time.Hour
 )
 
 // gameID names a table's current game in the history (session.Table.GameID).
 func gameID(t *Table) string { return t.GameID() }
-
-// recordButton is the Record button of a finished game's results, nil for
-// a game stopped before its end (not kept) or without a history.
-func (b *Bot) recordButton(t *Table, l Lang) discordgo.MessageComponent {
-	if _, ok := b.history(); !ok || t.Game == nil || !t.Game.Over() {
-		return nil
-	}
-	return recordButtonFor(l, actionID(t, ViewResults, "record", strconv.Itoa(t.GameNo)))
-}
-
-func recordButtonFor(l Lang, customID string) discordgo.Button {
-	return discordgo.Button{Label: l.T(msg.BtnRecord), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "📄"}}
-}
 
 // recordClick sends the record of the game whose results carry the
 // button, privately. The game ID comes from the button; the place from
@@ -172,18 +153,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 		r.ephemeral(r.lang.T(msg.RecordDamaged))
 		return
 	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, gr.JSON, "", "  "); err != nil {
-		pretty.Reset()
-		pretty.Write(gr.JSON)
-	}
-	pretty.WriteByte('\n')
-	name := "qwixx-" + gr.Time.UTC().Format("2006-01-02-1504") + ".json"
-	text := r.lang.T(msg.RecordSent, fmt.Sprintf("<t:%d:f>", gr.Time.Unix()), variantName(r.lang, v), strings.Join(rec.Players, ", "))
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: text, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: &discordgo.MessageAllowedMentions{},
-		Files: []*discordgo.File{{Name: name, ContentType: "application/json", Reader: bytes.NewReader(pretty.Bytes())}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.Record(r.lang, gr.Time, v, rec.Players, gr.JSON)})
 }
 
 // retentionDays is how many days records are kept, for the answer that a
@@ -255,15 +225,6 @@ func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.Applicat
 	return out
 }
 
-// clip cuts s to at most n characters, with an ellipsis when cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	rs := []rune(s)
-	return string(rs[:n-1]) + "…"
-}
-
 // cmdStats answers /qwixx stats [player] privately, from the games the
 // asking user may see here (their own private games, nobody else's), with
 // a button that shows the player's statistics in the channel.
@@ -272,13 +233,7 @@ func (b *Bot) cmdStats(r *request, userID string) {
 	if !ok {
 		return
 	}
-	show := Action{Table: userID, View: ViewPeople, Verb: "show"}.Encode()
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{embed}, Flags: discordgo.MessageFlagsEphemeral,
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: r.lang.T(msg.BtnShowstats), Style: discordgo.SecondaryButton, CustomID: show},
-		}}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.StatsPrivate(r.lang, embed, userID)})
 }
 
 // statsShow posts the statistics of the button's user in the channel, in
@@ -290,10 +245,7 @@ func (b *Bot) statsShow(r *request, a Action) {
 	if !ok {
 		return
 	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.glang.T(msg.StatsShared, "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{embed},
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.StatsShown(r.glang, embed, r.userID)})
 }
 
 // statsEmbed is userID's statistics in this place, in l, from the
@@ -316,41 +268,7 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.
 		}})
 		return nil, false
 	}
-	e := &discordgo.MessageEmbed{
-		Title:       clip(l.T(msg.StatsTitle, escapeMarkdown(us.Name)), 256),
-		Description: summaryLine(l, us.All),
-		Color:       0x2f6fd6,
-	}
-	if played := playedVariants(us); played > 1 {
-		for _, v := range stats.Variants {
-			if s := us.ByVariant[v]; s.Games > 0 {
-				e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: variantName(l, v), Value: summaryLine(l, s)})
-			}
-		}
-	} else {
-		for _, v := range stats.Variants {
-			if us.ByVariant[v].Games > 0 {
-				e.Description = variantName(l, v) + "\n" + e.Description
-			}
-		}
-	}
-	if us.All.Games == 0 {
-		e.Description = ""
-	}
-	if s := us.Solo; s.Games > 0 {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T(msg.VariantSolo), Value: l.T(msg.StatsSolo, s.Games, decimal(l, s.MeanScore), s.BestScore)})
-	}
-	var lines []string
-	for _, pg := range us.Recent {
-		lines = append(lines, recentLine(l, pg, playedVariants(us) > 1))
-	}
-	if len(lines) > 0 {
-		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: l.T(msg.StatsRecent), Value: joinWithin(lines, 1024)})
-	}
-	if damaged > 0 {
-		e.Footer = &discordgo.MessageEmbedFooter{Text: l.T(msg.HistDamaged, damaged)}
-	}
-	return e, true
+	return view.Stats(l, us, damaged), true
 }
 
 // readResults reads the kept results of the request's places, whoever
@@ -386,117 +304,6 @@ func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok b
 	return results, damaged, true
 }
 
-// playedVariants counts the variants userStats has games of.
-func playedVariants(us stats.UserStats) int {
-	n := 0
-	for _, v := range stats.Variants {
-		if us.ByVariant[v].Games > 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// summaryLine words a Summary: games, wins (shared ones counted and
-// said), win share, mean and best score.
-func summaryLine(l Lang, s stats.Summary) string {
-	line := l.T(msg.StatsGames, s.Games, s.Wins)
-	if s.SharedWins > 0 {
-		line += " " + l.T(msg.StatsSharedwins, s.SharedWins)
-	}
-	return line + " · " + l.T(msg.StatsScores, percent(s.WinShare), decimal(l, s.MeanScore), s.BestScore)
-}
-
-// percent writes a share of 0–1 as a whole percentage.
-func percent(x float64) string { return strconv.Itoa(int(x*100+0.5)) + " %" }
-
-// decimal writes x with one decimal in l's notation (a comma in German and
-// French).
-func decimal(l Lang, x float64) string {
-	s := strconv.FormatFloat(x, 'f', 1, 64)
-	if l.Code() != "en" {
-		s = strings.Replace(s, ".", ",", 1)
-	}
-	return s
-}
-
-// recentLine is one of a player's last games: the date (each client shows
-// it in its own time zone), the variant (when the player played several),
-// the place and every seat's score, the player's in bold, computers
-// marked.
-func recentLine(l Lang, pg stats.PlayedGame, variant bool) string {
-	var seats []string
-	for i, s := range pg.Seats {
-		name := clip(s.Name, recentNameLen)
-		if s.Computer {
-			name = "🤖 " + name
-		}
-		entry := fmt.Sprintf("%s %d", escapeMarkdown(name), s.Score)
-		if i == pg.Seat {
-			entry = "**" + entry + "**"
-		}
-		seats = append(seats, entry)
-	}
-	place := placeWord(l, pg.Rank)
-	if pg.Rank == 1 && pg.Winners() > 1 {
-		place = l.T(msg.StatsSharedfirst)
-	}
-	head := fmt.Sprintf("<t:%d:d>", pg.Time.Unix())
-	if variant {
-		head += " " + l.T(i18n.VariantShort(pg.Variant)) + ","
-	}
-	return head + " " + l.T(msg.StatsPlaced, place, strings.Join(seats, ", "))
-}
-
-// placeWord is a finishing place in words: "4th place", "Platz 4",
-// "4ᵉ place" (French: 1ʳᵉ, then ᵉ).
-func placeWord(l Lang, rank int) string {
-	switch l.Code() {
-	case "en":
-		suffix := "th"
-		if rank%100 < 11 || rank%100 > 13 {
-			switch rank % 10 {
-			case 1:
-				suffix = "st"
-			case 2:
-				suffix = "nd"
-			case 3:
-				suffix = "rd"
-			}
-		}
-		return l.T(msg.StatsPlace, strconv.Itoa(rank)+suffix)
-	case "fr":
-		if rank == 1 {
-			return l.T(msg.StatsPlace, "1ʳᵉ")
-		}
-		return l.T(msg.StatsPlace, strconv.Itoa(rank)+"ᵉ")
-	}
-	return l.T(msg.StatsPlace, strconv.Itoa(rank))
-}
-
-// escapeMarkdown keeps a name from formatting the text around it.
-func escapeMarkdown(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`)
-	return r.Replace(s)
-}
-
-// joinWithin joins lines with newlines, leaving out the last ones that
-// would make it longer than max characters.
-func joinWithin(lines []string, max int) string {
-	out := ""
-	for _, ln := range lines {
-		next := ln
-		if out != "" {
-			next = out + "\n" + ln
-		}
-		if utf8.RuneCountInString(next) > max {
-			break
-		}
-		out = next
-	}
-	return out
-}
-
 // cmdLeaderboard posts the guild's leaderboard in the channel: the ranked
 // players by rating, those with fewer games after them, and under it one
 // line saying what the rating is.
@@ -515,49 +322,7 @@ func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 		r.ephemeral(r.lang.T(msg.BoardEmpty))
 		return
 	}
-	e := boardEmbed(r.glang, board, v)
-	if damaged > 0 {
-		e.Footer.Text += "\n" + r.glang.T(msg.HistDamaged, damaged)
-	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{},
-	}})
-}
-
-// boardEmbed words a leaderboard in l.
-func boardEmbed(l Lang, board stats.Board, v game.Variant) *discordgo.MessageEmbed {
-	what := l.T(msg.BoardAll)
-	if v != 0 {
-		what = variantName(l, v)
-	}
-	var lines, unranked []string
-	for _, e := range board.Entries {
-		name := escapeMarkdown(e.Name)
-		if e.Computer {
-			name = "🤖 " + l.T(msg.BoardComputer, l.T(i18n.Level(e.Level)))
-		}
-		if e.Rank == 0 {
-			unranked = append(unranked, fmt.Sprintf("%s (%d)", name, e.Games))
-			continue
-		}
-		if len(lines) < boardLines {
-			lines = append(lines, l.T(msg.BoardLine, e.Rank, name, decimal(l, e.Rating.Ordinal()), e.Games, percent(e.WinShare)))
-		}
-	}
-	desc := joinWithin(lines, 3000)
-	if len(unranked) > 0 {
-		more := l.T(msg.BoardUnranked, board.MinGames) + " " + strings.Join(unranked, ", ")
-		if desc != "" {
-			desc += "\n\n"
-		}
-		desc += clip(more, 1000)
-	}
-	return &discordgo.MessageEmbed{
-		Title:       clip(l.T(msg.BoardTitle, what), 256),
-		Description: desc,
-		Color:       0xd6a02f,
-		Footer:      &discordgo.MessageEmbedFooter{Text: l.T(msg.BoardMeasure, board.MinGames, board.Games)},
-	}
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.BoardMessage(r.glang, board, v, damaged)})
 }
 
 // cmdForget asks the user to confirm that their data is to be forgotten.
@@ -566,13 +331,7 @@ func (b *Bot) cmdForget(r *request) {
 		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
-	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-		Content: r.lang.T(msg.ForgetAsk), Flags: discordgo.MessageFlagsEphemeral,
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: r.lang.T(msg.BtnForget), Style: discordgo.DangerButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "forget"}.Encode()},
-			discordgo.Button{Label: r.lang.T(msg.BtnKeep), Style: discordgo.SecondaryButton, CustomID: Action{Table: r.userID, View: ViewPeople, Verb: "keep"}.Encode()},
-		}}},
-	}})
+	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.ForgetAsk(r.lang, r.userID)})
 }
 
 // peopleClick handles the buttons of the forget-me confirmation.

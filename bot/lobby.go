@@ -3,16 +3,14 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
-	"github.com/qwixxbot/qwixxbot/game/ai"
 )
 
 // cmdNew opens a table in the channel, with the host seated (one running
@@ -79,64 +77,6 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 	if lobby.Shown.ResultsLive {
 		b.refresh.kick(b, r.i.ChannelID)
-	}
-}
-
-// lobbyMessage shows the lobby: variant, host, seats and the buttons.
-func lobbyMessage(t *Table, l Lang) *discordgo.InteractionResponseData {
-	var seats strings.Builder
-	computers := 0
-	for i, s := range t.Seats {
-		if s.Computer != "" {
-			computers++
-			fmt.Fprintf(&seats, "%d. %s (%s)\n", i+1, s.Mention(), l.T(i18n.Level(s.Computer)))
-			continue
-		}
-		fmt.Fprintf(&seats, "%d. %s\n", i+1, s.Mention())
-	}
-	desc := l.T(msg.LobbyHost, "<@"+t.Host+">")
-	if t.Games > 1 {
-		desc += "\n" + l.T(msg.LobbyGames, t.Games)
-	}
-	if t.Interactions {
-		desc += "\n" + l.T(msg.LobbyInteractions)
-	}
-	embed := &discordgo.MessageEmbed{
-		Title:       l.T(msg.LobbyTitle, variantName(l, t.Variant)),
-		Description: desc,
-		Color:       0x2b7a3d,
-		Fields: []*discordgo.MessageEmbedField{{
-			Name: l.T(msg.LobbySeats, len(t.Seats), t.SeatLimit()), Value: seats.String(),
-		}},
-		Footer: &discordgo.MessageEmbedFooter{Text: l.T(msg.LobbyHint, t.SeatLimit())},
-	}
-	full := len(t.Seats) >= t.SeatLimit()
-	leavers := l.T(msg.BtnLeaversComputer)
-	if t.LeaverPass {
-		leavers = l.T(msg.BtnLeaversPass)
-	}
-	hints := l.T(msg.BtnHintsOn)
-	if t.NoHints {
-		hints = l.T(msg.BtnHintsOff)
-	}
-	bots := []discordgo.MessageComponent{}
-	for _, lv := range ai.Levels {
-		bots = append(bots, discordgo.Button{Label: l.T(msg.BtnAddbot, l.T(i18n.Level(lv.String()))), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "bot", lv.String()), Disabled: full})
-	}
-	bots = append(bots, discordgo.Button{Label: l.T(msg.BtnUnbot), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "unbot", ""), Disabled: computers == 0})
-	settings := []discordgo.MessageComponent{
-		discordgo.Button{Label: leavers, Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leavers", "")},
-		discordgo.Button{Label: hints, Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "hints", "")},
-	}
-	return &discordgo.InteractionResponseData{
-		Embeds: []*discordgo.MessageEmbed{embed},
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: l.T(msg.BtnJoin), Style: discordgo.PrimaryButton, CustomID: actionID(t, ViewLobby, "join", ""), Disabled: full},
-			discordgo.Button{Label: l.T(msg.BtnLeave), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewLobby, "leave", "")},
-			discordgo.Button{Label: l.T(msg.BtnStart), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewLobby, "start", ""), Disabled: len(t.Seats) < game.MinPlayers},
-			discordgo.Button{Label: l.T(msg.BtnCancel), Style: discordgo.DangerButton, CustomID: actionID(t, ViewLobby, "cancel", "")},
-		}}, discordgo.ActionsRow{Components: bots}, discordgo.ActionsRow{Components: settings}},
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
 	}
 }
 
@@ -249,20 +189,10 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	switch {
 	case a.Verb == "cancel":
 		r.log.Info().Str("table", a.Table).Msg("table cancelled")
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: r.glang.T(msg.LobbyCancelled, "<@"+r.userID+">"), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
-		}})
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyCancelled(r.glang, r.userID)})
 	case after.Stage == StagePlaying:
 		r.log.Info().Str("table", after.ID).Int("players", len(after.Seats)).Msg("game started")
-		names := make([]string, len(after.Seats))
-		for i, s := range after.Seats {
-			names[i] = s.Mention()
-		}
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-			Content: l.T(msg.LobbyStarted, strings.Join(names, ", ")), Embeds: []*discordgo.MessageEmbed{}, Components: []discordgo.MessageComponent{},
-			AllowedMentions: &discordgo.MessageAllowedMentions{},
-		}})
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyStarted(after, l)})
 		b.refresh.kick(b, r.i.ChannelID)
 	default:
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: lobbyMessage(after, l)})

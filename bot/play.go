@@ -3,24 +3,22 @@ package bot
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // playClick handles a move clicked in a running game: on the table, in a
-// sheet or hand view, or in a private game's view (routes.go).
+// sheet or hand view, or in a private game's view (routes.go, bot/customid).
 func (b *Bot) playClick(r *request, a Action) {
 	var (
 		chosen string
@@ -124,18 +122,6 @@ func (b *Bot) playClick(r *request, a Action) {
 	}
 }
 
-// moveLabel names a choice of an action everybody decides as its button
-// does: "Red 5", or "Pass".
-func moveLabel(g *game.Game, m game.Move, l Lang) string {
-	switch m.Kind {
-	case game.White:
-		return l.T(msg.BtnRow, colorName(l, m.Color), g.WhiteSum())
-	case game.Number:
-		return l.T(msg.BtnRow, colorName(l, m.Color), g.TopNumber())
-	}
-	return l.T(msg.BtnPass)
-}
-
 // moveFromAction turns a clicked action into a move for seat, with a label
 // for the confirmation ("" for a pass).
 func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string, error) {
@@ -209,153 +195,6 @@ func (b *Bot) logProblems(t *Table) {
 	t.Problems = nil
 }
 
-// tableContent is the text of the table message.
-func tableContent(t *Table, l Lang) string {
-	g := t.Game
-	var sb strings.Builder
-	act := t.Seats[g.Active()]
-	if g.Over() {
-		return ""
-	}
-	header := l.T(msg.TurnHeader, g.Turn(), act.Mention())
-	if m := t.Match; m != nil && m.Games > 1 {
-		header = l.T(msg.TurnMatchgame, m.Played()+1, m.Games) + " · " + header
-	}
-	fmt.Fprintln(&sb, header)
-	switch g.Phase() {
-	case game.PhaseWhite:
-		fmt.Fprintln(&sb, l.T(msg.TurnWhite, g.WhiteSum()))
-	case game.PhaseColor:
-		fmt.Fprintln(&sb, l.T(msg.TurnColor, act.Mention()))
-	case game.PhaseTake:
-		fmt.Fprintln(&sb, l.T(msg.TurnTake, act.Mention()))
-	case game.PhaseNumber:
-		fmt.Fprintln(&sb, l.T(msg.TurnNumber, g.TopNumber()))
-	case game.PhasePlay:
-		fmt.Fprintln(&sb, l.T(msg.TurnPlay, act.Mention()))
-	}
-	var waiting []string
-	for _, p := range g.Waiting() {
-		waiting = append(waiting, t.Seats[p].Mention())
-	}
-	fmt.Fprintln(&sb, l.T(msg.TurnWaiting, strings.Join(waiting, " ")))
-	if !t.Deadline.IsZero() {
-		fmt.Fprintln(&sb, l.T(msg.TurnDeadline, fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
-	}
-	// Events of this turn so far; earlier turns' are in their log lines.
-	for _, n := range t.News {
-		if n.Turn == g.Turn() {
-			fmt.Fprintln(&sb, "> "+newsWords(n, l, t.Seats))
-		}
-	}
-	return strings.TrimSpace(sb.String())
-}
-
-// tableControls are the public buttons of the current action. They carry
-// nothing private (RULES C10): rows, dice, display numbers.
-func tableControls(t *Table, l Lang) []discordgo.MessageComponent {
-	g := t.Game
-	var btns []discordgo.MessageComponent
-	add := func(label, verb, arg string, style discordgo.ButtonStyle, disabled bool) {
-		btns = append(btns, discordgo.Button{Label: label, Style: style, CustomID: actionID(t, ViewTable, verb, arg), Disabled: disabled})
-	}
-	switch g.Phase() {
-	case game.PhaseWhite, game.PhaseNumber:
-		n, verb := g.WhiteSum(), "white"
-		if g.Phase() == game.PhaseNumber {
-			n, verb = g.TopNumber(), "number"
-		}
-		// Only the rows somebody still deciding can cross the number in:
-		// a button nobody can take would only earn a private refusal.
-		var open [game.NumColors]bool
-		for p := range t.Seats {
-			for _, m := range g.Choices(p) { // who decided may still change (P4)
-				if m.Kind != game.Pass {
-					open[m.Color] = true
-				}
-			}
-		}
-		for _, c := range game.Colors {
-			if open[c] {
-				add(l.T(msg.BtnRow, colorName(l, c), n), verb, c.String(), discordgo.PrimaryButton, false)
-			}
-		}
-		add(l.T(msg.BtnPass), "pass", "", discordgo.SecondaryButton, false)
-	case game.PhaseColor:
-		d := g.Dice()
-		for _, m := range byColorPassLast(g.LegalMoves(g.Active())) {
-			if m.Kind == game.Colored {
-				w := d[m.White-1]
-				add(l.T(msg.BtnColor, colorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
-					"color", fmt.Sprintf("%d.%s", m.White, m.Color), discordgo.PrimaryButton, false)
-			}
-		}
-		label, style := passButton(t, g.Active(), l)
-		add(label, "pass", "", style, false)
-	case game.PhaseTake:
-		for _, m := range g.LegalMoves(g.Active()) {
-			nums := m.TakeNumbers()
-			add(takeLabel(l, nums), "take", joinInts(nums, "-"), discordgo.PrimaryButton, false)
-		}
-	}
-	rows := chunkButtons(btns)
-	personal := []discordgo.MessageComponent{discordgo.Button{Label: l.T(msg.BtnSheet), Style: discordgo.SecondaryButton, CustomID: actionID(t, ViewTable, "sheet", "")}}
-	if t.Variant.CardGame() {
-		personal = append(personal, discordgo.Button{Label: l.T(msg.BtnHand), Style: discordgo.SuccessButton, CustomID: actionID(t, ViewTable, "hand", "")})
-	}
-	return append(rows, discordgo.ActionsRow{Components: personal})
-}
-
-// byColorPassLast orders moves as their buttons are shown: grouped by
-// colour, Pass last.
-func byColorPassLast(moves []game.Move) []game.Move {
-	slices.SortStableFunc(moves, func(a, b game.Move) int {
-		if (a.Kind == game.Pass) != (b.Kind == game.Pass) {
-			if a.Kind == game.Pass {
-				return 1
-			}
-			return -1
-		}
-		return int(a.Color) - int(b.Color)
-	})
-	return moves
-}
-
-// passButton words the Pass button for seat: where passing ends the turn
-// without a cross, it costs the active player a misthrow (D6), and a 4th
-// ends the game (D9); the button says so, in red.
-func passButton(t *Table, seat int, l Lang) (string, discordgo.ButtonStyle) {
-	g := t.Game
-	if g.Phase() != game.PhaseColor || seat != g.Active() || g.ActiveHasCrossed() {
-		return l.T(msg.BtnPass), discordgo.SecondaryButton
-	}
-	if g.Sheet(seat).Misthrows+1 >= game.MaxMisthrows {
-		return l.T(msg.BtnPassEnd), discordgo.DangerButton
-	}
-	return l.T(msg.BtnPassMisthrow, game.MisthrowPenalty), discordgo.DangerButton
-}
-
-// chunkButtons lays buttons out in rows of at most five.
-func chunkButtons(btns []discordgo.MessageComponent) []discordgo.MessageComponent {
-	var rows []discordgo.MessageComponent
-	for len(btns) > 0 {
-		n := min(5, len(btns))
-		rows = append(rows, discordgo.ActionsRow{Components: btns[:n]})
-		btns = btns[n:]
-	}
-	return rows
-}
-
-func joinInts(ns []int, sep string) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, sep)
-}
-
-func takeLabel(l Lang, nums []int) string { return l.T(msg.BtnTake, joinInts(nums, " + ")) }
-
 // refreshChannel shows the channel's table as it is now in the channel's
 // messages (reconcile). It runs in the channel's refresher goroutine, never
 // under the channel lock while it talks to Discord; the open hand views
@@ -377,55 +216,13 @@ func waitingUsers(t *Table) []string {
 }
 
 // resultsMessage shows the final sheets, the ranking (ties share), the
-// match totals and a button to play again.
+// match totals and a button to play again (view.Results), with the
+// pictures of the sheets and the score chart.
 func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *discordgo.InteractionResponseData {
 	l := LangFor(t.Lang)
 	g := t.Game
-	var sb strings.Builder
-	if headline != "" {
-		fmt.Fprintln(&sb, headline)
-	}
-	stopped := g.EndReason() == game.NotOver
-	if stopped {
-		fmt.Fprintln(&sb, l.T(msg.OverStopped))
-	} else {
-		fmt.Fprintln(&sb, l.T(msg.OverTitle))
-		fmt.Fprintln(&sb, endHeadline(l, t))
-	}
-	scores := g.Scores()
-	win := game.Winners(scores)
-	var wn []string
-	for _, w := range win {
-		wn = append(wn, t.Seats[w].Mention())
-	}
-	switch {
-	case stopped:
-		// Nobody wins a game that was not played to its end.
-		fmt.Fprintln(&sb, l.T(msg.OverStanding))
-	case len(scores) == 1:
-		fmt.Fprintln(&sb, l.T(msg.OverSolo, wn[0], scores[0])) // nobody to beat
-	case len(win) == 1:
-		fmt.Fprintln(&sb, l.T(msg.OverWinner, wn[0], scores[win[0]]))
-	default:
-		fmt.Fprintln(&sb, l.T(msg.OverWinners, listAnd(l, wn), scores[win[0]]))
-	}
-	order := make([]int, len(scores))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, c int) int { return scores[c] - scores[a] })
-	rank := 0
-	for i, p := range order {
-		if i == 0 || scores[p] != scores[order[i-1]] {
-			rank = i + 1 // equal totals share a rank (RULES P3)
-		}
-		fmt.Fprintln(&sb, l.T(msg.OverRank, rank, t.Seats[p].ShownName(), scores[p]))
-	}
-	if m := t.Match; m != nil && m.Games > 1 {
-		fmt.Fprintln(&sb)
-		fmt.Fprint(&sb, matchStandings(l, t, m))
-	}
-	data := &discordgo.InteractionResponseData{Content: strings.TrimSpace(sb.String()), AllowedMentions: &discordgo.MessageAllowedMentions{}}
+	_, kept := b.history()
+	data := view.Results(t, l, headline, kept)
 	if png, err := b.rd.Results(g.Public(), t.Match, l); err != nil {
 		log.Error().Err(err).Msg("render results")
 	} else {
@@ -441,104 +238,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 	} else {
 		data.Files = append(data.Files, &discordgo.File{Name: "chart.png", ContentType: "image/png", Reader: bytes.NewReader(png)})
 	}
-	label := l.T(msg.BtnAgain)
-	if t.Match != nil && !t.Match.Done() {
-		label = l.T(msg.BtnNext)
-	}
-	if t.Stage == StageOver {
-		btns := []discordgo.MessageComponent{
-			discordgo.Button{Label: label, Style: discordgo.SuccessButton, CustomID: actionID(t, ViewResults, "again", "")},
-		}
-		if rec := b.recordButton(t, l); rec != nil {
-			btns = append(btns, rec)
-			// The review reads the kept record once the table moved on.
-			btns = append(btns, reviewButton(l, actionID(t, ViewResults, "review", strconv.Itoa(t.GameNo))))
-		}
-		data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
-	}
 	return data
-}
-
-// endHeadline says what ended a finished game (D9, C9), naming the players:
-// "Ben took a fourth misthrow: the game is over.", "Red (Anna) and blue
-// (Ben) locked: the game is over." (the rows locked for everybody, each with
-// the players who crossed its lock), "Anna locked red and blue: the game is
-// over." (card game: the player's own two locked rows).
-func endHeadline(l Lang, t *Table) string {
-	g := t.Game
-	var lines []string
-	switch g.EndReason() {
-	case game.EndLocks:
-		if t.Variant.CardGame() {
-			for p := range t.Seats {
-				if g.Sheet(p).Locks() < 2 {
-					continue
-				}
-				var rows []string
-				for _, c := range game.Colors {
-					if g.Sheet(p).Rows[c].Locked() {
-						rows = append(rows, l.T(i18n.RowColor[c]))
-					}
-				}
-				lines = append(lines, l.T(msg.OverLockscard, t.Seats[p].Name, listAnd(l, rows)))
-			}
-			break
-		}
-		var rows []string
-		for _, c := range game.Colors {
-			if !g.Closed(c) {
-				continue
-			}
-			var who []string
-			for p := range t.Seats {
-				if g.Sheet(p).Rows[c].Locked() {
-					who = append(who, t.Seats[p].Name)
-				}
-			}
-			row := l.T(i18n.RowColor[c])
-			if len(who) > 0 {
-				row += " (" + strings.Join(who, ", ") + ")"
-			}
-			rows = append(rows, row)
-		}
-		lines = append(lines, upperFirst(l.T(msg.OverLocks, listAnd(l, rows))))
-	case game.EndMisthrows:
-		for p := range t.Seats {
-			if g.Sheet(p).Misthrows >= game.MaxMisthrows {
-				lines = append(lines, l.T(msg.OverMisthrows, t.Seats[p].Name))
-			}
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// matchStandings words a match of several games: the totals of the games
-// finished so far and who leads or has won, or that no game was finished
-// (a match ended with /qwixx end during its first game).
-func matchStandings(l Lang, t *Table, m *game.Match) string {
-	if m.Played() == 0 {
-		return l.T(msg.OverNomatch, m.Games) + "\n"
-	}
-	var sb strings.Builder
-	fmt.Fprintln(&sb, l.T(msg.OverMatch, m.Played(), m.Games))
-	tot := m.Totals()
-	for p, s := range t.Seats {
-		if p < len(tot) {
-			fmt.Fprintln(&sb, l.T(msg.OverMatchrow, s.ShownName(), tot[p]))
-		}
-	}
-	var lead []string
-	for _, p := range m.Leaders() {
-		if p < len(t.Seats) {
-			lead = append(lead, t.Seats[p].Mention())
-		}
-	}
-	if m.Done() {
-		fmt.Fprintln(&sb, l.T(msg.OverMatchwin, listAnd(l, lead)))
-	} else {
-		fmt.Fprintln(&sb, l.T(msg.OverMatchlead, listAnd(l, lead)))
-	}
-	return sb.String()
 }
 
 // playAgain starts the next game of the match, or a new match, with the
@@ -597,32 +297,4 @@ func (b *Bot) playAgain(r *request, a Action) {
 		}
 	}
 	b.refresh.kick(b, r.i.ChannelID)
-}
-
-// againLobby is the lobby that Play again opened (its host asked): it
-// says so and pings the others seated.
-func againLobby(lobby *Table) *discordgo.InteractionResponseData {
-	l := LangFor(lobby.Lang)
-	data := lobbyMessage(lobby, l)
-	data.Content = l.T(msg.LobbyAgainby, "<@"+lobby.Host+">")
-	var ping []string
-	for _, s := range lobby.Seats {
-		if s.Computer == "" && s.UserID != lobby.Host {
-			ping = append(ping, s.UserID)
-		}
-	}
-	if len(ping) > 0 {
-		data.Content += " " + l.T(msg.LobbySeated, mentions(ping))
-	}
-	data.AllowedMentions = &discordgo.MessageAllowedMentions{Users: ping}
-	return data
-}
-
-// mentions is the users' mentions, separated by spaces.
-func mentions(users []string) string {
-	out := make([]string, len(users))
-	for i, u := range users {
-		out[i] = "<@" + u + ">"
-	}
-	return strings.Join(out, " ")
 }

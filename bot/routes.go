@@ -1,57 +1,75 @@
 package bot
 
-// The routing table: what a click on a component does, by the view it
-// sits in and its verb (the custom_id's view and verb segments, see
-// customid.go). DecodeAction accepts exactly the (view, verb) pairs listed
-// here, and component dispatches through it, so the custom_id format and
-// the handlers cannot drift apart.
+import "github.com/qwixxbot/qwixxbot/bot/customid"
+
+// The custom_id codec and the route table are bot/customid's; the bot
+// keeps, for each route, the handler that answers its clicks.
+
+type (
+	// Action is a decoded custom_id.
+	Action = customid.Action
+	// View is where a component sits.
+	View = customid.View
+)
+
+// The views the bot makes components for (customid's).
+const (
+	ViewLobby   = customid.ViewLobby
+	ViewTable   = customid.ViewTable
+	ViewResults = customid.ViewResults
+	ViewSheet   = customid.ViewSheet
+	ViewHand    = customid.ViewHand
+	ViewPeople  = customid.ViewPeople
+	ViewSolo    = customid.ViewSolo
+	ViewDaily   = customid.ViewDaily
+)
+
+// MaxCustomID is Discord's limit on a custom_id's length.
+const MaxCustomID = customid.MaxCustomID
+
+// DecodeAction reads a custom_id; anything this bot could not have made is
+// an error (errOldButton for ids of an earlier version).
+func DecodeAction(id string) (Action, error) { return customid.Decode(id) }
+
+var (
+	errForged    = customid.ErrForged
+	errOldButton = customid.ErrOldButton
+	colorArg     = customid.ColorArg
+)
 
 // clickHandler answers a decoded click.
 type clickHandler func(b *Bot, r *request, a Action)
 
-// route sends the clicks of a view's verbs to a handler.
-type route struct {
-	view   View
-	verbs  []string
-	handle clickHandler
-}
-
-// moveVerbs are the verbs of a move in a running game (moveFromAction).
-var moveVerbs = []string{"white", "number", "color", "take", "pass"}
-
-// routes is the routing table. Handlers of hand views (and of the table's
-// "My cards") run under the user's hand lock (handLocked), in turn with
-// the bot's edits of their hand views; private games' under the key of
-// the clicker's own game (privately). It is set by init: the handlers
-// reach DecodeAction, which reads the table's verbs.
-var routes []route
+// clickHandlers answers each route of the route table (customid.Table).
+// It is set by init: the handlers reach DecodeAction, which reads the
+// table's verbs.
+var clickHandlers map[customid.Route]clickHandler
 
 func init() {
-	routes = []route{
-		{ViewLobby, []string{"join", "leave", "start", "cancel", "bot", "unbot", "leavers", "hints"}, (*Bot).lobbyClick},
-		{ViewTable, moveVerbs, (*Bot).playClick},
-		{ViewTable, []string{"sheet"}, func(b *Bot, r *request, a Action) { b.showSheet(r, a.Table) }},
-		{ViewTable, []string{"hand"}, handLocked(func(b *Bot, r *request, a Action) { b.showHand(r, a.Table, false, "") })},
-		{ViewResults, []string{"again"}, (*Bot).playAgain},
-		{ViewResults, []string{"record"}, (*Bot).recordClick},
-		{ViewResults, []string{"review"}, (*Bot).reviewClick},
-		{ViewPeople, []string{"show"}, (*Bot).statsShow},
-		{ViewPeople, []string{"forget", "keep"}, (*Bot).peopleClick},
-		{ViewSheet, moveVerbs, (*Bot).playClick},
-		{ViewSheet, []string{"hint"}, (*Bot).hint},
-		{ViewHand, []string{"take", "number", "pass", "play"}, handLocked((*Bot).playClick)},
-		{ViewHand, []string{"pick", "as", "cross"}, handLocked((*Bot).playBuilderClick)},
-		{ViewHand, []string{"hand"}, handLocked(func(b *Bot, r *request, a Action) { b.showHand(r, a.Table, true, a.Arg) })},
-		{ViewHand, []string{"hint"}, handLocked((*Bot).hintHand)},
-		{ViewSolo, []string{"white", "color", "pass"}, privately((*Bot).playClick)},
-		{ViewSolo, []string{"hint"}, privately((*Bot).privateHint)},
-		{ViewSolo, []string{"review"}, privately((*Bot).reviewPrivate)},
-		{ViewSolo, []string{"again"}, privately(func(b *Bot, r *request, _ Action) { b.startPrivate(r, privateSolo, true) })},
-		{ViewDaily, []string{"white", "color", "pass"}, privately((*Bot).playClick)},
-		{ViewDaily, []string{"hint"}, privately((*Bot).privateHint)},
-		{ViewDaily, []string{"review"}, privately((*Bot).reviewPrivate)},
+	clickHandlers = map[customid.Route]clickHandler{
+		customid.RouteLobby:         (*Bot).lobbyClick,
+		customid.RouteTableMove:     (*Bot).playClick,
+		customid.RouteTableSheet:    func(b *Bot, r *request, a Action) { b.showSheet(r, a.Table) },
+		customid.RouteTableHand:     handLocked(func(b *Bot, r *request, a Action) { b.showHand(r, a.Table, false, "") }),
+		customid.RouteResultsAgain:  (*Bot).playAgain,
+		customid.RouteResultsRecord: (*Bot).recordClick,
+		customid.RouteResultsReview: (*Bot).reviewClick,
+		customid.RoutePeopleShow:    (*Bot).statsShow,
+		customid.RoutePeopleForget:  (*Bot).peopleClick,
+		customid.RouteSheetMove:     (*Bot).playClick,
+		customid.RouteSheetHint:     (*Bot).hint,
+		customid.RouteHandMove:      handLocked((*Bot).playClick),
+		customid.RouteHandBuilder:   handLocked((*Bot).playBuilderClick),
+		customid.RouteHandRefresh:   handLocked(func(b *Bot, r *request, a Action) { b.showHand(r, a.Table, true, a.Arg) }),
+		customid.RouteHandHint:      handLocked((*Bot).hintHand),
+		customid.RouteSoloMove:      privately((*Bot).playClick),
+		customid.RouteSoloHint:      privately((*Bot).privateHint),
+		customid.RouteSoloReview:    privately((*Bot).reviewPrivate),
+		customid.RouteSoloAgain:     privately(func(b *Bot, r *request, _ Action) { b.startPrivate(r, privateSolo, true) }),
+		customid.RouteDailyMove:     privately((*Bot).playClick),
+		customid.RouteDailyHint:     privately((*Bot).privateHint),
+		customid.RouteDailyReview:   privately((*Bot).reviewPrivate),
 	}
-	viewVerbs = routeVerbs()
 }
 
 // handLocked runs h under the clicker's hand lock in the channel.
@@ -77,24 +95,9 @@ func privately(h clickHandler) clickHandler {
 
 // handlerOf is the handler of a click on view's verb, nil for none.
 func handlerOf(v View, verb string) clickHandler {
-	for _, rt := range routes {
-		if rt.view != v {
-			continue
-		}
-		for _, x := range rt.verbs {
-			if x == verb {
-				return rt.handle
-			}
-		}
+	rt, ok := customid.RouteOf(v, verb)
+	if !ok {
+		return nil
 	}
-	return nil
-}
-
-// routeVerbs lists the routing table's verbs by view.
-func routeVerbs() map[View][]string {
-	out := map[View][]string{}
-	for _, rt := range routes {
-		out[rt.view] = append(out[rt.view], rt.verbs...)
-	}
-	return out
+	return clickHandlers[rt]
 }

@@ -1,54 +1,67 @@
 package bot
 
-import "testing"
+import (
+	"slices"
+	"testing"
 
-// Every (view, verb) of the routing table has exactly one handler, every
-// view's components are either all private or all public, and a custom_id
-// made for a pair decodes to it; a verb of another view does not.
-func TestRoutingTableIsTheCustomIDFormat(t *testing.T) {
-	seen := map[View]map[string]bool{}
-	for _, rt := range routes {
-		if rt.handle == nil || len(rt.verbs) == 0 {
-			t.Fatalf("route of view %c without a handler or verbs", rt.view)
+	"github.com/qwixxbot/qwixxbot/bot/customid"
+	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/game/ai"
+)
+
+// Every route of the route table has a handler, and every handler a route:
+// each click the custom_ids allow is answered.
+func TestEveryRouteHasAHandler(t *testing.T) {
+	routes := map[customid.Route]bool{}
+	for _, e := range customid.Table() {
+		routes[e.Route] = true
+		if clickHandlers[e.Route] == nil {
+			t.Errorf("route %q has no handler", e.Route)
 		}
-		if seen[rt.view] == nil {
-			seen[rt.view] = map[string]bool{}
-		}
-		for _, v := range rt.verbs {
-			if seen[rt.view][v] {
-				t.Errorf("view %c verb %q routed twice", rt.view, v)
-			}
-			seen[rt.view][v] = true
-			arg := ""
-			switch v {
-			case "white", "number":
-				arg = "red"
-			case "color":
-				arg = "1.red"
-			case "take":
-				arg = "5"
-			case "record", "review":
-				arg = "1"
-			case "bot":
-				arg = "easy"
-			case "as", "cross", "play":
-				continue // the play builder's arguments: customid_test.go
-			}
-			id := Action{Table: "abc", Stamp: 3, View: rt.view, Verb: v, Arg: arg}.Encode()
-			a, err := DecodeAction(id)
-			if err != nil || a.View != rt.view || a.Verb != v || handlerOf(a.View, a.Verb) == nil {
-				t.Errorf("%s: decoded %+v, %v", id, a, err)
+		for _, v := range e.Verbs {
+			if handlerOf(e.View, v) == nil {
+				t.Errorf("view %c verb %q has no handler", e.View, v)
 			}
 		}
 	}
-	if len(seen) != len(viewVerbs) {
-		t.Fatalf("%d views routed, %d accepted", len(seen), len(viewVerbs))
-	}
-	// A verb of the table is no verb of the lobby.
-	if _, err := DecodeAction(Action{Table: "abc", Stamp: 3, View: ViewLobby, Verb: "white", Arg: "red"}.Encode()); err == nil {
-		t.Fatal("a lobby custom_id with a move verb was accepted")
+	for rt := range clickHandlers {
+		if !routes[rt] {
+			t.Errorf("handler of route %q, which the table does not list", rt)
+		}
 	}
 	if handlerOf(ViewLobby, "white") != nil {
 		t.Fatal("a move routed in the lobby")
+	}
+}
+
+// The levels a lobby's bot button may carry are the computer players'
+// levels offered at a table.
+func TestCustomIDLevelsAreTheAILevels(t *testing.T) {
+	var names []string
+	for _, l := range ai.Levels {
+		names = append(names, l.String())
+	}
+	if !slices.Equal(names, customid.Levels) {
+		t.Fatalf("customid.Levels %v, ai.Levels %v", customid.Levels, names)
+	}
+}
+
+// The play builder's selection as custom_ids carry it: customid accepts
+// exactly what session.DecodePlay reads and Encode writes again unchanged (the
+// codec checks the grammar with the standard library only).
+func TestCustomIDPlayArgIsThePlayCodec(t *testing.T) {
+	args := []string{"", ".", "..", "...", "R4.r.4", "R4-J7.r.4-7", "J7..", "R4-R5-J7.r.4-5-7", "R4-R5-R6-R7.r.",
+		"r4.r.4", "R4.red.4", "R4.R.4", "R04.r.4", "R4.r.04", "R4.r", "R4.r.4-5-6-7", "R4.r.1", "R4.r.13", "X4..", "R..",
+		"J12.b.12", "J2.y.2-2-2", "R+4..", "R 4..", "-R4..", "R4-..", ".r.", "..4", "B12-G2.g.", "R4.x.", "R4.rr."}
+	for _, c := range game.FullDeck(true) {
+		args = append(args, c.String()+"..", c.String()+".y.3")
+	}
+	for _, arg := range args {
+		p, err := session.DecodePlay(arg)
+		want := err == nil && p.Encode() == arg
+		if _, got := customid.CanonicalArg("play", arg); got != want {
+			t.Errorf("play arg %q: customid accepts %v, decodePlay and encode %v", arg, got, want)
+		}
 	}
 }

@@ -1,19 +1,18 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -31,14 +30,6 @@ const (
 
 // privateKey is the stored key of userID's private game of kind.
 func privateKey(kind, userID string) string { return session.PrivateKey(kind, userID) }
-
-// privateViewOf is the view of a private game of kind.
-func privateViewOf(kind string) View {
-	if kind == privateDaily {
-		return ViewDaily
-	}
-	return ViewSolo
-}
 
 // dailySecret is the key of the daily challenge's seeds (ai.DailySeed):
 // Options.DailySecret, or the store's kept secret.
@@ -318,88 +309,26 @@ func (b *Bot) answerPrivateAs(r *request, t *Table, note, mark string, update bo
 	r.respond(&discordgo.InteractionResponse{Type: typ, Data: data})
 }
 
-// privateData is a private game's view: what to do now and the sheet with
-// the dice and the cells the choices would cross, the choices as buttons;
-// once it is over, the score (and for the daily challenge the day's
-// ranking, the streak, the par and a text to share), with the review.
+// privateData is a private game's view (view.Private) with the picture of
+// the sheet drawn, and once a daily challenge is over its summary.
 func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.InteractionResponseData, error) {
-	l := r.lang
-	g := t.Game
-	view := privateViewOf(t.Private)
-	var lines []string
-	if note != "" {
-		lines = append(lines, note)
+	var daily []string
+	if t.Stage != StagePlaying && t.Private == privateDaily {
+		daily = b.dailySummary(r, t)
 	}
-	score := g.Sheet(0).Score()
-	title := l.T(msg.SoloTitle)
-	if t.Private == privateDaily {
-		title = l.T(msg.DailyTitle, strconv.Itoa(t.Daily))
-	}
-	var comps []discordgo.MessageComponent
-	if t.Stage == StagePlaying {
-		lines = append(lines, l.T(msg.SoloHeader, title, g.Turn(), score))
-		switch g.Phase() {
-		case game.PhaseWhite:
-			lines = append(lines, l.T(msg.SoloWhite, g.WhiteSum()))
-		case game.PhaseColor:
-			lines = append(lines, l.T(msg.SoloColor))
-		}
-		comps = personalControls(t, 0, l, view)
-	} else {
-		lines = append(lines, l.T(msg.SoloOver, title, score))
-		if t.Private == privateDaily {
-			lines = append(lines, b.dailySummary(r, t)...)
-		}
-		btns := []discordgo.MessageComponent{reviewButton(l, actionID(t, view, "review", strconv.Itoa(t.GameNo)))}
-		if t.Private == privateSolo {
-			btns = append(btns, discordgo.Button{Label: l.T(msg.BtnSoloAgain), Style: discordgo.SuccessButton, CustomID: actionID(t, view, "again", "")})
-		}
-		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
-	}
-	png, err := b.rd.Sheet(g.Public(), 0, sheetChoices(t, 0), l)
+	png, err := b.rd.Sheet(t.Game.Public(), 0, sheetChoices(t, 0), r.lang)
 	if err != nil {
 		return nil, err
 	}
-	return &discordgo.InteractionResponseData{
-		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
-		Files:       []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-		Attachments: &[]*discordgo.MessageAttachment{},
-	}, nil
+	return view.Private(t, r.lang, note, daily, png), nil
 }
 
-// dailySummary is what a finished daily challenge shows: the par, the
-// player's place among the server's players of the day, their streak and
-// a text to share that gives away no dice.
+// dailySummary is what a finished daily challenge shows (view.Daily):
+// the par, the player's place among the server's players of the day,
+// their streak and a text to share that gives away no dice.
 func (b *Bot) dailySummary(r *request, t *Table) []string {
-	l := r.lang
-	score := t.Game.Sheet(0).Score()
-	lines := []string{l.T(msg.DailyPar, t.Par, score-t.Par)}
-	if rank, of, top := b.dailyRanking(r, t); of > 0 {
-		lines = append(lines, l.T(msg.DailyRank, rank, of))
-		lines = append(lines, top...)
-	}
-	lines = append(lines, l.T(msg.DailyStreak, t.Streak))
-	lines = append(lines, l.T(msg.DailyShare), "```\n"+dailyShare(l, t)+"\n```")
-	return lines
-}
-
-// dailyShare is the spoiler-free text of a finished daily challenge:
-// number, score, par, the crosses per row, locks, misthrows and streak,
-// nothing of the dice.
-func dailyShare(l Lang, t *Table) string {
-	sh := t.Game.Sheet(0)
-	var rows []string
-	squares := map[game.Color]string{game.Red: "🟥", game.Yellow: "🟨", game.Green: "🟩", game.Blue: "🟦"}
-	for _, c := range game.Colors {
-		n := sh.Rows[c].Count()
-		if sh.Rows[c].Locked() {
-			rows = append(rows, fmt.Sprintf("%s%d🔒", squares[c], n))
-		} else {
-			rows = append(rows, fmt.Sprintf("%s%d", squares[c], n))
-		}
-	}
-	line := l.T(msg.DailySharehead, strconv.Itoa(t.Daily), sh.Score(), t.Par)
-	return line + "\n" + strings.Join(rows, " ") + " " + strings.Repeat("✖", sh.Misthrows) + "\n🔥 " + strconv.Itoa(t.Streak)
+	rank, of, top := b.dailyRanking(r, t)
+	return view.Daily(r.lang, t, rank, of, top)
 }
 
 // dailyRanking is the player's place among the players of the same daily
@@ -422,11 +351,6 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 		top = append(top, r.lang.T(msg.DailyRankrow, row.Place, escapeMarkdown(row.Name), row.Score))
 	}
 	return rank, of, top
-}
-
-// reviewButton is the 🔍 Review button.
-func reviewButton(l Lang, customID string) discordgo.Button {
-	return discordgo.Button{Label: l.T(msg.BtnReview), Style: discordgo.SecondaryButton, CustomID: customID, Emoji: &discordgo.ComponentEmoji{Name: "🔍"}}
 }
 
 // cmdSoloChannel starts a solo dice game in the channel: a table of one

@@ -1,12 +1,7 @@
 package bot
 
 import (
-	"strconv"
-
-	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
-
 	"github.com/qwixxbot/qwixxbot/bot/session"
-	"github.com/qwixxbot/qwixxbot/game"
 )
 
 // The table and its parts are the session package's (bot/session): the
@@ -48,44 +43,3 @@ const (
 	newsTimeoutTake = session.NewsTimeoutTake
 	newsTimeoutPlay = session.NewsTimeoutPlay
 )
-
-// newsWords puts the news into words in l, naming the seats' players.
-func newsWords(n News, l Lang, seats []Seat) string {
-	name := "#" + strconv.Itoa(n.Seat+1)
-	if n.Seat >= 0 && n.Seat < len(seats) {
-		name = seats[n.Seat].Name
-	}
-	switch n.Event {
-	case newsLock:
-		return l.T(msg.EventLock, name, rowName(l, n.Color))
-	case newsMisthrow:
-		return l.T(msg.EventMisthrow, name, n.N)
-	case newsReshuffle:
-		return l.T(msg.EventReshuffle, n.N)
-	case newsPlayed:
-		cards := make([]game.Card, 0, len(n.Cards))
-		for _, s := range n.Cards {
-			if c, err := game.ParseCard(s); err == nil {
-				cards = append(cards, c)
-			}
-		}
-		return l.T(msg.TurnPlayed, name, playedList(l, cards, n.Color, true))
-	case newsLeft:
-		return l.T(msg.EventLeft, name)
-	case newsLeftBot:
-		return l.T(msg.EventLeftComputer, name)
-	case newsTimeout:
-		return l.T(msg.TurnTimeout, name)
-	case newsTimeoutTake:
-		return l.T(msg.TurnTimeoutTake, name, joinInts(n.Nums, " + "))
-	case newsTimeoutPlay:
-		return l.T(msg.TurnTimeoutPlay, name)
-	}
-	return n.Text
-}
-
-// actionID makes the custom_id of a component in t's view for its current
-// state.
-func actionID(t *Table, view View, verb, arg string) string {
-	return Action{Table: t.ID, Stamp: t.Stamp(), View: view, Verb: verb, Arg: arg}.Encode()
-}

@@ -1,4 +1,4 @@
-package bot
+package customid
 
 import (
 	"strings"
@@ -20,9 +20,9 @@ func TestCustomIDRoundTrip(t *testing.T) {
 		if len(id) > MaxCustomID {
 			t.Fatalf("%q too long", id)
 		}
-		got, err := DecodeAction(id)
+		got, err := Decode(id)
 		if err != nil || got != a {
-			t.Errorf("DecodeAction(%q) = %+v, %v; want %+v", id, got, err, a)
+			t.Errorf("Decode(%q) = %+v, %v; want %+v", id, got, err, a)
 		}
 	}
 }
@@ -42,8 +42,8 @@ func TestCustomIDForgeries(t *testing.T) {
 		"q2:t:1:h:cross:R4.r.4:x",
 	} {
 		for _, id := range []string{id, id + "#" + checkOf(id)} {
-			if a, err := DecodeAction(id); err == nil {
-				t.Errorf("DecodeAction(%q) accepted a forgery: %+v", id, a)
+			if a, err := Decode(id); err == nil {
+				t.Errorf("Decode(%q) accepted a forgery: %+v", id, a)
 			}
 		}
 	}
@@ -62,20 +62,20 @@ func TestCustomIDTruncationsRefused(t *testing.T) {
 	} {
 		id := a.Encode()
 		for n := 0; n < len(id); n++ {
-			if got, err := DecodeAction(id[:n]); err == nil {
-				t.Errorf("DecodeAction(%q), a truncation of %q, = %+v", id[:n], id, got)
+			if got, err := Decode(id[:n]); err == nil {
+				t.Errorf("Decode(%q), a truncation of %q, = %+v", id[:n], id, got)
 			}
 		}
 	}
 }
 
 func TestCustomIDOldVersionIsOutdated(t *testing.T) {
-	if _, err := DecodeAction("q1:abc:3:white:red"); err != errOldButton {
-		t.Fatalf("q1 custom_id: %v, want errOldButton", err)
+	if _, err := Decode("q1:abc:3:white:red"); err != ErrOldButton {
+		t.Fatalf("q1 custom_id: %v, want ErrOldButton", err)
 	}
 }
 
-func FuzzDecodeAction(f *testing.F) {
+func FuzzDecode(f *testing.F) {
 	for _, a := range []Action{
 		{Table: "abc", Stamp: 3, View: ViewTable, Verb: "white", Arg: "red"},
 		{Table: "abc", Stamp: 3, View: ViewLobby, Verb: "join"},
@@ -84,7 +84,7 @@ func FuzzDecodeAction(f *testing.F) {
 		f.Add(a.Encode())
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		a, err := DecodeAction(id)
+		a, err := Decode(id)
 		if err != nil {
 			return
 		}

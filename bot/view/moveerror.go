@@ -1,4 +1,4 @@
-package bot
+package view
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-// colorName is a row's colour in the language.
-func colorName(l Lang, c game.Color) string { return l.T(i18n.Color[c]) }
+// ColorName is a row's colour in the language.
+func ColorName(l i18n.Lang, c game.Color) string { return l.T(i18n.Color[c]) }
 
-// explain says in the user's language why a move was refused.
-func explain(l Lang, err error) string {
+// Explain says in the user's language why a move was refused.
+func Explain(l i18n.Lang, err error) string {
 	var e *game.MoveError
 	if !errors.As(err, &e) {
 		return l.T(msg.ErrInternal)
@@ -30,19 +30,19 @@ func explain(l Lang, err error) string {
 	case game.ReasonAlreadyDecided:
 		return l.T(msg.WhyDecided)
 	case game.ReasonNoSuchNumber:
-		return l.T(msg.WhyNumber, rowIn(l, e.Color), e.Number)
+		return l.T(msg.WhyNumber, RowIn(l, e.Color), e.Number)
 	case game.ReasonRowClosed:
-		return upperFirst(l.T(msg.WhyClosed, rowName(l, e.Color)))
+		return UpperFirst(l.T(msg.WhyClosed, RowName(l, e.Color)))
 	case game.ReasonDieGone:
 		return l.T(msg.WhyDiegone, l.T(i18n.Adj[e.Color]))
 	case game.ReasonRowLockedOwn:
-		return l.T(msg.WhyOwnlock, rowName(l, e.Color))
+		return l.T(msg.WhyOwnlock, RowName(l, e.Color))
 	case game.ReasonAlreadyCrossed:
-		return upperFirst(l.T(msg.WhyCrossed, cellName(l, e.Color, e.Number)))
+		return UpperFirst(l.T(msg.WhyCrossed, CellName(l, e.Color, e.Number)))
 	case game.ReasonLeftOfLast:
-		return upperFirst(l.T(msg.WhyLeft, cellName(l, e.Color, e.Number), rowIn(l, e.Color), e.Last))
+		return UpperFirst(l.T(msg.WhyLeft, CellName(l, e.Color, e.Number), RowIn(l, e.Color), e.Last))
 	case game.ReasonNeedFive:
-		return l.T(msg.WhyFive, cellName(l, e.Color, e.Number), rowIn(l, e.Color), e.Count)
+		return l.T(msg.WhyFive, CellName(l, e.Color, e.Number), RowIn(l, e.Color), e.Count)
 	case game.ReasonBadWhiteDie:
 		return l.T(msg.WhyWhite)
 	case game.ReasonTakeCount:
@@ -58,7 +58,7 @@ func explain(l Lang, err error) string {
 	case game.ReasonMixedColors:
 		return l.T(msg.WhyMixed)
 	case game.ReasonJokerColor:
-		return l.T(msg.WhyJokercol, colorWord(l, e.Color))
+		return l.T(msg.WhyJokercol, ColorWord(l, e.Color))
 	case game.ReasonCrossNotPlayed:
 		return l.T(msg.WhyNotplayed, e.Number)
 	case game.ReasonGap:

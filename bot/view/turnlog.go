@@ -1,16 +1,16 @@
-package bot
+package view
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
-
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-// turnLogLine words one turn as a single line for the channel's log, in the
+// TurnLogLine words one turn as a single line for the channel's log, in the
 // table's language: "Turn 7 · Ben rolled 3+3 · Ben – · Chloé ✕ blue 6 ·
 // Anna ✕ red 6 · Ben ✕ yellow 9 (3+6)", or for the card game "Turn 4 · Ben
 // took 5 + 9 · number 7: Ben – · Anna ✕ green 7 · Ben played Red 4, Red 5 ✕
@@ -19,7 +19,7 @@ import (
 // player's misthrow and the end of the game. It reads only the summary and
 // the seat names, so the line is a pure function of the stored game and
 // holds nothing hidden (RULES C10). An unfinished turn ends with "…".
-func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
+func TurnLogLine(l i18n.Lang, t game.TurnSummary, names []string) string {
 	name := func(p int) string {
 		if p >= 0 && p < len(names) {
 			return names[p]
@@ -44,13 +44,13 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 		case game.Number:
 			s = l.T(msg.LogCross, who, logColor(l, d.Color), first(d.Crossed))
 		case game.Take:
-			s = l.T(msg.LogTook, who, joinInts(d.Took, " + "))
+			s = l.T(msg.LogTook, who, customid.JoinInts(d.Took, " + "))
 		case game.Play:
 			cards := playedCards(l, d.Cards)
 			if len(d.Crossed) == 0 {
 				s = l.T(msg.LogPlayednone, who, cards)
 			} else {
-				s = l.T(msg.LogPlayed, who, cards, joinInts(d.Crossed, ", "))
+				s = l.T(msg.LogPlayed, who, cards, customid.JoinInts(d.Crossed, ", "))
 			}
 		default:
 			continue
@@ -63,7 +63,7 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 		if i+1 == len(t.Decisions) || t.Decisions[i+1].Action != d.Action {
 			for _, lk := range t.Locks {
 				if lk.Action == d.Action {
-					parts = append(parts, l.T(msg.LogLock, name(lk.Player), rowName(l, lk.Color)))
+					parts = append(parts, l.T(msg.LogLock, name(lk.Player), RowName(l, lk.Color)))
 				}
 			}
 		}
@@ -90,11 +90,11 @@ func turnLogLine(l Lang, t game.TurnSummary, names []string) string {
 }
 
 // logColor is a colour as the log names a crossed number's row.
-func logColor(l Lang, c game.Color) string { return l.T(i18n.ColorWord[c]) }
+func logColor(l i18n.Lang, c game.Color) string { return l.T(i18n.ColorWord[c]) }
 
 // playedCards names the cards of a play, public once played (RULES C10):
 // "Red 4, Red 5", "Joker 7 → Red".
-func playedCards(l Lang, cs []game.PlayedCard) string {
+func playedCards(l i18n.Lang, cs []game.PlayedCard) string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		if c.Joker {

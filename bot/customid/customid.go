@@ -1,16 +1,9 @@
-package bot
-
-import (
-	"errors"
-	"fmt"
-	"hash/crc32"
-	"strconv"
-	"strings"
-
-	"github.com/qwixxbot/qwixxbot/bot/session"
-	"github.com/qwixxbot/qwixxbot/game/ai"
-)
-
+// Package customid is the custom_id codec of the bot's components and
+// their route table: which view carries which verbs, and which route
+// answers a click. It uses the standard library only, so that every
+// surface (the gateway bot, an interactions endpoint, a test) can read
+// and write custom_ids without the bot.
+//
 // A component's custom_id names the table it belongs to, the state it was
 // made for and the view it sits in, so that buttons keep working after a
 // restart, a click on an outdated button is recognised, and a click can
@@ -30,9 +23,21 @@ import (
 //
 // Decoding is strict: the view must be one the bot makes, the verb one that
 // view carries, and the argument exactly as the bot writes it (see
-// canonicalArg), so a truncated or altered custom_id is refused rather than
+// CanonicalArg), so a truncated or altered custom_id is refused rather than
 // read as something close to it. Version 1 ids (q1:…) are recognised as
 // buttons of an older bot and answered as outdated.
+package customid
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// customIDPrefix marks the custom_ids of this version.
 const customIDPrefix = "q2"
 
 // oldCustomIDPrefix marks the custom_ids of bots before the view segment.
@@ -56,7 +61,7 @@ const (
 	// statistics (its table segment is the user whose statistics they
 	// are) and the confirmation of /qwixx forget-me (the user asking).
 	ViewPeople View = 'u'
-	// ViewSolo and ViewDaily are a private game's view (solo.go): the
+	// ViewSolo and ViewDaily are a private game's view (bot/solo.go): the
 	// game itself, played in one ephemeral message; the table segment is
 	// the private table's id.
 	ViewSolo  View = 'o'
@@ -70,9 +75,13 @@ func (v View) Private() bool {
 }
 
 // viewVerbs lists, per view, the verbs its components carry: the verbs of
-// the routing table (routes.go), so that the custom_ids the bot accepts
+// the route table (routes.go), so that the custom_ids the bot accepts
 // and the clicks it can handle are one list.
 var viewVerbs = routeVerbs()
+
+// Verbs lists the verbs view's components carry, in the route table's
+// order.
+func Verbs(v View) []string { return append([]string(nil), viewVerbs[v]...) }
 
 // IsSelect reports whether the action belongs to a select menu (the play
 // builder's) rather than a button.
@@ -88,11 +97,11 @@ type Action struct {
 }
 
 var (
-	// errForged reports a custom_id that this bot did not make.
-	errForged = errors.New("bot: malformed custom_id")
-	// errOldButton reports a custom_id made by an earlier version of the
+	// ErrForged reports a custom_id that this bot did not make.
+	ErrForged = errors.New("bot: malformed custom_id")
+	// ErrOldButton reports a custom_id made by an earlier version of the
 	// bot, before the format carried the view.
-	errOldButton = errors.New("bot: custom_id of an earlier bot version")
+	ErrOldButton = errors.New("bot: custom_id of an earlier bot version")
 )
 
 // Encode writes the action as a custom_id.
@@ -103,47 +112,47 @@ func (a Action) Encode() string {
 	}
 	s += "#" + checkOf(s)
 	if len(s) > MaxCustomID {
-		panic(fmt.Sprintf("bot: custom_id %q exceeds %d characters", s, MaxCustomID))
+		panic(fmt.Sprintf("customid: custom_id %q exceeds %d characters", s, MaxCustomID))
 	}
 	return s
 }
 
-// DecodeAction reads a custom_id; anything this bot could not have made is
-// an error (errOldButton for ids of an earlier version).
-func DecodeAction(id string) (Action, error) {
+// Decode reads a custom_id; anything this bot could not have made is
+// an error (ErrOldButton for ids of an earlier version).
+func Decode(id string) (Action, error) {
 	if len(id) == 0 || len(id) > MaxCustomID {
-		return Action{}, errForged
+		return Action{}, ErrForged
 	}
 	if strings.HasPrefix(id, oldCustomIDPrefix+":") {
-		return Action{}, errOldButton
+		return Action{}, ErrOldButton
 	}
 	body, check, ok := strings.Cut(id, "#")
 	if !ok || check != checkOf(body) {
-		return Action{}, errForged
+		return Action{}, ErrForged
 	}
 	parts := strings.SplitN(body, ":", 6)
 	if len(parts) < 5 || parts[0] != customIDPrefix {
-		return Action{}, errForged
+		return Action{}, ErrForged
 	}
 	stamp, err := strconv.Atoi(parts[2])
 	if err != nil || stamp < 0 || strconv.Itoa(stamp) != parts[2] {
-		return Action{}, errForged
+		return Action{}, ErrForged
 	}
 	if len(parts[3]) != 1 {
-		return Action{}, errForged
+		return Action{}, ErrForged
 	}
 	a := Action{Table: parts[1], Stamp: stamp, View: View(parts[3][0]), Verb: parts[4]}
 	if len(parts) == 6 {
 		if parts[5] == "" {
-			return Action{}, errForged
+			return Action{}, ErrForged
 		}
 		a.Arg = parts[5]
 	}
 	if !validToken(a.Table) || !viewHas(a.View, a.Verb) {
-		return Action{}, errForged
+		return Action{}, ErrForged
 	}
-	if canon, ok := canonicalArg(a.Verb, a.Arg); !ok || canon != a.Arg {
-		return Action{}, errForged
+	if canon, ok := CanonicalArg(a.Verb, a.Arg); !ok || canon != a.Arg {
+		return Action{}, ErrForged
 	}
 	return a, nil
 }
@@ -171,24 +180,24 @@ func viewHas(v View, verb string) bool {
 	return false
 }
 
-// canonicalArg parses a verb's argument and writes it again the way the bot
+// CanonicalArg parses a verb's argument and writes it again the way the bot
 // writes it; ok is false when arg is not a valid argument of verb at all.
 // A custom_id is accepted only when its argument is already canonical.
-func canonicalArg(verb, arg string) (string, bool) {
+func CanonicalArg(verb, arg string) (string, bool) {
 	switch verb {
 	case "white", "number":
-		c, ok := colorArg(arg)
+		c, ok := ColorArg(arg)
 		return c, ok
 	case "color":
 		w, col, ok := strings.Cut(arg, ".")
-		c, ok2 := colorArg(col)
+		c, ok2 := ColorArg(col)
 		if !ok || !ok2 || (w != "1" && w != "2") {
 			return "", false
 		}
 		return w + "." + c, true
 	case "take":
 		nums, ok := numberList(arg, "-", 1, 3)
-		return joinInts(nums, "-"), ok
+		return JoinInts(nums, "-"), ok
 	case "record", "review":
 		n, err := strconv.Atoi(arg)
 		return strconv.Itoa(n), err == nil && n > 0
@@ -201,21 +210,16 @@ func canonicalArg(verb, arg string) (string, bool) {
 		n, err := strconv.Atoi(arg)
 		return strconv.Itoa(n), err == nil && n > 0
 	case "bot":
-		l, err := ai.ParseLevel(arg)
-		return l.String(), err == nil
+		return arg, slices.Contains(Levels, arg)
 	case "as", "cross", "play":
-		p, err := session.DecodePlay(arg)
-		if err != nil {
-			return "", false
-		}
-		return p.Encode(), true
+		return arg, canonicalPlay(arg)
 	default: // verbs without an argument
 		return "", arg == ""
 	}
 }
 
-// colorArg accepts exactly a colour's name as the bot writes it ("red").
-func colorArg(s string) (string, bool) {
+// ColorArg accepts exactly a colour's name as the bot writes it ("red").
+func ColorArg(s string) (string, bool) {
 	for _, c := range []string{"red", "yellow", "green", "blue"} {
 		if s == c {
 			return s, true
@@ -255,4 +259,51 @@ func validToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// Levels are the names of the computer players' levels a lobby's "bot"
+// button may carry (game/ai's Levels, which a test of the bot compares).
+var Levels = []string{"easy", "medium", "hard"}
+
+// canonicalPlay reports whether s is a play builder's selection exactly as
+// the bot writes it: "R4-R5-J7.r.4-5-7", up to three cards (a colour's
+// letter R, Y, G, B or the joker's J, and a number 2–12), the colour they
+// count as (r, y, g, b or none) and up to three numbers 2–12 to cross.
+func canonicalPlay(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	if parts[0] != "" {
+		cards := strings.Split(parts[0], "-")
+		if len(cards) > 3 {
+			return false
+		}
+		for _, c := range cards {
+			if c == "" || !strings.Contains("RYGBJ", c[:1]) {
+				return false
+			}
+			if _, ok := numberList(c[1:], "-", 1, 1); !ok {
+				return false
+			}
+		}
+	}
+	if p := parts[1]; p != "" && (len(p) != 1 || !strings.Contains("rygb", p)) {
+		return false
+	}
+	if parts[2] != "" {
+		if _, ok := numberList(parts[2], "-", 1, 3); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// JoinInts writes numbers separated by sep: "5-9-12".
+func JoinInts(ns []int, sep string) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, sep)
 }
