@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -452,7 +453,7 @@ func TestD4PublicRowOffersOnlyLegalRows(t *testing.T) {
 	}
 	tb := &Table{ID: "t1", Seats: []Seat{{UserID: "anna", Name: "Anna"}, {UserID: "ben", Name: "Ben"}}, Variant: game.Dice, Stage: StagePlaying, Game: g}
 	var labels []string
-	for _, row := range tableControls(tb, LangFor("en")) {
+	for _, row := range view.TableControls(tb, LangFor("en")) {
 		for _, c := range row.(discordgo.ActionsRow).Components {
 			labels = append(labels, c.(discordgo.Button).Label)
 		}
@@ -629,7 +630,7 @@ func TestJoinFullTableNamesItsSeatLimitD1(t *testing.T) {
 	}
 	// The Join button is disabled; a click on it anyway (a stale client)
 	// is refused, privately, naming the limit.
-	join := actionID(h.table(), ViewLobby, "join", "")
+	join := view.ActionID(h.table(), ViewLobby, "join", "")
 	r := h.click("dan", join, nil)
 	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || r.Data.Content != "The table is full (3 players)." {
 		t.Fatalf("join of a full 3-seat table: %q", r.Data.Content)

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -386,14 +387,14 @@ func TestHandPictureSentOnlyWhenTheCardsChange(t *testing.T) {
 	if len(hand.Data.Files) != 1 {
 		t.Fatalf("the hand view has %d pictures", len(hand.Data.Files))
 	}
-	view := viewMessage(hand)
+	shown := viewMessage(hand)
 	pick := selectMenu(hand.Data.Components, "pick")
-	up := h.click(user, pick.CustomID, view, pick.Options[0].Value)
-	if len(up.Data.Files) != 0 || up.Data.Attachments != nil || !strings.Contains(up.Data.Content, handLine(LangFor("en"), tb, tb.Game.Active())) {
+	up := h.click(user, pick.CustomID, shown, pick.Options[0].Value)
+	if len(up.Data.Files) != 0 || up.Data.Attachments != nil || !strings.Contains(up.Data.Content, view.HandLine(LangFor("en"), tb, tb.Game.Active())) {
 		t.Fatalf("a builder step sent %d pictures (attachments %v)", len(up.Data.Files), up.Data.Attachments)
 	}
 	if hint := buttons(up.Data.Components, "💡 Hint"); len(hint) == 1 {
-		if r := h.click(user, hint[0], view); len(r.Data.Files) != 0 {
+		if r := h.click(user, hint[0], shown); len(r.Data.Files) != 0 {
 			t.Fatalf("the hint sent %d pictures", len(r.Data.Files))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
@@ -89,12 +90,12 @@ func logLine(t *Table, key string) string {
 	line := l.T(msg.LogTurn, turn)
 	for _, ts := range t.Game.Turns() {
 		if ts.Turn == turn {
-			line = turnLogLine(l, ts, names)
+			line = view.TurnLogLine(l, ts, names)
 		}
 	}
 	for _, n := range t.News {
 		if n.Turn == turn && n.IsTimeout() {
-			line += " · " + newsWords(n, l, t.Seats)
+			line += " · " + view.NewsWords(n, l, t.Seats)
 		}
 	}
 	return line
@@ -185,8 +186,8 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 // picture) and their fingerprints.
 func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv game.PublicView, rev, pic string) {
 	l := LangFor(t.Lang)
-	content = tableContent(t, l)
-	comps = tableControls(t, l)
+	content = view.TableContent(t, l)
+	comps = view.TableControls(t, l)
 	pv = t.Game.Public()
 	for i := range pv.Players {
 		pv.Players[i].Decided = false

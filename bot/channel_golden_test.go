@@ -9,7 +9,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -138,7 +140,7 @@ func (h *harness) clickMove(tb *Table, user string, m game.Move) string {
 	case game.Colored:
 		verb, arg = "color", fmt.Sprintf("%d.%s", m.White, m.Color)
 	case game.Take:
-		verb, arg = "take", joinInts(m.TakeNumbers(), "-")
+		verb, arg = "take", customid.JoinInts(m.TakeNumbers(), "-")
 	case game.Play:
 		var cross []int
 		for n := 2; n <= 12; n++ {
@@ -147,14 +149,14 @@ func (h *harness) clickMove(tb *Table, user string, m game.Move) string {
 			}
 		}
 		sel := session.PlaySel{Cards: m.CardList(), Color: m.Color, HasColor: true, Cross: cross}
-		r := h.click(user, actionID(tb, ViewHand, "play", sel.Encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
+		r := h.click(user, view.ActionID(tb, ViewHand, "play", sel.Encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
 		if !strings.Contains(r.Data.Content, "You chose") {
 			h.t.Fatalf("play %v refused: %q", m, r.Data.Content)
 		}
 		return "plays " + sel.Encode() + " in the hand view"
 	}
 	live := h.dc.byID[tb.Shown.Msg]
-	id := actionID(tb, ViewTable, verb, arg)
+	id := view.ActionID(tb, ViewTable, verb, arg)
 	b, ok := buttonLabel(live.Components, id)
 	if live == nil || !ok {
 		h.t.Fatalf("the live message offers no %s %s", verb, arg)

@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -400,11 +401,11 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 		bad = game.Green // 2 ends the falling rows
 	}
 	tbl := h.dc.lastTable(testChannel)
-	r := h.click("anna", actionID(tb, ViewTable, "white", bad.String()), tbl)
+	r := h.click("anna", view.ActionID(tb, ViewTable, "white", bad.String()), tbl)
 	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || len(r.Data.Files) != 0 {
 		t.Fatalf("refusal is not a private text answer: %+v", r)
 	}
-	want := personalControls(tb, 0, LangFor("en"), ViewSheet)
+	want := view.PersonalControls(tb, 0, LangFor("en"), ViewSheet)
 	if !strings.Contains(r.Data.Content, "Your choices:") || fingerprint(r.Data.Components) != fingerprint(want) {
 		t.Fatalf("refusal without the player's own choices: %q %+v", r.Data.Content, r.Data.Components)
 	}

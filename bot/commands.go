@@ -8,6 +8,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -200,7 +201,7 @@ func (b *Bot) command(r *request) {
 	case "rules":
 		r.respond(&discordgo.InteractionResponse{
 			Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{rulesEmbed(r.lang)}, Flags: discordgo.MessageFlagsEphemeral},
+			Data: &discordgo.InteractionResponseData{Embeds: []*discordgo.MessageEmbed{view.Rules(r.lang)}, Flags: discordgo.MessageFlagsEphemeral},
 		})
 	case "help":
 		r.ephemeral(r.lang.T(msg.HelpText))

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/customid"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -360,7 +361,7 @@ func (z *interactionFuzzer) checkChannel() {
 // checkPublic fails when public text or files show a hand.
 func (z *interactionFuzzer) checkPublic(what, content string, files []*discordgo.File) {
 	for _, f := range files {
-		if f.Name == handFile {
+		if f.Name == view.HandFile {
 			z.t.Fatalf("%s carries the hand picture", what)
 		}
 	}
@@ -382,8 +383,8 @@ func (z *interactionFuzzer) checkPublic(what, content string, files []*discordgo
 	}
 	for p := range t.Seats {
 		for _, c := range t.Game.Hand(p) {
-			if strings.Contains(content, cardName(LangFor("en"), c)) {
-				z.t.Fatalf("%s names %s's card %s: %q", what, t.Seats[p].Name, cardName(LangFor("en"), c), content)
+			if strings.Contains(content, view.CardName(LangFor("en"), c)) {
+				z.t.Fatalf("%s names %s's card %s: %q", what, t.Seats[p].Name, view.CardName(LangFor("en"), c), content)
 			}
 		}
 	}

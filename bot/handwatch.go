@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
@@ -145,7 +146,7 @@ func handKey(t *Table, seat int) string {
 	for _, c := range t.Game.Hand(seat) {
 		sb.WriteString(" " + c.String())
 	}
-	if handActs(t, seat) {
+	if view.HandActs(t, seat) {
 		sb.WriteString(" @" + strconv.Itoa(t.Stamp()))
 	}
 	return sb.String()

@@ -13,6 +13,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -142,9 +144,9 @@ func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
 		arg := ""
 		if verb == "take" {
 			ms := tb.Game.LegalMoves(tb.Game.Active())
-			arg = joinInts(ms[0].TakeNumbers(), "-")
+			arg = customid.JoinInts(ms[0].TakeNumbers(), "-")
 		}
-		id := actionID(tb, ViewHand, verb, arg)
+		id := view.ActionID(tb, ViewHand, verb, arg)
 		var values []string
 		if verb == "pick" {
 			values = []string{tb.Game.Hand(tb.Game.Active())[0].String()}
@@ -163,13 +165,13 @@ func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
 		t.Fatalf("table button on an ephemeral message: %q", r.Data.Content)
 	}
 	// The real hand view works without attachments in the message.
-	view := h.click(active, buttons(pub.Components, "My cards")[0], pub)
-	if !isEphemeral(view) {
-		t.Fatalf("My cards: %+v", view)
+	hv := h.click(active, buttons(pub.Components, "My cards")[0], pub)
+	if !isEphemeral(hv) {
+		t.Fatalf("My cards: %+v", hv)
 	}
-	refresh := buttons(view.Data.Components, "🔄")
+	refresh := buttons(hv.Data.Components, "🔄")
 	r := h.click(active, refresh[0], &discordgo.Message{ID: "hv", Flags: discordgo.MessageFlagsEphemeral})
-	if r.Type != discordgo.InteractionResponseUpdateMessage || len(r.Data.Files) != 1 || r.Data.Files[0].Name != handFile {
+	if r.Type != discordgo.InteractionResponseUpdateMessage || len(r.Data.Files) != 1 || r.Data.Files[0].Name != view.HandFile {
 		t.Fatalf("refresh in the hand view without attachments: %+v", r)
 	}
 }
@@ -598,7 +600,7 @@ func TestForgedHistoryInteractionsRevealNoPrivateGame(t *testing.T) {
 				}
 			}
 			for _, verb := range []string{"pass", "hint"} {
-				a := Action{Table: g.table.ID, Stamp: g.table.Seq, View: privateViewOf(g.table.Private), Verb: verb}
+				a := Action{Table: g.table.ID, Stamp: g.table.Seq, View: view.PrivateView(g.table.Private), Verb: verb}
 				clean(fmt.Sprintf("forged %s of %s's game", verb, g.player), h.clickAt(w, "carl", a.Encode(), ephemeralMsg))
 			}
 			for _, u := range []string{"carl", g.player} {

@@ -29,7 +29,7 @@ func (b *Bot) hint(r *request, a Action) {
 // a hinted take's button turns green, a hinted play is preselected in the
 // builder (cards, colour, crosses), ready to confirm.
 func (b *Bot) hintHand(r *request, a Action) {
-	t, seat, adv, ok := b.advise(r, a, handActs)
+	t, seat, adv, ok := b.advise(r, a, view.HandActs)
 	if !ok {
 		return
 	}
@@ -37,7 +37,7 @@ func (b *Bot) hintHand(r *request, a Action) {
 	if m.Kind == game.Play {
 		sel = session.PlaySel{Cards: slices.Clone(m.Cards[:m.N]), Color: m.Color, HasColor: true, Cross: m.CrossNumbers()}
 	}
-	b.answerHandMarked(r, t, seat, sel, "💡 "+hintText(r.lang, adv), true, moveAction(t, ViewHand, m))
+	b.answerHandMarked(r, t, seat, sel, "💡 "+view.HintText(r.lang, adv), true, view.MoveAction(t, ViewHand, m))
 }
 
 // advise finds the advice for a hint click, answering the clicker when

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -53,7 +54,7 @@ func TestHintShowsTheHardPlayersChoice(t *testing.T) {
 				}
 			}
 		}
-		if len(do) != 1 || do[0] != moveAction(tb, ViewSheet, want) {
+		if len(do) != 1 || do[0] != view.MoveAction(tb, ViewSheet, want) {
 			t.Fatalf("hint marks %v, the hard player chooses %+v", do, want)
 		}
 		if want.Kind != game.Pass && !strings.Contains(r.Data.Content, "Cross ") {
@@ -86,7 +87,7 @@ func TestHostTurnsHintsOff(t *testing.T) {
 	if len(buttons(sheet.Data.Components, "💡")) != 0 {
 		t.Fatal("a hint button with hints off")
 	}
-	forged := actionID(h.table(), ViewSheet, "hint", "")
+	forged := view.ActionID(h.table(), ViewSheet, "hint", "")
 	if r := h.click("anna", forged, ephemeralMsg); !strings.Contains(r.Data.Content, "turned off") {
 		t.Fatalf("hint with hints off: %q", r.Data.Content)
 	}
@@ -111,7 +112,7 @@ func TestHintInTheHandView(t *testing.T) {
 		tb := h.table()
 		hand := h.command("anna", "hand")
 		hb := buttons(hand.Data.Components, "💡 Hint")
-		if acts := handActs(tb, 0); acts != (len(hb) == 1) {
+		if acts := view.HandActs(tb, 0); acts != (len(hb) == 1) {
 			t.Fatalf("hand view in %v (acts %v) with %d hint buttons", tb.Game.Phase(), acts, len(hb))
 		}
 		if len(hb) == 1 {
@@ -172,7 +173,7 @@ func TestC4C6CardHintsConnectToTheControls(t *testing.T) {
 						}
 					}
 				}
-				if len(green) != 1 || green[0] != moveAction(tb, ViewHand, adv.Move) {
+				if len(green) != 1 || green[0] != view.MoveAction(tb, ViewHand, adv.Move) {
 					t.Fatalf("the take hint marks %v, hard takes %v", green, adv.Move.TakeNumbers())
 				}
 				h.click(user, green[0], viewMessage(r))

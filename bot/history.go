@@ -212,8 +212,8 @@ func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.Applicat
 		for _, s := range res.Seats {
 			seats = append(seats, fmt.Sprintf("%s %d", s.Name, s.Score))
 		}
-		name += " · " + variantName(r.lang, res.Variant) + " · " + strings.Join(seats, ", ")
-		name = clip(name, 100)
+		name += " · " + view.VariantName(r.lang, res.Variant) + " · " + strings.Join(seats, ", ")
+		name = view.Clip(name, 100)
 		if typed != "" && !strings.Contains(strings.ToLower(name), typed) && !strings.Contains(in.GameID, typed) {
 			continue
 		}

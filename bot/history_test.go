@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 	"go.etcd.io/bbolt"
@@ -438,7 +439,7 @@ func TestFailedFinishSavesNothing(t *testing.T) {
 	// Everybody passes until the next pass ends the game (a fourth
 	// misthrow), then that write fails.
 	pass := func(tb *Table, p int) {
-		h.click(tb.Seats[p].UserID, actionID(tb, ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
+		h.click(tb.Seats[p].UserID, view.ActionID(tb, ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
 	}
 	for steps := 0; ; steps++ {
 		tb := h.table()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -58,7 +59,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 	defer unlock()
 	if open != nil {
 		l := LangFor(open.Lang)
-		data := lobbyMessage(open, l)
+		data := view.Lobby(open, l)
 		data.Content = l.T(msg.LobbyAgain)
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 		return
@@ -70,7 +71,7 @@ func (b *Bot) cmdNew(r *request, v game.Variant, games int) {
 		return
 	}
 	r.log.Info().Str("table", lobby.ID).Str("variant", v.String()).Msg("table opened")
-	data := lobbyMessage(lobby, LangFor(lobby.Lang))
+	data := view.Lobby(lobby, LangFor(lobby.Lang))
 	if dropped != nil {
 		data.Content = LangFor(lobby.Lang).T(msg.LobbyMatchdropped, dropped.Played(), dropped.Games)
 	}
@@ -92,7 +93,7 @@ func (b *Bot) component(r *request) {
 	}
 	a, err := DecodeAction(data.CustomID)
 	switch {
-	case errors.Is(err, errOldButton):
+	case errors.Is(err, customid.ErrOldButton):
 		r.ephemeral(r.lang.T(msg.ErrStale))
 		return
 	case err != nil:
@@ -195,7 +196,7 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyStarted(after, l)})
 		b.refresh.kick(b, r.i.ChannelID)
 	default:
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: lobbyMessage(after, l)})
+		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.Lobby(after, l)})
 	}
 }
 

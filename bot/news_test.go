@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -28,7 +29,7 @@ func TestNewsKeptAsDataWordedWhenShown(t *testing.T) {
 		{News{Turn: 3, Text: "⌛ Old words"}, "⌛ Old words", "⌛ Old words"},
 	}
 	for _, c := range cases {
-		en, de := newsWords(c.n, LangFor("en"), seats), newsWords(c.n, LangFor("de"), seats)
+		en, de := view.NewsWords(c.n, LangFor("en"), seats), view.NewsWords(c.n, LangFor("de"), seats)
 		if !strings.Contains(en, c.en) || !strings.Contains(de, c.de) {
 			t.Errorf("%+v: en %q, de %q", c.n, en, de)
 		}
@@ -54,7 +55,7 @@ func TestNewsKeptAsDataWordedWhenShown(t *testing.T) {
 		}
 	}
 	for _, n := range tb.News {
-		if n.Event == "" || newsWords(n, LangFor("fr"), tb.Seats) == "" {
+		if n.Event == "" || view.NewsWords(n, LangFor("fr"), tb.Seats) == "" {
 			t.Errorf("news %+v has no event or no French words", n)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -34,7 +35,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
 			// An outdated view of the player's own game (a second click
 			// before the first one's answer came): shown as it is now.
-			b.answerPrivate(r, t, refusal(r.lang, t, err), "")
+			b.answerPrivate(r, t, view.Refusal(r.lang, t, err), "")
 			return nil, errRefused
 		} else if err != nil {
 			return nil, r.refuse(t, err)
@@ -45,15 +46,15 @@ func (b *Bot) playClick(r *request, a Action) {
 			return nil, errRefused
 		}
 		if prev, ok := t.Game.Decision(seat); ok {
-			was = moveLabel(t.Game, prev, r.lang)
+			was = view.MoveLabel(t.Game, prev, r.lang)
 		}
 		if err := b.apply(t, m); err != nil {
 			// A choice on the table that is not one of the clicker's: the
 			// reason, and their own choices to click right there (no
 			// picture: the table shows their sheet).
-			text, choices := explain(r.lang, err), []discordgo.MessageComponent(nil)
+			text, choices := view.Explain(r.lang, err), []discordgo.MessageComponent(nil)
 			if a.View == ViewTable {
-				choices = personalControls(t, seat, r.lang, ViewSheet)
+				choices = view.PersonalControls(t, seat, r.lang, ViewSheet)
 			}
 			if len(choices) > 0 {
 				text += "\n" + r.lang.T(msg.MoveChoices)
@@ -98,7 +99,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			// choice made in green, to change it (P4).
 			comps := []discordgo.MessageComponent{}
 			if stillOpen {
-				comps = append(comps, personalControls(after, seat, r.lang, ViewSheet)...)
+				comps = append(comps, view.PersonalControls(after, seat, r.lang, ViewSheet)...)
 			}
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 				Content: text, Components: comps, Attachments: &[]*discordgo.MessageAttachment{},
@@ -136,40 +137,40 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 		n := g.WhiteSum()
 		if a.Verb == "number" {
 			n = g.TopNumber()
-			return game.NumberMove(seat, c), l.T(msg.BtnRow, colorName(l, c), n), nil
+			return game.NumberMove(seat, c), l.T(msg.BtnRow, view.ColorName(l, c), n), nil
 		}
-		return game.WhiteMove(seat, c), l.T(msg.BtnRow, colorName(l, c), n), nil
+		return game.WhiteMove(seat, c), l.T(msg.BtnRow, view.ColorName(l, c), n), nil
 	case "color":
 		w, col, ok := strings.Cut(a.Arg, ".")
 		c, err := game.ParseColor(col)
 		wi, err2 := strconv.Atoi(w)
 		if !ok || err != nil || err2 != nil || (wi != 1 && wi != 2) {
-			return game.Move{}, "", errForged
+			return game.Move{}, "", customid.ErrForged
 		}
 		d := g.Dice()
-		return game.ColoredMove(seat, wi, c), l.T(msg.BtnRow, colorName(l, c), d[wi-1]+d[game.DieOf(c)]), nil
+		return game.ColoredMove(seat, wi, c), l.T(msg.BtnRow, view.ColorName(l, c), d[wi-1]+d[game.DieOf(c)]), nil
 	case "take":
 		var nums []int
 		for _, f := range strings.Split(a.Arg, "-") {
 			n, err := strconv.Atoi(f)
 			if err != nil || n < 2 || n > 12 {
-				return game.Move{}, "", errForged
+				return game.Move{}, "", customid.ErrForged
 			}
 			nums = append(nums, n)
 		}
 		if len(nums) > 3 {
-			return game.Move{}, "", errForged
+			return game.Move{}, "", customid.ErrForged
 		}
-		return game.TakeMove(seat, nums...), takeLabel(l, nums), nil
+		return game.TakeMove(seat, nums...), view.TakeLabel(l, nums), nil
 	case "play":
 		p, err := session.DecodePlay(a.Arg)
 		if err != nil {
 			return game.Move{}, "", err
 		}
 		m, err := p.Move(seat)
-		return m, playLabel(l, p, true), err
+		return m, view.PlayLabel(l, p, true), err
 	}
-	return game.Move{}, "", errForged
+	return game.Move{}, "", customid.ErrForged
 }
 
 // apply plays move m on the table's game (session.Table.Apply: the seats
@@ -283,11 +284,11 @@ func (b *Bot) playAgain(r *request, a Action) {
 				}
 			}
 		}
-		keep := keptResultsButtons(r.glang, record, review)
+		keep := view.KeptResultsButtons(r.glang, record, review)
 		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Components: keep}})
 	} else {
 		r.log.Info().Str("table", lobby.ID).Int("seats", len(lobby.Seats)).Msg("play again: lobby")
-		if r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: againLobby(lobby)}) == nil {
+		if r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: view.AgainLobby(lobby)}) == nil {
 			// Shown: the reconciler need not look for it. (Should this
 			// save fail, it finds the lobby in the channel.)
 			lobby.Shown.LobbyPending = false

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 	"github.com/qwixxbot/qwixxbot/game/stats"
@@ -100,7 +101,7 @@ func playPrivacyGames(t *testing.T, h *harness, st *store.Store) []*privacyGame 
 	h.playPrivate("dan", h.command("dan", "daily"), cycle)
 	d := &privacyGame{name: "daily", at: inServer, player: "dan"}
 	finish(d, privateKey(privateDaily, "dan"))
-	d.share = dailyShare(LangFor("en"), d.table)
+	d.share = view.DailyShare(LangFor("en"), d.table)
 	return games
 }
 

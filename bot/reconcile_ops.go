@@ -28,6 +28,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -353,7 +354,7 @@ func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) 
 // those, marks them retired. A crash before the record repeats the edit.
 func (b *Bot) retireResults(channelID string, t *Table) stepOut {
 	id := t.Shown.ResultsMsg
-	comps := keptResultsButtons(LangFor(t.Lang), t.Shown.ResultsRecord, t.Shown.ResultsReview)
+	comps := view.KeptResultsButtons(LangFor(t.Lang), t.Shown.ResultsRecord, t.Shown.ResultsReview)
 	return stepOut{
 		edited: id,
 		send: func() error {
@@ -388,7 +389,7 @@ func (b *Bot) showLobby(channelID string, t *Table) (stepOut, error) {
 		found, err = b.findLobby(channelID, t)
 	}
 	if err == nil && found == nil {
-		data := againLobby(t)
+		data := view.AgainLobby(t)
 		_, err = b.post(channelID, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
 			Components: data.Components, AllowedMentions: data.AllowedMentions}, t.Interactions)
 	}

@@ -2,12 +2,13 @@ package bot
 
 import (
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 )
 
 // refuse answers the clicker why their intent was refused at t, and
 // returns errRefused for the table change it ends (nothing is saved).
 func (r *request) refuse(t *Table, err error) error {
-	r.ephemeral(refusal(r.lang, t, err))
+	r.ephemeral(view.Refusal(r.lang, t, err))
 	return errRefused
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 )
 
 // Every refusal of the session's intents has words of its own: none is
@@ -62,17 +63,17 @@ func TestEveryRefusalHasWords(t *testing.T) {
 		}
 	}
 	tb := &Table{Host: "anna", MaxSeats: 3}
-	internal := refusal(LangFor("en"), tb, errRefused)
+	internal := view.Refusal(LangFor("en"), tb, errRefused)
 	for _, lang := range []string{"en", "de", "fr"} {
 		l := LangFor(lang)
 		for name, err := range refusals {
-			words := refusal(l, tb, err)
+			words := view.Refusal(l, tb, err)
 			if words == "" || words == internal {
 				t.Errorf("%s: session.%s is answered as %q", lang, name, words)
 			}
 		}
 	}
-	if got := refusal(LangFor("en"), tb, session.ErrFull); !strings.Contains(got, "3") {
+	if got := view.Refusal(LangFor("en"), tb, session.ErrFull); !strings.Contains(got, "3") {
 		t.Errorf("ErrFull at a table of 3 seats: %q", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -206,7 +207,7 @@ func (b *Bot) reviewAnswer(r *request, key string, g *game.Game, seat int) (revi
 		if err != nil {
 			return reviewAnswer{}, fmt.Errorf("review: %w", err)
 		}
-		a := reviewAnswer{text: reviewText(r.lang, rv)}
+		a := reviewAnswer{text: view.ReviewText(r.lang, rv)}
 		png, err := b.rd.ReviewChart(g.Public(), g.ScoreSeries(), reviewMoments(rv), r.lang)
 		if err != nil {
 			r.log.Error().Err(err).Msg("render review chart")
@@ -254,5 +255,5 @@ func ReviewOf(g *game.Game, seat int, l Lang) (text string, png []byte, err erro
 	if err != nil {
 		return "", nil, fmt.Errorf("review chart: %w", err)
 	}
-	return reviewText(l, rv), png, nil
+	return view.ReviewText(l, rv), png, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
 )
@@ -31,7 +32,7 @@ func TestC10ReviewOfACardGame(t *testing.T) {
 			tb := h.table()
 			res, review, want := h.reviewOfResults(1)
 			rv := []string{review}
-			text := reviewText(LangFor("en"), want)
+			text := view.ReviewText(LangFor("en"), want)
 			got, files := h.reviewReply("ben", rv[0], res, "")
 			if got != text {
 				t.Fatalf("ben's review %q, want %q", got, text)
@@ -77,7 +78,7 @@ func TestC10ReviewOfACardGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, _ := h.reviewReply("anna", rv[0], res, discordgo.German); got != reviewText(LangFor("de"), wantAnna) || !strings.Contains(got, "Schätzungen") {
+			if got, _ := h.reviewReply("anna", rv[0], res, discordgo.German); got != view.ReviewText(LangFor("de"), wantAnna) || !strings.Contains(got, "Schätzungen") {
 				t.Fatalf("anna's review from the record: %q", got)
 			}
 		})
@@ -113,7 +114,7 @@ func TestReviewDeferredWhenSlow(t *testing.T) {
 			edit = e.edit
 		}
 	}
-	if edit == nil || edit.Content == nil || *edit.Content != reviewText(LangFor("en"), want) || len(edit.Files) != 1 || edit.Files[0].Name != "review.png" {
+	if edit == nil || edit.Content == nil || *edit.Content != view.ReviewText(LangFor("en"), want) || len(edit.Files) != 1 || edit.Files[0].Name != "review.png" {
 		t.Fatalf("the deferred review's edit: %+v", edit)
 	}
 }
@@ -147,7 +148,7 @@ func TestCardReviewGolden(t *testing.T) {
 	}
 	for _, code := range []string{"en", "de", "fr"} {
 		l := LangFor(code)
-		text := reviewText(l, rv)
+		text := view.ReviewText(l, rv)
 		png, err := Images{}.ReviewChart(g.Public(), g.ScoreSeries(), reviewMoments(rv), l)
 		if err != nil {
 			t.Fatal(err)

@@ -31,12 +31,6 @@ const MaxCustomID = customid.MaxCustomID
 // an error (errOldButton for ids of an earlier version).
 func DecodeAction(id string) (Action, error) { return customid.Decode(id) }
 
-var (
-	errForged    = customid.ErrForged
-	errOldButton = customid.ErrOldButton
-	colorArg     = customid.ColorArg
-)
-
 // clickHandler answers a decoded click.
 type clickHandler func(b *Bot, r *request, a Action)
 

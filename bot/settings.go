@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -39,5 +40,5 @@ func (b *Bot) cmdSettings(r *request, seconds int64) {
 		}
 		r.log.Info().Str("guild", r.i.GuildID).Dur("turn_timeout", d).Msg("settings changed")
 	}
-	r.ephemeral(r.lang.T(msg.SettingsShow, formatDuration(r.lang, b.turnTimeout(r.ctx, r.i.GuildID))))
+	r.ephemeral(r.lang.T(msg.SettingsShow, view.FormatDuration(r.lang, b.turnTimeout(r.ctx, r.i.GuildID))))
 }

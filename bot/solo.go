@@ -282,7 +282,7 @@ func (b *Bot) dailyPar(n int, seed [32]byte) (int, error) {
 func (b *Bot) privateHint(r *request, a Action) {
 	t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.Game.MayAct(seat) })
 	if ok {
-		b.answerPrivateAs(r, t, "💡 "+hintText(r.lang, adv), moveAction(t, a.View, adv.Move), true)
+		b.answerPrivateAs(r, t, "💡 "+view.HintText(r.lang, adv), view.MoveAction(t, a.View, adv.Move), true)
 	}
 }
 
@@ -301,7 +301,7 @@ func (b *Bot) answerPrivateAs(r *request, t *Table, note, mark string, update bo
 		r.fail(err)
 		return
 	}
-	markButton(data.Components, mark)
+	view.MarkButton(data.Components, mark)
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if update {
 		typ = discordgo.InteractionResponseUpdateMessage
@@ -348,7 +348,7 @@ func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
 	}
 	rank, of, rows := t.DailyRanking(results, r.userID)
 	for _, row := range rows {
-		top = append(top, r.lang.T(msg.DailyRankrow, row.Place, escapeMarkdown(row.Name), row.Score))
+		top = append(top, r.lang.T(msg.DailyRankrow, row.Place, view.EscapeMarkdown(row.Name), row.Score))
 	}
 	return rank, of, top
 }

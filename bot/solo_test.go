@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -136,7 +137,7 @@ func TestSoloPrivateGameToTheEndWithRestartAndReview(t *testing.T) {
 	if rv.Type != discordgo.InteractionResponseChannelMessageWithSource || rv.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Fatalf("review answered %+v", rv)
 	}
-	if !strings.Contains(rv.Data.Content, "Accuracy **"+percent(want.Accuracy/100)+"**") || !strings.Contains(rv.Data.Content, decimal(LangFor("en"), want.Lost)) {
+	if !strings.Contains(rv.Data.Content, "Accuracy **"+view.Percent(want.Accuracy/100)+"**") || !strings.Contains(rv.Data.Content, view.Decimal(LangFor("en"), want.Lost)) {
 		t.Fatalf("review text %q does not give accuracy %.1f and loss %.2f", rv.Data.Content, want.Accuracy, want.Lost)
 	}
 	if want.Estimate || !strings.Contains(rv.Data.Content, "exact") {
@@ -229,7 +230,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 		}
 	}
 	// Share text: number, score and par, nothing of the dice.
-	share := dailyShare(LangFor("en"), ga)
+	share := view.DailyShare(LangFor("en"), ga)
 	if !strings.Contains(share, "Qwixx daily #"+strconv.Itoa(ga.Daily)+": ") || strings.Contains(share, "⚪") {
 		t.Fatalf("share text %q", share)
 	}
@@ -390,7 +391,7 @@ func TestReviewOfATableGame(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		got := h.click("ben", rv[0], res)
-		if !isEphemeral(got) || !strings.Contains(got.Data.Content, "estimates") || !strings.Contains(got.Data.Content, decimal(LangFor("en"), want.Lost)) {
+		if !isEphemeral(got) || !strings.Contains(got.Data.Content, "estimates") || !strings.Contains(got.Data.Content, view.Decimal(LangFor("en"), want.Lost)) {
 			t.Fatalf("%s: ben's review %q, want loss %.2f", what, got.Data.Content, want.Lost)
 		}
 	}
@@ -509,7 +510,7 @@ func TestSoloViewOffersPrivateHint(t *testing.T) {
 		t.Fatalf("a solo game with hints off shows %q", id)
 	}
 	tb, _ = h.bot.loadTable(context.Background(), key)
-	r = h.click("anna", actionID(tb, ViewSolo, "hint", ""), ephemeralMsg)
+	r = h.click("anna", view.ActionID(tb, ViewSolo, "hint", ""), ephemeralMsg)
 	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || strings.HasPrefix(r.Data.Content, "💡") || r.Data.Content != LangFor("en").T(msg.HintOff) {
 		t.Fatalf("a forged hint click with hints off: %q", r.Data.Content)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -107,7 +108,7 @@ func TestTurnLogGolden(t *testing.T) {
 				if src.g != made {
 					players = src.g.Players()
 				}
-				b.WriteString(turnLogLine(LangFor(code), ts, players) + "\n")
+				b.WriteString(view.TurnLogLine(LangFor(code), ts, players) + "\n")
 			}
 		}
 		b.WriteString("\n")
@@ -163,11 +164,11 @@ func TestTurnLogLineLength(t *testing.T) {
 			for _, ts := range g.Turns() {
 				for _, code := range []string{"en", "de", "fr"} {
 					l := LangFor(code)
-					line := turnLogLine(l, ts, long)
+					line := view.TurnLogLine(l, ts, long)
 					if n := utf8.RuneCountInString(line); n > 2000 || strings.Contains(line, "\n") {
 						t.Fatalf("%s turn %d (%s): %d characters or several lines:\n%s", v, ts.Turn, code, n, line)
 					}
-					s := turnLogLine(l, ts, short)
+					s := view.TurnLogLine(l, ts, short)
 					if n := utf8.RuneCountInString(s); n > longest {
 						longest, longestShort = n, s
 					}

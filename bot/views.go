@@ -131,8 +131,8 @@ func (b *Bot) answerHand(r *request, t *Table, seat int, sel session.PlaySel, no
 func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel session.PlaySel, note string, update bool, mark string) {
 	// A click in the view that shows these very cards (its first line,
 	// and its picture there) keeps its picture: not drawn, not sent again.
-	keep := update && r.i.Message != nil && hasFile(r.i.Message, handFile) &&
-		strings.Contains(r.i.Message.Content, handLine(r.lang, t, seat))
+	keep := update && r.i.Message != nil && hasFile(r.i.Message, view.HandFile) &&
+		strings.Contains(r.i.Message.Content, view.HandLine(r.lang, t, seat))
 	data, err := b.handView(t, seat, r.lang, sel, keep)
 	if err != nil {
 		r.fail(err)
@@ -141,7 +141,7 @@ func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel session.PlayS
 	if note != "" {
 		data.Content = note + "\n" + data.Content
 	}
-	markButton(data.Components, mark)
+	view.MarkButton(data.Components, mark)
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if update {
 		typ = discordgo.InteractionResponseUpdateMessage

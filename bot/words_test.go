@@ -11,6 +11,7 @@ import (
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
+	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
@@ -124,7 +125,7 @@ func TestFormatDuration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for code, want := range map[string]string{"en": tt.en, "de": tt.de, "fr": tt.fr} {
-			if got := formatDuration(LangFor(code), tt.d); got != want {
+			if got := view.FormatDuration(LangFor(code), tt.d); got != want {
 				t.Errorf("%s %v: %q, want %q", code, tt.d, got, want)
 			}
 		}
@@ -194,7 +195,7 @@ func TestRulesTextFits(t *testing.T) {
 		"fr": {"Jeu de dés", "Jeu de cartes", "Jokers", "coup manqué", "étalage", "pioche", "cadenas", "joueur actif", "rangée"},
 	}
 	for code, ws := range words {
-		e := rulesEmbed(LangFor(code))
+		e := view.Rules(LangFor(code))
 		if n := utf8.RuneCountInString(e.Description); n > 4096 || n < 1000 {
 			t.Errorf("%s: the rules have %d characters (an embed's description takes 4096)", code, n)
 		}
@@ -290,9 +291,9 @@ func TestResultsHeadlineLocksD9(t *testing.T) {
 	}
 	h := newHarness(t)
 	en := h.bot.resultsMessage(zerolog.Nop(), resultsTable(g, game.Dice, "en", nil), "").Content
-	want := upperFirst(strings.Join(rows, " and ")) + " locked: the game is over."
+	want := view.UpperFirst(strings.Join(rows, " and ")) + " locked: the game is over."
 	if len(rows) > 2 {
-		want = upperFirst(strings.Join(rows[:len(rows)-1], ", ") + " and " + rows[len(rows)-1] + " locked: the game is over.")
+		want = view.UpperFirst(strings.Join(rows[:len(rows)-1], ", ") + " and " + rows[len(rows)-1] + " locked: the game is over.")
 	}
 	if !strings.Contains(en, want) {
 		t.Errorf("English: %q, want %q", en, want)
@@ -385,7 +386,7 @@ func TestHintWords(t *testing.T) {
 		"de": "Kreuze die rote 5 an: gibt 4 auf · hält die rote Reihe offen für 6 und 7 · etwa +1 Punkt gegenüber Passen",
 		"fr": "Coche le 5 rouge : abandonne 4 · garde la rangée rouge ouverte pour 6 et 7 · environ +1 point de plus qu'en passant",
 	} {
-		if got := hintText(LangFor(code), a); got != want {
+		if got := view.HintText(LangFor(code), a); got != want {
 			t.Errorf("%s: %q, want %q", code, got, want)
 		}
 	}
@@ -410,12 +411,12 @@ func TestHintWordsFitsAndWinChance(t *testing.T) {
 			"Coche le 2 vert : verrouille la rangée verte · environ +1 point de plus qu'en passant · termine la partie sur une défaite"},
 	} {
 		for i, a := range []ai.Advice{take, pass, lock} {
-			if got := hintText(LangFor(code), a); got != want[i] {
+			if got := view.HintText(LangFor(code), a); got != want[i] {
 				t.Errorf("%s:\n got %q\nwant %q", code, got, want[i])
 			}
 		}
 	}
-	if got := hintText(LangFor("en"), ai.Advice{Move: game.PassMove(0), WinChance: 0.9}); strings.Contains(got, "win chance") {
+	if got := view.HintText(LangFor("en"), ai.Advice{Move: game.PassMove(0), WinChance: 0.9}); strings.Contains(got, "win chance") {
 		t.Errorf("a hint far from the end speaks of the chance: %q", got)
 	}
 }
@@ -455,7 +456,7 @@ func TestPlaceWords(t *testing.T) {
 		{"en", 11, "11th place"}, {"en", 12, "12th place"}, {"en", 13, "13th place"}, {"en", 21, "21st place"}, {"en", 22, "22nd place"},
 		{"de", 4, "Platz 4"}, {"fr", 1, "1ʳᵉ place"}, {"fr", 2, "2ᵉ place"},
 	} {
-		if got := placeWord(LangFor(tc.lang), tc.rank); got != tc.want {
+		if got := view.PlaceWord(LangFor(tc.lang), tc.rank); got != tc.want {
 			t.Errorf("%s %d: %q, want %q", tc.lang, tc.rank, got, tc.want)
 		}
 	}
