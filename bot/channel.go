@@ -529,8 +529,7 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 			if rerr != nil {
 				return false, fmt.Errorf("bot: render table: %w", rerr)
 			}
-			edit.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
-			edit.Attachments = &[]*discordgo.MessageAttachment{}
+			edit.Files, edit.Attachments = newPicture("table.png", png)
 		}
 		var msg *discordgo.Message
 		var gone bool
@@ -955,8 +954,7 @@ func (u *liveUpdate) response() *discordgo.InteractionResponse {
 		data.Components = []discordgo.MessageComponent{}
 		data.Attachments = &[]*discordgo.MessageAttachment{}
 	case u.png != nil:
-		data.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(u.png)}}
-		data.Attachments = &[]*discordgo.MessageAttachment{}
+		data.Files, data.Attachments = newPicture("table.png", u.png)
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
 }

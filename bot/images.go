@@ -1,6 +1,10 @@
 package bot
 
 import (
+	"bytes"
+
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
 )
@@ -32,4 +36,16 @@ func (Images) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]byte, erro
 // ReviewChart draws the score chart with a review's moments marked.
 func (Images) ReviewChart(v game.PublicView, s game.ScoreSeries, moments []render.Moment, l Lang) ([]byte, error) {
 	return render.ReviewChart(v, s, l.Labels(), moments)
+}
+
+// newPicture is how a message gets a new picture png named name, in place
+// of what it showed: the file to upload and the "attachments" field of the
+// edit, which lists it by its upload index. On an edit that lists
+// attachments Discord appends only the files listed (its reference,
+// "Editing Message Attachments") and removes the attachments not listed:
+// the old picture goes. An edit with neither keeps the picture the
+// message has, which costs no drawing and no upload.
+func newPicture(name string, png []byte) ([]*discordgo.File, *[]*discordgo.MessageAttachment) {
+	return []*discordgo.File{{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}},
+		&[]*discordgo.MessageAttachment{{ID: "0", Filename: name}}
 }

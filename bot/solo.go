@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -362,11 +361,11 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 	if err != nil {
 		return nil, err
 	}
-	return &discordgo.InteractionResponseData{
+	data := &discordgo.InteractionResponseData{
 		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
-		Files:       []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-		Attachments: &[]*discordgo.MessageAttachment{},
-	}, nil
+	}
+	data.Files, data.Attachments = newPicture("sheet.png", png)
+	return data, nil
 }
 
 // dailySummary is what a finished daily challenge shows: the par, the

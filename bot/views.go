@@ -263,8 +263,7 @@ func (b *Bot) handView(t *Table, seat int, l Lang, sel playSel, keepPicture bool
 	if !keepPicture {
 		// Replacing the picture: the old attachment goes, the new one
 		// comes. Without files and attachments an update keeps it.
-		data.Files = []*discordgo.File{{Name: handFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-		data.Attachments = &[]*discordgo.MessageAttachment{}
+		data.Files, data.Attachments = newPicture(handFile, png)
 	}
 	return data, nil
 }
