@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -724,8 +723,7 @@ func (u *liveUpdate) response() *discordgo.InteractionResponse {
 		data.Components = []discordgo.MessageComponent{}
 		data.Attachments = &[]*discordgo.MessageAttachment{}
 	case u.png != nil:
-		data.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(u.png)}}
-		data.Attachments = &[]*discordgo.MessageAttachment{}
+		data.Files, data.Attachments = view.NewPicture("table.png", u.png)
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}
 }

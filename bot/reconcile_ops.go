@@ -308,8 +308,7 @@ func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) 
 		if err != nil {
 			return stepOut{}, fmt.Errorf("bot: render table: %w", err)
 		}
-		edit.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
-		edit.Attachments = &[]*discordgo.MessageAttachment{}
+		edit.Files, edit.Attachments = view.NewPicture("table.png", png)
 	}
 	var m *discordgo.Message
 	var gone bool

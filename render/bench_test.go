@@ -144,3 +144,48 @@ func BenchmarkShapeUncached(b *testing.B) {
 		})
 	}
 }
+
+// gameTables are the 4-player dice table after every move of a game, one
+// move apart as the bot draws them (a move changes a few rows).
+func gameTables(b *testing.B) []game.PublicView {
+	g := newGame(b, game.Dice, 1, "Anna", "Ben", "Chloé", "Dörte")
+	var vs []game.PublicView
+	playUntil(b, g, 1, func(g *game.Game) bool {
+		vs = append(vs, g.Public())
+		return false
+	})
+	return vs
+}
+
+// BenchmarkGameTables draws and encodes the tables of a whole game in
+// order, the band cache emptied first: the cost of a table picture as the
+// bot pays it (most bands of the previous state found, the changed ones
+// compressed). ns/op is per picture.
+func BenchmarkGameTables(b *testing.B) {
+	vs, l := gameTables(b), DefaultLabels()
+	b.ReportAllocs()
+	var size, n int
+	i := 0
+	for b.Loop() {
+		if i%len(vs) == 0 {
+			bands.SetBudget(0)
+			bands.SetBudget(bandBudget)
+		}
+		out, err := Table(vs[i%len(vs)], l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += len(out)
+		n++
+		i++
+	}
+	b.ReportMetric(float64(size)/float64(n), "bytes/image")
+}
+
+// BenchmarkSheet draws and encodes one player's sheet with their choices
+// marked (the "My sheet" view).
+func BenchmarkSheet(b *testing.B) {
+	v, seat, choices := withChoices(b)
+	l := DefaultLabels()
+	benchImage(b, func() ([]byte, error) { return Sheet(v, seat, l, choices...) })
+}

@@ -10,7 +10,12 @@
 // must be answered within the deadline (3 s) and only once, interaction
 // tokens expire after 15 minutes (by the injectable Clock), ephemeral
 // messages are only visible to their user, and REST calls need the bot's
-// channel permissions. Request bodies are also checked against Discord's
+// channel permissions. An edit's "attachments" (channel message, webhook
+// message, or a type 7 interaction answer) keeps the message's attachments
+// it names by id and removes the others, appends only the uploaded files
+// it names by upload index (files[n] is id n), and any other id is refused
+// (400, 50035, at attachments.N.id); an edit without "attachments" keeps
+// the message's attachments. Request bodies are also checked against Discord's
 // OpenAPI schema: the part of openapi.json the fake's routes take, embedded
 // (discord-openapi-subset.json, written by go generate from
 // shared/discord-api-spec/openapi.json beside the repository).

@@ -463,3 +463,64 @@ func TestFollowupEditedOnlyByItsInteraction(t *testing.T) {
 		t.Errorf("channel edit of the bot's follow-up: %+v, %v", m, err)
 	}
 }
+
+// TestUpdateMessageAttachments: a type 7 answer edits the message as an
+// edit does: without "attachments" it keeps the picture; with them it
+// keeps the listed ones and appends only the uploaded files listed by
+// upload index; an unknown id is refused.
+func TestUpdateMessageAttachments(t *testing.T) {
+	h := newHarness(t, Options{})
+	file := func(name string) []*discordgo.File {
+		return []*discordgo.File{{Name: name, ContentType: "image/png", Reader: strings.NewReader("data of " + name)}}
+	}
+	errs := make(chan error, 1)
+	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {
+		id := i.MessageComponentData().CustomID
+		data := &discordgo.InteractionResponseData{Content: "clicked " + id}
+		switch id {
+		case "listed":
+			data.Files, data.Attachments = file("new.png"), &[]*discordgo.MessageAttachment{{ID: "0", Filename: "new.png"}}
+		case "unlisted":
+			data.Files, data.Attachments = file("other.png"), &[]*discordgo.MessageAttachment{}
+		case "unknown":
+			data.Files, data.Attachments = file("bad.png"), &[]*discordgo.MessageAttachment{{ID: "3", Filename: "bad.png"}}
+		}
+		errs <- s.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{Type: 7, Data: data})
+	})
+	m0, err := h.sess.ChannelMessageSendComplex(h.ch, &discordgo.MessageSend{Content: "board", Files: file("old.png"),
+		Components: []discordgo.MessageComponent{row(button("text"), button("listed"), button("unlisted"), button("unknown"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shows := func() string {
+		m, _ := h.srv.Message(m0.ID)
+		var ns []string
+		for _, a := range m.Attachments {
+			ns = append(ns, a.Filename+"="+string(a.Data))
+		}
+		return m.Content + ": " + strings.Join(ns, ",")
+	}
+	for _, c := range []struct{ click, want string }{
+		{"text", "clicked text: old.png=data of old.png"},
+		{"listed", "clicked listed: new.png=data of new.png"},
+		{"unknown", "clicked listed: new.png=data of new.png"},
+		{"unlisted", "clicked unlisted: "},
+	} {
+		m, _ := h.srv.Message(m0.ID)
+		if _, err := h.alice.Click(m, c.click); err != nil {
+			t.Fatal(err)
+		}
+		err := <-errs
+		if c.click == "unknown" {
+			var re *discordgo.RESTError
+			if !errors.As(err, &re) || re.Response.StatusCode != 400 || !strings.Contains(string(re.ResponseBody), `"attachments":{"0":{"id":`) {
+				t.Errorf("%s: %v, want 400 at data.attachments.0.id", c.click, err)
+			}
+		} else if err != nil {
+			t.Errorf("%s: %v", c.click, err)
+		}
+		if got := shows(); got != c.want {
+			t.Errorf("after %s: %q, want %q", c.click, got, c.want)
+		}
+	}
+}

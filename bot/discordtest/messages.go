@@ -80,26 +80,44 @@ func (s *Server) compose(base *Message, p *msgPayload, files []upload, prefix st
 	if p.has["components"] {
 		m.Components = p.Components
 	}
+	// Discord's rules for "attachments" (reference: Uploading Files,
+	// Editing Message Attachments): each entry names an attachment the
+	// message has (kept, the others removed) or, by its upload index n, a
+	// file sent as files[n] in this request; any other id is refused. On
+	// an edit that lists attachments only the files listed are appended;
+	// a new message gets every file sent. Without "attachments" an edit
+	// keeps what the message has.
+	editing := base != nil && base.ID != ""
 	kept := m.Attachments
 	meta := map[int]attRef{}
 	if p.has["attachments"] {
 		kept = nil
-		for _, a := range p.Attachments {
+		for i, a := range p.Attachments {
 			id := strings.Trim(string(a.ID), `"`)
-			if i := slices.IndexFunc(m.Attachments, func(x Attachment) bool { return x.ID == id }); i >= 0 {
-				ex := m.Attachments[i]
+			if j := slices.IndexFunc(m.Attachments, func(x Attachment) bool { return x.ID == id }); editing && j >= 0 {
+				ex := m.Attachments[j]
 				if a.Description != "" {
 					ex.Description = a.Description
 				}
 				kept = append(kept, ex)
-			} else if idx, err := strconv.Atoi(id); err == nil && idx < maxAttachments*10 {
-				meta[idx] = a
+				continue
 			}
+			idx, err := strconv.Atoi(id)
+			if err == nil && slices.ContainsFunc(files, func(f upload) bool { return f.index == idx }) {
+				meta[idx] = a
+				continue
+			}
+			fe.add(join(prefix, "attachments."+strconv.Itoa(i)+".id"), "ATTACHMENT_NOT_FOUND",
+				"Unknown attachment: neither one of the message's attachments nor the index of a file in this request.")
 		}
 	}
 	for _, f := range files {
+		md, listed := meta[f.index]
+		if editing && p.has["attachments"] && !listed {
+			continue // not appended
+		}
 		att := Attachment{Filename: f.filename, ContentType: f.contentType, Data: f.data}
-		if md, ok := meta[f.index]; ok {
+		if listed {
 			if md.Filename != "" {
 				att.Filename = md.Filename
 			}

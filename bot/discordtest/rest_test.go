@@ -269,6 +269,8 @@ func TestEditAttachments(t *testing.T) {
 		}
 		return ns
 	}
+	// A file sent with an edit that lists attachments is appended only
+	// when the list names it by its upload index (files[n] is id n).
 	keep := []*discordgo.MessageAttachment{m0.Attachments[0]}
 	edit := discordgo.NewMessageEdit(h.ch, m0.ID)
 	edit.Attachments = &keep
@@ -276,8 +278,42 @@ func TestEditAttachments(t *testing.T) {
 	if _, err := h.sess.ChannelMessageEditComplex(edit); err != nil {
 		t.Fatal(err)
 	}
+	if got := strings.Join(names(), ","); got != "a.png=data of a.png" {
+		t.Errorf("after explicit attachments + a new file they do not list: %s, want only a.png kept", got)
+	}
+	// Refused, and nothing changes: an id that is neither the message's
+	// attachment nor a file of the request (another message's attachment,
+	// an upload index with no file).
+	other, err := h.sess.ChannelMessageSendComplex(h.ch, &discordgo.MessageSend{Content: "other", Files: []*discordgo.File{f("x.png")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{other.Attachments[0].ID, "1"} {
+		edit = discordgo.NewMessageEdit(h.ch, m0.ID)
+		edit.Attachments = &[]*discordgo.MessageAttachment{{ID: bad, Filename: "d.png"}}
+		edit.Files = []*discordgo.File{f("d.png")}
+		_, err := h.sess.ChannelMessageEditComplex(edit)
+		if err == nil {
+			t.Errorf("attachments [%s]: accepted", bad)
+			continue
+		}
+		var re *discordgo.RESTError
+		if st, code := restErr(t, err); st != 400 || code != 50035 || !errors.As(err, &re) || !strings.Contains(string(re.ResponseBody), `"attachments":{"0":{"id":`) {
+			t.Errorf("attachments [%s]: %v, want 400 50035 at attachments.0.id", bad, err)
+		}
+	}
+	if got := strings.Join(names(), ","); got != "a.png=data of a.png" {
+		t.Errorf("after refused edits: %s", got)
+	}
+	keep = []*discordgo.MessageAttachment{m0.Attachments[0], {ID: "0", Filename: "c.png"}}
+	edit = discordgo.NewMessageEdit(h.ch, m0.ID)
+	edit.Attachments = &keep
+	edit.Files = []*discordgo.File{f("c.png")}
+	if _, err := h.sess.ChannelMessageEditComplex(edit); err != nil {
+		t.Fatal(err)
+	}
 	if got := strings.Join(names(), ","); got != "a.png=data of a.png,c.png=data of c.png" {
-		t.Errorf("after explicit attachments + new file: %s", got)
+		t.Errorf("after explicit attachments + new file listed by index: %s", got)
 	}
 	if _, err := h.sess.ChannelMessageEdit(h.ch, m0.ID, "only text"); err != nil {
 		t.Fatal(err)
@@ -294,14 +330,14 @@ func TestEditAttachments(t *testing.T) {
 		t.Errorf("attachments: [] left %d files", got)
 	}
 	var kinds []EventKind
-	for range 4 {
+	for range 6 {
 		ev, err := w.NextTimeout(time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		kinds = append(kinds, ev.Kind)
 	}
-	if fmt.Sprint(kinds) != "[create update update update]" {
+	if fmt.Sprint(kinds) != "[create update create update update update]" {
 		t.Errorf("events %v", kinds)
 	}
 	if err := h.sess.ChannelMessageDelete(h.ch, m0.ID); err != nil {

@@ -53,8 +53,7 @@ func Hand(t *session.Table, seat int, l i18n.Lang, sel session.PlaySel, png []by
 	if png != nil {
 		// Replacing the picture: the old attachment goes, the new one
 		// comes. Without files and attachments an update keeps it.
-		data.Files = []*discordgo.File{{Name: HandFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
-		data.Attachments = &[]*discordgo.MessageAttachment{}
+		data.Files, data.Attachments = NewPicture(HandFile, png)
 	}
 	return data
 }
@@ -127,4 +126,16 @@ func PlayBuilder(t *session.Table, seat int, l i18n.Lang, sel session.PlaySel) (
 		discordgo.Button{Label: l.T(msg.BtnPlay), Style: discordgo.SuccessButton, CustomID: confirm, Disabled: !ok},
 	}})
 	return comps, status
+}
+
+// NewPicture is how a message gets a new picture png named name, in place
+// of what it showed: the file to upload and the "attachments" field of the
+// edit, which lists it by its upload index. On an edit that lists
+// attachments Discord appends only the files listed (its reference,
+// "Editing Message Attachments") and removes the attachments not listed:
+// the old picture goes. An edit with neither keeps the picture the
+// message has, which costs no drawing and no upload.
+func NewPicture(name string, png []byte) ([]*discordgo.File, *[]*discordgo.MessageAttachment) {
+	return []*discordgo.File{{Name: name, ContentType: "image/png", Reader: bytes.NewReader(png)}},
+		&[]*discordgo.MessageAttachment{{ID: "0", Filename: name}}
 }

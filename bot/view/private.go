@@ -1,7 +1,6 @@
 package view
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -52,11 +51,11 @@ func Private(t *session.Table, l i18n.Lang, note string, daily []string, png []b
 		}
 		comps = []discordgo.MessageComponent{discordgo.ActionsRow{Components: btns}}
 	}
-	return &discordgo.InteractionResponseData{
+	data := &discordgo.InteractionResponseData{
 		Content: strings.Join(lines, "\n"), Flags: discordgo.MessageFlagsEphemeral, Components: comps,
-		Files:       []*discordgo.File{{Name: "sheet.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
-		Attachments: &[]*discordgo.MessageAttachment{},
 	}
+	data.Files, data.Attachments = NewPicture("sheet.png", png)
+	return data
 }
 
 // Daily is what a finished daily challenge shows: the par, the player's
