@@ -175,9 +175,9 @@ func (b *Bot) command(r *request) {
 		}
 		b.cmdNew(r, v, int(games))
 	case "sheet":
-		b.cmdSheet(r)
+		b.showSheet(r, "")
 	case "hand":
-		b.cmdHand(r)
+		b.showHand(r, "", false, "")
 	case "end":
 		b.cmdEnd(r)
 	case "leave":

@@ -35,7 +35,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
 			// An outdated view of the player's own game (a second click
 			// before the first one's answer came): shown as it is now.
-			b.answerPrivate(r, t, view.Refusal(r.lang, t, err), "")
+			b.answerPrivateAs(r, t, view.Refusal(r.lang, t, err), "", true)
 			return nil, errRefused
 		} else if err != nil {
 			return nil, r.refuse(t, err)
@@ -89,7 +89,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		switch a.View {
 		case ViewSolo, ViewDaily:
 			// A private game's one view follows it: the next dice, or the end.
-			b.answerPrivate(r, after, "✅ "+text, "")
+			b.answerPrivateAs(r, after, "✅ "+text, "", true)
 			return
 		case ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
@@ -178,7 +178,7 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 // what could not be recorded.
 func (b *Bot) apply(t *Table, m game.Move) error {
 	err := t.Apply(m, b.timing(t))
-	b.logProblems(t)
+	logProblems(b.log, t)
 	return err
 }
 
@@ -189,9 +189,9 @@ func (b *Bot) timing(t *Table) session.Timing {
 
 // logProblems logs (and forgets) what went wrong in t without stopping a
 // change.
-func (b *Bot) logProblems(t *Table) {
+func logProblems(log zerolog.Logger, t *Table) {
 	for _, err := range t.Problems {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("table problem")
+		log.Error().Err(err).Str("table", t.ID).Msg("table problem")
 	}
 	t.Problems = nil
 }
