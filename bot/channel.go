@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
@@ -65,40 +64,11 @@ func settle(t *Table) bool {
 	if t.Shown.Turn != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.TurnKey()) {
 		// A turn that ended while it had no message (deleted to be posted
 		// afresh, or by a moderator) gets its log line as a post of its own.
-		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: logLine(t, t.Shown.Turn)})
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: view.TurnLog(t, t.Shown.Turn)})
 		t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = "", "", "", "", ""
 		changed = true
 	}
 	return changed
-}
-
-// logLine is the one-line log of the turn key of the current game
-// (turnLogLine of its game.TurnSummary), in the table's language; the news
-// of that turn (timeouts, players who left) follow it. A turn of an
-// earlier game, whose moves are gone, is named only.
-func logLine(t *Table, key string) string {
-	var gameNo, turn int
-	fmt.Sscanf(key, "g%d.t%d", &gameNo, &turn)
-	l := LangFor(t.Lang)
-	if t.Game == nil || gameNo != t.GameNo {
-		return l.T(msg.LogTurn, turn)
-	}
-	names := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		names[i] = s.Name
-	}
-	line := l.T(msg.LogTurn, turn)
-	for _, ts := range t.Game.Turns() {
-		if ts.Turn == turn {
-			line = view.TurnLogLine(l, ts, names)
-		}
-	}
-	for _, n := range t.News {
-		if n.Turn == turn && n.IsTimeout() {
-			line += " · " + view.NewsWords(n, l, t.Seats)
-		}
-	}
-	return line
 }
 
 // opKind is what the reconciler does next.
@@ -181,19 +151,12 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 	return opNone
 }
 
-// liveView is the live message of the current turn: its text, buttons,
-// the public view its picture shows (who has decided is text, not
-// picture) and their fingerprints.
+// liveView is the live message of the current turn (view.LiveTurn): its
+// text, buttons, the public view its picture shows and their
+// fingerprints.
 func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv game.PublicView, rev, pic string) {
-	l := LangFor(t.Lang)
-	content = view.TableContent(t, l)
-	comps = view.TableControls(t, l)
-	pv = t.Game.Public()
-	for i := range pv.Players {
-		pv.Players[i].Decided = false
-	}
-	pv.Phase = 0
-	return content, comps, pv, controlsFingerprint(content, comps), fingerprint(pv)
+	v := view.LiveTurn(t)
+	return v.Content, v.Components, v.Picture, controlsFingerprint(v.Content, v.Components), fingerprint(v.Picture)
 }
 
 // fingerprint hashes values' JSON.
@@ -498,12 +461,8 @@ func (b *Bot) shrink(channelID string, p PastTurn, tokensOnly bool) error {
 			Content: p.Line, AllowedMentions: &discordgo.MessageAllowedMentions{}}, tokensOnly)
 		return err
 	}
-	edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
-	if p.Line != "" {
-		edit.Content = &p.Line
-		edit.Attachments = &[]*discordgo.MessageAttachment{}
-		edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
-	}
+	edit := view.ShrunkTurn(p.Line)
+	edit.ID, edit.Channel = p.Msg, channelID
 	if _, err := b.editMessage(edit, tokensOnly); err != nil && !notFound(err) {
 		return err
 	}
@@ -752,7 +711,7 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string, stam
 	}
 	if t.Game == nil || t.Stage != StagePlaying || t.TurnKey() != key {
 		// The turn ended meanwhile: the message is a past turn already.
-		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: logLine(t, key)})
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: view.TurnLog(t, key)})
 		return
 	}
 	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)

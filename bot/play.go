@@ -50,18 +50,9 @@ func (b *Bot) playClick(r *request, a Action) {
 		}
 		if err := b.apply(t, m); err != nil {
 			// A choice on the table that is not one of the clicker's: the
-			// reason, and their own choices to click right there (no
-			// picture: the table shows their sheet).
-			text, choices := view.Explain(r.lang, err), []discordgo.MessageComponent(nil)
-			if a.View == ViewTable {
-				choices = view.PersonalControls(t, seat, r.lang, ViewSheet)
-			}
-			if len(choices) > 0 {
-				text += "\n" + r.lang.T(msg.MoveChoices)
-			}
-			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-				Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: choices,
-			}})
+			// reason, and their own choices to click right there.
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: view.MoveRefused(t, seat, r.lang, err, a.View == ViewTable)})
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t
@@ -75,17 +66,8 @@ func (b *Bot) playClick(r *request, a Action) {
 		return
 	}
 	if moved {
-		text := r.lang.T(msg.OkChose, chosen)
-		if chosen == "" {
-			text = r.lang.T(msg.OkPassed)
-		}
-		if was != "" {
-			text = r.lang.T(msg.OkChanged, was) + " " + text
-		}
 		stillOpen := after.Stamp() == a.Stamp // the action has not resolved
-		if stillOpen && after.Game.Phase().Simultaneous() {
-			text += " " + r.lang.T(msg.OkCanchange)
-		}
+		text := view.MoveDone(r.lang, chosen, was, stillOpen && after.Game.Phase().Simultaneous())
 		switch a.View {
 		case ViewSolo, ViewDaily:
 			// A private game's one view follows it: the next dice, or the end.
@@ -97,13 +79,8 @@ func (b *Bot) playClick(r *request, a Action) {
 		case ViewSheet:
 			// While the action is open the view keeps its buttons, the
 			// choice made in green, to change it (P4).
-			comps := []discordgo.MessageComponent{}
-			if stillOpen {
-				comps = append(comps, view.PersonalControls(after, seat, r.lang, ViewSheet)...)
-			}
-			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-				Content: text, Components: comps, Attachments: &[]*discordgo.MessageAttachment{},
-			}})
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+				Data: view.SheetAfterMove(after, seat, r.lang, text, stillOpen)})
 		default:
 			switch {
 			case live == nil:
@@ -203,17 +180,6 @@ func logProblems(log zerolog.Logger, t *Table) {
 func (b *Bot) refreshChannel(channelID string) {
 	log := b.log.With().Str("channel", channelID).Logger()
 	b.reconcile(log, channelID)
-}
-
-// waitingUsers are the user IDs of the players who must act now.
-func waitingUsers(t *Table) []string {
-	var ids []string
-	for _, p := range t.Game.Waiting() {
-		if t.Seats[p].Computer == "" {
-			ids = append(ids, t.Seats[p].UserID)
-		}
-	}
-	return ids
 }
 
 // resultsMessage shows the final sheets, the ranking (ties share), the

@@ -26,7 +26,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
@@ -226,7 +225,7 @@ func (s *step) postTurn(t *Table, w liveWant) (stepOut, error) {
 		Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
 		// The players who must act are notified, once per turn
 		// (edits notify nobody; reminders do).
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: waitingUsers(t)},
+		AllowedMentions: &discordgo.MessageAllowedMentions{Users: view.Waiting(t)},
 	}
 	m, err := s.b.post(s.ch, send, t.Interactions)
 	return stepOut{record: func(cur *Table) {
@@ -403,16 +402,7 @@ func (s *step) showLobby(t *Table) (stepOut, error) {
 // keeps the action it reminds of (RemindAt) and the message. A crash
 // after the post and before its record posts the reminder again.
 func (s *step) postReminder(t *Table) (stepOut, error) {
-	l := LangFor(t.Lang)
-	users := waitingUsers(t)
-	mentions := make([]string, len(users))
-	for i, u := range users {
-		mentions[i] = "<@" + u + ">"
-	}
-	text := l.T(msg.TurnReminder, strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
-	m, err := s.b.dc.ChannelMessageSendComplex(s.ch, &discordgo.MessageSend{
-		Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
-	})
+	m, err := s.b.dc.ChannelMessageSendComplex(s.ch, view.Reminder(t))
 	stamp := t.Stamp()
 	return stepOut{record: func(cur *Table) {
 		cur.Shown.RemindAt = stamp
