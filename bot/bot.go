@@ -171,8 +171,8 @@ type Bot struct {
 	// that updated the live message failed, or a crash may have lost it):
 	// their reconcile edits the live message and sends shrinks again.
 	force sync.Map
-	// pars holds the daily challenges' pars by day number (dailyPar).
-	pars sync.Map
+	// pars holds the daily challenges' pars by day number.
+	pars parCache
 	// reviews keeps the game reviews graded and worded.
 	reviews *reviewCache
 }

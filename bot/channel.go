@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
@@ -64,40 +63,11 @@ func settle(t *Table) bool {
 	if t.Shown.Turn != "" && (t.Stage != StagePlaying || t.Shown.Turn != t.TurnKey()) {
 		// A turn that ended while it had no message (deleted to be posted
 		// afresh, or by a moderator) gets its log line as a post of its own.
-		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: logLine(t, t.Shown.Turn)})
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: t.Shown.Msg, Line: view.TurnLog(t, t.Shown.Turn)})
 		t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = "", "", "", "", ""
 		changed = true
 	}
 	return changed
-}
-
-// logLine is the one-line log of the turn key of the current game
-// (turnLogLine of its game.TurnSummary), in the table's language; the news
-// of that turn (timeouts, players who left) follow it. A turn of an
-// earlier game, whose moves are gone, is named only.
-func logLine(t *Table, key string) string {
-	var gameNo, turn int
-	fmt.Sscanf(key, "g%d.t%d", &gameNo, &turn)
-	l := LangFor(t.Lang)
-	if t.Game == nil || gameNo != t.GameNo {
-		return l.T(msg.LogTurn, turn)
-	}
-	names := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		names[i] = s.Name
-	}
-	line := l.T(msg.LogTurn, turn)
-	for _, ts := range t.Game.Turns() {
-		if ts.Turn == turn {
-			line = view.TurnLogLine(l, ts, names)
-		}
-	}
-	for _, n := range t.News {
-		if n.Turn == turn && n.IsTimeout() {
-			line += " · " + view.NewsWords(n, l, t.Seats)
-		}
-	}
-	return line
 }
 
 // opKind is what the reconciler does next.
@@ -180,19 +150,12 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 	return opNone
 }
 
-// liveView is the live message of the current turn: its text, buttons,
-// the public view its picture shows (who has decided is text, not
-// picture) and their fingerprints.
+// liveView is the live message of the current turn (view.LiveTurn): its
+// text, buttons, the public view its picture shows and their
+// fingerprints.
 func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv game.PublicView, rev, pic string) {
-	l := LangFor(t.Lang)
-	content = view.TableContent(t, l)
-	comps = view.TableControls(t, l)
-	pv = t.Game.Public()
-	for i := range pv.Players {
-		pv.Players[i].Decided = false
-	}
-	pv.Phase = 0
-	return content, comps, pv, controlsFingerprint(content, comps), fingerprint(pv)
+	v := view.LiveTurn(t)
+	return v.Content, v.Components, v.Picture, controlsFingerprint(v.Content, v.Components), fingerprint(v.Picture)
 }
 
 // fingerprint hashes values' JSON.
@@ -227,13 +190,12 @@ func controlsFingerprint(content string, comps []discordgo.MessageComponent) str
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
 	failures := 0
-	var keep keptTable
-	var fl editInFlight
+	s := &step{b: b, log: log, ch: channelID}
 	defer func() {
 		// Whatever ended the work, the edit in flight is waited for and
 		// recorded: nothing else may touch its message meanwhile.
-		if fl.msg != "" {
-			if err := b.joinEdit(channelID, &fl, <-fl.done, &keep); err != nil {
+		if s.fl.msg != "" {
+			if err := s.joinEdit(<-s.fl.done); err != nil {
 				if b.life.Err() == nil {
 					log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
 				}
@@ -245,13 +207,13 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		// A change of the table from here on kicks the channel: it ends
 		// a wait for an edit in flight, whose message it leaves alone.
 		kicked, stop := b.refresh.nextKick(channelKey(channelID))
-		done, err := b.reconcileStep(log, channelID, &keep, &fl)
-		if done && fl.msg != "" {
+		done, err := s.run()
+		if done && s.fl.msg != "" {
 			// Nothing left to do beside the edit in flight: wait for it,
 			// or for news (the next turn, say) to show meanwhile.
 			select {
-			case res := <-fl.done:
-				err = b.joinEdit(channelID, &fl, res, &keep)
+			case res := <-s.fl.done:
+				err = s.joinEdit(res)
 			case <-kicked:
 				steps-- // not a request
 			}
@@ -319,6 +281,20 @@ func (b *Bot) sweep() {
 	})
 }
 
+// step is the reconciler's work on one channel (reconcile): the bot whose
+// store, locks, Discord session and kept tokens its requests use, the
+// channel, and what carries from one step to the next: the table the
+// previous step saved (keep) and the edit in flight (fl). Its methods are
+// a step (run) and the parts of one: load, the operations
+// (reconcile_ops.go) and record.
+type step struct {
+	b    *Bot
+	log  zerolog.Logger
+	ch   string
+	keep keptTable
+	fl   editInFlight
+}
+
 // editInFlight is an edit of a message already posted (the live message,
 // a finished turn's, the results) that the reconciler sent without waiting
 // for its answer, so that a slow one holds up only what touches its
@@ -342,27 +318,28 @@ func (f *editInFlight) start(msg, table string, send func() error, record func(*
 }
 
 // joinEdit takes the outcome of the edit in flight (err, received from
-// f.done) and records its success, like a step's request; f is then empty.
-func (b *Bot) joinEdit(channelID string, f *editInFlight, err error, keep *keptTable) error {
-	table, record := f.table, f.record
-	*f = editInFlight{}
+// s.fl.done) and records its success, like a step's request; s.fl is
+// then empty.
+func (s *step) joinEdit(err error) error {
+	table, record := s.fl.table, s.fl.record
+	s.fl = editInFlight{}
 	if err != nil {
 		return err
 	}
-	return b.recordStep(channelID, table, record, keep)
+	return s.record(table, record)
 }
 
-// reconcileStep does one request; done is true when there was none to do.
-// keep carries the table the previous step saved to this one. An edit of
-// a posted message is sent on without waiting when fl has none in flight
+// run does one request (a step); done is true when there was none to do.
+// s.keep carries the table the previous step saved to this one. An edit of
+// a posted message is sent on without waiting when s.fl has none in flight
 // (editInFlight); while one is, its message is left out of the step.
 //
-// A step is load (loadStep: the table, settled and saved if that changed
+// A step is load (step.load: the table, settled and saved if that changed
 // it, and what the channel shows) -> decide (nextOp: the one operation
-// due) -> the operation's method (its request) -> save (recordStep: the
+// due) -> the operation's method (its request) -> save (step.record: the
 // record of its success, after Discord answered). See reconcile_ops.go.
-func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTable, fl *editInFlight) (done bool, err error) {
-	t, err := b.loadStep(channelID, keep, fl)
+func (s *step) run() (done bool, err error) {
+	t, err := s.load()
 	if _, ok := asUnreadable(err); ok {
 		return true, nil
 	}
@@ -372,40 +349,40 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if t == nil || t.Private != "" {
 		return true, nil // no table, or one no channel shows
 	}
-	w := wantedLive(t, fl)
+	w := wantedLive(t, &s.fl)
 	var out stepOut
-	switch op := nextOp(t, w.rev, w.pic, b.opt.Now(), b.opt.CoalesceEdits); op {
+	switch op := nextOp(t, w.rev, w.pic, s.b.opt.Now(), s.b.opt.CoalesceEdits); op {
 	case opNone:
 		return true, nil
 	case opLater:
-		b.later.Store(channelID, t.Shown.Edited.Add(b.opt.CoalesceEdits))
+		s.b.later.Store(s.ch, t.Shown.Edited.Add(s.b.opt.CoalesceEdits))
 		return true, nil
 	case opRepost:
-		return false, b.repostLive(channelID, t)
+		return false, s.repostLive(t)
 	case opDeleteRemind:
-		out, err = b.deleteReminder(channelID, t)
+		out, err = s.deleteReminder(t)
 	case opShrink:
-		out = b.shrinkPast(channelID, t)
+		out = s.shrinkPast(t)
 	case opPost:
-		out, err = b.postTurn(channelID, t, w)
+		out, err = s.postTurn(t, w)
 	case opPostResults:
-		out, err = b.postResults(log, channelID, t)
+		out, err = s.postResults(t)
 	case opLookup:
-		out, err = b.lookupPost(channelID, t)
+		out, err = s.lookupPost(t)
 	case opEdit:
-		out, err = b.editLive(channelID, t, w)
+		out, err = s.editLive(t, w)
 	case opRetireResults:
-		out = b.retireResults(channelID, t)
+		out = s.retireResults(t)
 	case opLobby:
-		out, err = b.showLobby(channelID, t)
+		out, err = s.showLobby(t)
 	case opPostReminder:
-		out, err = b.postReminder(channelID, t)
+		out, err = s.postReminder(t)
 	default:
 		return false, fmt.Errorf("bot: reconcile: unknown operation %v", op)
 	}
 	if err == nil && out.send != nil {
-		if out.edited != "" && fl.msg == "" {
-			fl.start(out.edited, t.ID, out.send, out.record)
+		if out.edited != "" && s.fl.msg == "" {
+			s.fl.start(out.edited, t.ID, out.send, out.record)
 			return false, nil
 		}
 		err = out.send()
@@ -413,16 +390,16 @@ func (b *Bot) reconcileStep(log zerolog.Logger, channelID string, keep *keptTabl
 	if err != nil {
 		return false, err
 	}
-	return false, b.recordStep(channelID, t.ID, out.record, keep)
+	return false, s.record(t.ID, out.record)
 }
 
-// recordStep records a request's success (record) in the stored table,
+// record records a request's success (record) in the stored table,
 // if it is still table tableID's, and keeps what it saved for the next
 // step (keep).
-func (b *Bot) recordStep(channelID, tableID string, record func(cur *Table), keep *keptTable) error {
-	unlock := b.locks.Lock(channelID)
+func (s *step) record(tableID string, record func(cur *Table)) error {
+	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := b.loadTable(b.life, channelID)
+	cur, err := s.b.loadTable(s.b.life, s.ch)
 	if err != nil || cur == nil || cur.ID != tableID {
 		return err // the table changed hands: start over
 	}
@@ -443,9 +420,9 @@ func (b *Bot) recordStep(channelID, tableID string, record func(cur *Table), kee
 		}
 	}
 	cur.Shown.Past = kept
-	blob, err := b.saveTableBlob(b.life, channelID, cur)
+	blob, err := s.b.saveTableBlob(s.b.life, s.ch, cur)
 	if err == nil {
-		keep.t, keep.blob = cur, blob
+		s.keep.t, s.keep.blob = cur, blob
 	}
 	return err
 }
@@ -483,12 +460,8 @@ func (b *Bot) shrink(channelID string, p PastTurn, tokensOnly bool) error {
 			Content: p.Line, AllowedMentions: &discordgo.MessageAllowedMentions{}}, tokensOnly)
 		return err
 	}
-	edit := &discordgo.MessageEdit{ID: p.Msg, Channel: channelID, Components: &[]discordgo.MessageComponent{}}
-	if p.Line != "" {
-		edit.Content = &p.Line
-		edit.Attachments = &[]*discordgo.MessageAttachment{}
-		edit.AllowedMentions = &discordgo.MessageAllowedMentions{}
-	}
+	edit := view.ShrunkTurn(p.Line)
+	edit.ID, edit.Channel = p.Msg, channelID
 	if _, err := b.editMessage(edit, tokensOnly); err != nil && !notFound(err) {
 		return err
 	}
@@ -736,7 +709,7 @@ func (b *Bot) adopt(t *Table, msg *discordgo.Message, key, rev, pic string, stam
 	}
 	if t.Game == nil || t.Stage != StagePlaying || t.TurnKey() != key {
 		// The turn ended meanwhile: the message is a past turn already.
-		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: logLine(t, key)})
+		t.Shown.Past = append(t.Shown.Past, PastTurn{Msg: msg.ID, Line: view.TurnLog(t, key)})
 		return
 	}
 	t.Shown.Msg, t.Shown.Turn, t.Shown.Rev, t.Shown.Pic, t.Shown.Att = msg.ID, key, rev, pic, attachmentID(msg)
@@ -779,8 +752,8 @@ func (b *Bot) sweepDue(now time.Time) {
 // findPost looks among the channel's newest messages for the bot's post
 // for key (a turn's message or the results), made before a crash or a
 // failed answer: its buttons carry the table's id.
-func (b *Bot) findPost(channelID string, t *Table, key string) (*discordgo.Message, error) {
-	msgs, err := b.dc.ChannelMessages(channelID, 25, "", "", "")
+func (s *step) findPost(t *Table, key string) (*discordgo.Message, error) {
+	msgs, err := s.b.dc.ChannelMessages(s.ch, 25, "", "", "")
 	if err != nil {
 		return nil, err
 	}
@@ -803,8 +776,8 @@ func (b *Bot) findPost(channelID string, t *Table, key string) (*discordgo.Messa
 
 // findLobby looks among the channel's newest messages for the lobby of t
 // as it is now: its buttons carry the table's id and its stamp.
-func (b *Bot) findLobby(channelID string, t *Table) (*discordgo.Message, error) {
-	msgs, err := b.dc.ChannelMessages(channelID, 25, "", "", "")
+func (s *step) findLobby(t *Table) (*discordgo.Message, error) {
+	msgs, err := s.b.dc.ChannelMessages(s.ch, 25, "", "", "")
 	if err != nil {
 		return nil, err
 	}

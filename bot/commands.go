@@ -175,9 +175,9 @@ func (b *Bot) command(r *request) {
 		}
 		b.cmdNew(r, v, int(games))
 	case "sheet":
-		b.cmdSheet(r)
+		b.showSheet(r, "")
 	case "hand":
-		b.cmdHand(r)
+		b.showHand(r, "", false, "")
 	case "end":
 		b.cmdEnd(r)
 	case "leave":
@@ -210,7 +210,7 @@ func (b *Bot) command(r *request) {
 		if !ok {
 			u = r.userID
 		}
-		b.cmdStats(r, u)
+		records{b.opt.History}.cmdStats(r, u)
 	case "leaderboard":
 		// No variant: every variant (the zero Variant).
 		v, ok := opts.variant("variant", 0)
@@ -219,12 +219,12 @@ func (b *Bot) command(r *request) {
 			return
 		}
 		computers, _ := opts.boolean("computers")
-		b.cmdLeaderboard(r, v, computers)
+		records{b.opt.History}.cmdLeaderboard(r, v, computers)
 	case "record":
 		id, _ := opts.str("game")
-		b.sendRecord(r, id)
+		records{b.opt.History}.sendRecord(r, id)
 	case "forget-me":
-		b.cmdForget(r)
+		records{b.opt.History}.cmdForget(r)
 	case "solo":
 		where, _ := opts.str("where")
 		if where != "" && where != "private" && where != "channel" {
@@ -362,7 +362,7 @@ func (b *Bot) autocomplete(r *request) {
 		for _, o := range data.Options[0].Options {
 			if o != nil && o.Name == "game" && o.Focused {
 				typed, _ := o.Value.(string)
-				choices = b.autocompleteRecord(r, typed)
+				choices = records{b.opt.History}.autocompleteRecord(r, typed)
 			}
 		}
 	}

@@ -221,7 +221,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		if key == s.key {
 			sel = s.sel // shown again as its answer showed it
 		}
-		data, err := b.handView(t, seat, s.lang, sel, keep)
+		data, err := handView(b.rd, t, seat, s.lang, sel, keep)
 		if err != nil {
 			unlock()
 			log.Error().Err(err).Msg("render hand")

@@ -25,6 +25,15 @@ func (b *Bot) history() (session.History, bool) {
 	return b.opt.History, b.opt.History != nil
 }
 
+// records answers the requests that read the kept history (a game's
+// record, statistics, the leaderboard, the forget-me question) from h,
+// the bot's History (Options.History); with h nil, none kept, they
+// answer so.
+type records struct{ h session.History }
+
+// history returns h, if one is kept.
+func (k records) history() (session.History, bool) { return k.h, k.h != nil }
+
 // Limits of what the history answers show.
 const (
 	recentGames      = 5  // last games in /qwixx stats
@@ -40,7 +49,7 @@ func gameID(t *Table) string { return t.GameID() }
 // the interaction, so a forged button reaches only the records this
 // user may see here (sendRecord).
 func (b *Bot) recordClick(r *request, a Action) {
-	b.sendRecord(r, a.Table+"-"+a.Arg)
+	records{b.opt.History}.sendRecord(r, a.Table+"-"+a.Arg)
 }
 
 // The visibility of a kept game follows the game (see session.Place): a
@@ -64,13 +73,13 @@ func visibleResults(results []stats.Result, viewer string) []stats.Result {
 // it: game id in the request's places, or with id "" the newest record
 // the user may see there. A record the user may not see is not found,
 // whether it exists or not.
-func (b *Bot) findRecord(r *request, h session.History, id string) (session.KeptRecord, bool, error) {
+func (k records) findRecord(r *request, id string) (session.KeptRecord, bool, error) {
 	var (
 		best  session.KeptRecord
 		found bool
 	)
 	for _, place := range session.Places(r.i.GuildID, r.i.ChannelID) {
-		gr, ok, err := b.placeRecord(r, h, place, id)
+		gr, ok, err := k.placeRecord(r, place, id)
 		if err != nil {
 			return session.KeptRecord{}, false, err
 		}
@@ -82,7 +91,8 @@ func (b *Bot) findRecord(r *request, h session.History, id string) (session.Kept
 }
 
 // placeRecord is findRecord in one place.
-func (b *Bot) placeRecord(r *request, h session.History, place, id string) (session.KeptRecord, bool, error) {
+func (k records) placeRecord(r *request, place, id string) (session.KeptRecord, bool, error) {
+	h := k.h
 	if id != "" {
 		gr, found, err := h.Record(r.ctx, place, id)
 		if err != nil || !found {
@@ -119,13 +129,12 @@ func (b *Bot) placeRecord(r *request, h session.History, place, id string) (sess
 
 // sendRecord answers with the record of game id ("" the newest) that the
 // user may see here, as a JSON attachment, privately.
-func (b *Bot) sendRecord(r *request, id string) {
-	h, ok := b.history()
-	if !ok {
+func (k records) sendRecord(r *request, id string) {
+	if _, ok := k.history(); !ok {
 		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
-	gr, found, err := b.findRecord(r, h, id)
+	gr, found, err := k.findRecord(r, id)
 	if isCorrupt(err) {
 		r.log.Error().Err(err).Str("game", id).Msg("kept record damaged")
 		r.ephemeral(r.lang.T(msg.RecordDamaged))
@@ -136,7 +145,7 @@ func (b *Bot) sendRecord(r *request, id string) {
 		return
 	}
 	if !found {
-		if days := retentionDays(b); days > 0 {
+		if days := k.retentionDays(); days > 0 {
 			r.ephemeral(r.lang.T(msg.RecordMissing, days))
 		} else {
 			r.ephemeral(r.lang.T(msg.RecordGone))
@@ -159,8 +168,8 @@ func (b *Bot) sendRecord(r *request, id string) {
 // retentionDays is how many days records are kept, for the answer that a
 // record is gone; 0 or less when they are kept until the cap pushes them
 // out.
-func retentionDays(b *Bot) int {
-	if h, ok := b.history(); ok {
+func (k records) retentionDays() int {
+	if h, ok := k.history(); ok {
 		return int(h.Retention().RecordMaxAge / (24 * time.Hour))
 	}
 	return int(store.DefaultRecordMaxAge / (24 * time.Hour))
@@ -170,8 +179,8 @@ func retentionDays(b *Bot) int {
 // here for the record option: date, players and scores; the value is the
 // game ID. A record is offered only with its result (which says whose it
 // is).
-func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.ApplicationCommandOptionChoice {
-	h, ok := b.history()
+func (k records) autocompleteRecord(r *request, typed string) []*discordgo.ApplicationCommandOptionChoice {
+	h, ok := k.history()
 	out := []*discordgo.ApplicationCommandOptionChoice{}
 	if !ok {
 		return out
@@ -228,8 +237,8 @@ func (b *Bot) autocompleteRecord(r *request, typed string) []*discordgo.Applicat
 // cmdStats answers /qwixx stats [player] privately, from the games the
 // asking user may see here (their own private games, nobody else's), with
 // a button that shows the player's statistics in the channel.
-func (b *Bot) cmdStats(r *request, userID string) {
-	embed, ok := b.statsEmbed(r, r.lang, userID, r.userID)
+func (k records) cmdStats(r *request, userID string) {
+	embed, ok := k.statsEmbed(r, r.lang, userID, r.userID)
 	if !ok {
 		return
 	}
@@ -241,7 +250,7 @@ func (b *Bot) cmdStats(r *request, userID string) {
 // from what the channel may see: no private game's, not even the
 // clicker's own.
 func (b *Bot) statsShow(r *request, a Action) {
-	embed, ok := b.statsEmbed(r, r.glang, a.Table, "")
+	embed, ok := records{b.opt.History}.statsEmbed(r, r.glang, a.Table, "")
 	if !ok {
 		return
 	}
@@ -251,12 +260,12 @@ func (b *Bot) statsShow(r *request, a Action) {
 // statsEmbed is userID's statistics in this place, in l, from the
 // results viewer may see ("" no private game's); false when the request
 // was answered instead (no history, no games, an error).
-func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.MessageEmbed, bool) {
-	if _, ok := b.history(); !ok {
+func (k records) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.MessageEmbed, bool) {
+	if _, ok := k.history(); !ok {
 		r.ephemeral(r.lang.T(msg.HistNone))
 		return nil, false
 	}
-	results, damaged, ok := b.readResults(r)
+	results, damaged, ok := k.readResults(r)
 	if !ok {
 		return nil, false
 	}
@@ -275,8 +284,8 @@ func (b *Bot) statsEmbed(r *request, l Lang, userID, viewer string) (*discordgo.
 // may see them (the caller filters: visibleResults), and how many of them
 // are damaged (left out, and to be said so); ok is false when it
 // answered the request instead: no result readable at all, or an error.
-func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok bool) {
-	h, _ := b.history()
+func (k records) readResults(r *request) (results []stats.Result, damaged int, ok bool) {
+	h, _ := k.history()
 	var err error
 	places := session.Places(r.i.GuildID, r.i.ChannelID)
 	for _, place := range places {
@@ -307,12 +316,12 @@ func (b *Bot) readResults(r *request) (results []stats.Result, damaged int, ok b
 // cmdLeaderboard posts the guild's leaderboard in the channel: the ranked
 // players by rating, those with fewer games after them, and under it one
 // line saying what the rating is.
-func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
-	if _, ok := b.history(); !ok {
+func (k records) cmdLeaderboard(r *request, v game.Variant, computers bool) {
+	if _, ok := k.history(); !ok {
 		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}
-	results, damaged, ok := b.readResults(r)
+	results, damaged, ok := k.readResults(r)
 	if !ok {
 		return
 	}
@@ -326,8 +335,8 @@ func (b *Bot) cmdLeaderboard(r *request, v game.Variant, computers bool) {
 }
 
 // cmdForget asks the user to confirm that their data is to be forgotten.
-func (b *Bot) cmdForget(r *request) {
-	if _, ok := b.history(); !ok {
+func (k records) cmdForget(r *request) {
+	if _, ok := k.history(); !ok {
 		r.ephemeral(r.lang.T(msg.HistNone))
 		return
 	}

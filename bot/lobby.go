@@ -287,7 +287,7 @@ func (b *Bot) cmdLeave(r *request, userID string) {
 			name = t.Seats[seat].Name
 		}
 		n, err := t.Leave(userID, r.userID, b.timing(t))
-		b.logProblems(t)
+		logProblems(b.log, t)
 		if err != nil {
 			return nil, r.refuse(t, err)
 		}

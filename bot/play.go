@@ -35,7 +35,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
 			// An outdated view of the player's own game (a second click
 			// before the first one's answer came): shown as it is now.
-			b.answerPrivate(r, t, view.Refusal(r.lang, t, err), "")
+			b.answerPrivateAs(r, t, view.Refusal(r.lang, t, err), "", true)
 			return nil, errRefused
 		} else if err != nil {
 			return nil, r.refuse(t, err)
@@ -50,18 +50,9 @@ func (b *Bot) playClick(r *request, a Action) {
 		}
 		if err := b.apply(t, m); err != nil {
 			// A choice on the table that is not one of the clicker's: the
-			// reason, and their own choices to click right there (no
-			// picture: the table shows their sheet).
-			text, choices := view.Explain(r.lang, err), []discordgo.MessageComponent(nil)
-			if a.View == ViewTable {
-				choices = view.PersonalControls(t, seat, r.lang, ViewSheet)
-			}
-			if len(choices) > 0 {
-				text += "\n" + r.lang.T(msg.MoveChoices)
-			}
-			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: &discordgo.InteractionResponseData{
-				Content: text, Flags: discordgo.MessageFlagsEphemeral, Components: choices,
-			}})
+			// reason, and their own choices to click right there.
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: view.MoveRefused(t, seat, r.lang, err, a.View == ViewTable)})
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t
@@ -75,21 +66,12 @@ func (b *Bot) playClick(r *request, a Action) {
 		return
 	}
 	if moved {
-		text := r.lang.T(msg.OkChose, chosen)
-		if chosen == "" {
-			text = r.lang.T(msg.OkPassed)
-		}
-		if was != "" {
-			text = r.lang.T(msg.OkChanged, was) + " " + text
-		}
 		stillOpen := after.Stamp() == a.Stamp // the action has not resolved
-		if stillOpen && after.Game.Phase().Simultaneous() {
-			text += " " + r.lang.T(msg.OkCanchange)
-		}
+		text := view.MoveDone(r.lang, chosen, was, stillOpen && after.Game.Phase().Simultaneous())
 		switch a.View {
 		case ViewSolo, ViewDaily:
 			// A private game's one view follows it: the next dice, or the end.
-			b.answerPrivate(r, after, "✅ "+text, "")
+			b.answerPrivateAs(r, after, "✅ "+text, "", true)
 			return
 		case ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
@@ -97,13 +79,8 @@ func (b *Bot) playClick(r *request, a Action) {
 		case ViewSheet:
 			// While the action is open the view keeps its buttons, the
 			// choice made in green, to change it (P4).
-			comps := []discordgo.MessageComponent{}
-			if stillOpen {
-				comps = append(comps, view.PersonalControls(after, seat, r.lang, ViewSheet)...)
-			}
-			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
-				Content: text, Components: comps, Attachments: &[]*discordgo.MessageAttachment{},
-			}})
+			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+				Data: view.SheetAfterMove(after, seat, r.lang, text, stillOpen)})
 		default:
 			switch {
 			case live == nil:
@@ -178,7 +155,7 @@ func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string
 // what could not be recorded.
 func (b *Bot) apply(t *Table, m game.Move) error {
 	err := t.Apply(m, b.timing(t))
-	b.logProblems(t)
+	logProblems(b.log, t)
 	return err
 }
 
@@ -189,9 +166,9 @@ func (b *Bot) timing(t *Table) session.Timing {
 
 // logProblems logs (and forgets) what went wrong in t without stopping a
 // change.
-func (b *Bot) logProblems(t *Table) {
+func logProblems(log zerolog.Logger, t *Table) {
 	for _, err := range t.Problems {
-		b.log.Error().Err(err).Str("table", t.ID).Msg("table problem")
+		log.Error().Err(err).Str("table", t.ID).Msg("table problem")
 	}
 	t.Problems = nil
 }
@@ -203,17 +180,6 @@ func (b *Bot) logProblems(t *Table) {
 func (b *Bot) refreshChannel(channelID string) {
 	log := b.log.With().Str("channel", channelID).Logger()
 	b.reconcile(log, channelID)
-}
-
-// waitingUsers are the user IDs of the players who must act now.
-func waitingUsers(t *Table) []string {
-	var ids []string
-	for _, p := range t.Game.Waiting() {
-		if t.Seats[p].Computer == "" {
-			ids = append(ids, t.Seats[p].UserID)
-		}
-	}
-	return ids
 }
 
 // resultsMessage shows the final sheets, the ranking (ties share), the

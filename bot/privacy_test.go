@@ -347,17 +347,17 @@ func TestDailyRankingOnlyForWhoFinishedIt(t *testing.T) {
 		i.GuildID, i.ChannelID = w.guild, w.channel
 		return &request{ctx: context.Background(), b: h.bot, i: i, lang: LangFor("en"), userID: user, log: h.bot.log}
 	}
-	if rank, of, top := h.bot.dailyRanking(req("anna", inServer), ta); rank == 0 || of != 2 || len(top) != 2 {
+	if rank, of, top := (records{h.bot.opt.History}).dailyRanking(req("anna", inServer), ta); rank == 0 || of != 2 || len(top) != 2 {
 		t.Fatalf("anna's ranking: %d of %d, %q", rank, of, top)
 	}
 	// Carl, who has not played, is shown nothing of anna's table.
-	if rank, of, top := h.bot.dailyRanking(req("carl", inServer), ta); rank != 0 || of != 0 || len(top) != 0 {
+	if rank, of, top := (records{h.bot.opt.History}).dailyRanking(req("carl", inServer), ta); rank != 0 || of != 0 || len(top) != 0 {
 		t.Fatalf("carl, who did not play, sees a ranking: %d of %d, %q", rank, of, top)
 	}
 	// A daily finished in a DM is ranked in that DM alone.
 	h.playPrivate("dora", h.commandAt(dmOf("dora"), "dora", "daily"), cycle)
 	td, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "dora"))
-	if rank, of, _ := h.bot.dailyRanking(req("dora", dmOf("dora")), td); rank != 1 || of != 1 {
+	if rank, of, _ := (records{h.bot.opt.History}).dailyRanking(req("dora", dmOf("dora")), td); rank != 1 || of != 1 {
 		t.Fatalf("dora's ranking in her DM: %d of %d", rank, of)
 	}
 }

@@ -1,10 +1,10 @@
 package bot
 
-// The reconciler's step (reconcileStep) is load -> decide -> one
-// operation -> save: loadStep reads the stored table and what the
+// The reconciler's step (step.run) is load -> decide -> one
+// operation -> save: step.load reads the stored table and what the
 // channel shows; nextOp, a pure function, names the one operation due
 // (opKind); the operation's method below sends its request and returns
-// the record of its success (stepOut); recordStep saves that record in
+// the record of its success (stepOut); step.record saves that record in
 // the stored table. An operation's record runs on the table as stored
 // when the request was answered, which may have moved on meanwhile: it
 // changes only what its request changed (the same message, the same
@@ -25,15 +25,13 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/rs/zerolog"
 
-	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
-// stepOut is what an operation's method leaves to reconcileStep: the
-// record of its request's success (record, run by recordStep on the
+// stepOut is what an operation's method leaves to step.run: the
+// record of its request's success (record, run by step.record on the
 // stored table) and, for an edit of a message already posted, the
 // request itself (send), not yet sent, with the message it edits
 // (edited; "" when it touches no posted message), so that it may go on
@@ -56,7 +54,7 @@ type liveWant struct {
 	pic     string
 }
 
-// loadStep loads the table for a step (the one the previous step saved,
+// load loads the table for a step (the one the previous step saved,
 // keep, while it is what the store holds) and, under the channel's lock,
 // settles it (settle), keeps a table on interactions alone's newest token
 // in it (keepTokenIn) and, on a forced pass (forced: after a restart or a
@@ -66,13 +64,13 @@ type liveWant struct {
 // as click answers (Sent) and the message whose edit is in flight (fl)
 // are left out of it, so that no operation touches them. It returns a nil
 // table when the channel has none.
-func (b *Bot) loadStep(channelID string, keep *keptTable, fl *editInFlight) (*Table, error) {
-	_, forced := b.force.LoadAndDelete(channelID)
-	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTableKept(b.life, channelID, keep)
+func (s *step) load() (*Table, error) {
+	_, forced := s.b.force.LoadAndDelete(s.ch)
+	unlock := s.b.locks.Lock(s.ch)
+	t, err := s.b.loadTableKept(s.b.life, s.ch, &s.keep)
 	if err == nil && t != nil {
 		changed := settle(t)
-		if t.Interactions && b.keepTokenIn(t) {
+		if t.Interactions && s.b.keepTokenIn(t) {
 			changed = true
 		}
 		if forced {
@@ -85,14 +83,14 @@ func (b *Bot) loadStep(channelID string, keep *keptTable, fl *editInFlight) (*Ta
 			changed = true
 		}
 		if changed {
-			err = b.saveTable(b.life, channelID, t)
+			err = s.b.saveTable(s.b.life, s.ch, t)
 		}
 	}
 	unlock()
 	if t != nil {
 		// Shrinks that went out as click answers are shown.
 		t.Shown.Past = slices.DeleteFunc(t.Shown.Past, func(p PastTurn) bool { return p.Sent })
-		if busy := fl.msg; busy != "" {
+		if busy := s.fl.msg; busy != "" {
 			// The message whose edit is in flight is left alone until
 			// that edit is answered (joinEdit): this step's copy of the
 			// table, never saved, has nothing to do with it.
@@ -131,16 +129,16 @@ func wantedLive(t *Table, fl *editInFlight) liveWant {
 // nothing, and the next step looks again. A crash after the delete and
 // before its record leaves Shown.Msg naming a deleted message: its edit
 // finds it gone and the turn is posted again.
-func (b *Bot) repostLive(channelID string, t *Table) error {
-	unlock := b.locks.Lock(channelID)
+func (s *step) repostLive(t *Table) error {
+	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := b.loadTable(b.life, channelID)
+	cur, err := s.b.loadTable(s.b.life, s.ch)
 	if err != nil || cur == nil || cur.ID != t.ID || cur.Stage != StagePlaying || cur.TurnKey() != t.Shown.Turn || cur.Shown.Msg != t.Shown.Msg {
 		return err // changed meanwhile: look again
 	}
-	if err = b.deleteMessage(channelID, cur.Shown.Msg); err == nil {
+	if err = s.b.deleteMessage(s.ch, cur.Shown.Msg); err == nil {
 		cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att, cur.Shown.At = "", "", "", "", time.Time{}
-		err = b.saveTable(b.life, channelID, cur)
+		err = s.b.saveTable(s.b.life, s.ch, cur)
 	}
 	return err
 }
@@ -150,9 +148,9 @@ func (b *Bot) repostLive(channelID string, t *Table) error {
 // action). Its record forgets the reminder only if it is still the one
 // deleted. A crash before the record repeats the delete, which finds the
 // message gone: no error.
-func (b *Bot) deleteReminder(channelID string, t *Table) (stepOut, error) {
+func (s *step) deleteReminder(t *Table) (stepOut, error) {
 	id := t.Shown.Reminder
-	err := b.deleteMessage(channelID, id)
+	err := s.b.deleteMessage(s.ch, id)
 	return stepOut{record: func(cur *Table) {
 		if cur.Shown.Reminder == id {
 			cur.Shown.Reminder = ""
@@ -169,13 +167,13 @@ func (b *Bot) deleteReminder(channelID string, t *Table) (stepOut, error) {
 // record drops that past turn, and the message's token once nothing
 // edits the message again. A crash before the record repeats the edit
 // (the same line: idempotent) or, for a line posted on its own, the post.
-func (b *Bot) shrinkPast(channelID string, t *Table) stepOut {
+func (s *step) shrinkPast(t *Table) stepOut {
 	p := t.Shown.Past[0]
 	return stepOut{
 		edited: p.Msg, // "": the line is posted, in its place among the posts
 		send: func() error {
-			err := b.shrink(channelID, p, t.Interactions)
-			if b.beyondEdit(err, channelID) {
+			err := s.b.shrink(s.ch, p, t.Interactions)
+			if s.b.beyondEdit(err, s.ch) {
 				err = nil // it stays as it is
 			}
 			return err
@@ -183,7 +181,7 @@ func (b *Bot) shrinkPast(channelID string, t *Table) stepOut {
 		record: func(cur *Table) {
 			cur.Shown.Past = slices.DeleteFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg && q.Line == p.Line && !q.Sent })
 			if !slices.ContainsFunc(cur.Shown.Past, func(q PastTurn) bool { return q.Msg == p.Msg }) && cur.Shown.Msg != p.Msg {
-				b.liveTokens.Delete(p.Msg) // a past turn's message: nothing edits it again
+				s.b.liveTokens.Delete(p.Msg) // a past turn's message: nothing edits it again
 			}
 		},
 	}
@@ -195,13 +193,13 @@ func (b *Bot) shrinkPast(channelID string, t *Table) stepOut {
 // not post it twice (opLookup finds it). The intent is recorded only
 // while the stored table is still in the state of t (same table, same
 // stamp); the post goes out either way.
-func (b *Bot) markPosting(channelID string, t *Table, key string) error {
-	unlock := b.locks.Lock(channelID)
+func (s *step) markPosting(t *Table, key string) error {
+	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := b.loadTable(b.life, channelID)
+	cur, err := s.b.loadTable(s.b.life, s.ch)
 	if err == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
 		cur.Shown.Posting = key
-		err = b.saveTable(b.life, channelID, cur)
+		err = s.b.saveTable(s.b.life, s.ch, cur)
 	}
 	return err
 }
@@ -213,12 +211,12 @@ func (b *Bot) markPosting(channelID string, t *Table, key string) error {
 // reminders do). Its record clears the intent and adopts the message as
 // the live one, or as a past turn when the turn ended meanwhile, with
 // the interaction whose follow-up it is (Shown.MsgBy).
-func (b *Bot) postTurn(channelID string, t *Table, w liveWant) (stepOut, error) {
+func (s *step) postTurn(t *Table, w liveWant) (stepOut, error) {
 	key := t.TurnKey()
-	if err := b.markPosting(channelID, t, key); err != nil {
+	if err := s.markPosting(t, key); err != nil {
 		return stepOut{}, err
 	}
-	png, err := b.rd.Table(w.pv, LangFor(t.Lang))
+	png, err := s.b.rd.Table(w.pv, LangFor(t.Lang))
 	if err != nil {
 		return stepOut{}, fmt.Errorf("bot: render table: %w", err)
 	}
@@ -227,15 +225,15 @@ func (b *Bot) postTurn(channelID string, t *Table, w liveWant) (stepOut, error) 
 		Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}},
 		// The players who must act are notified, once per turn
 		// (edits notify nobody; reminders do).
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: waitingUsers(t)},
+		AllowedMentions: &discordgo.MessageAllowedMentions{Users: view.Waiting(t)},
 	}
-	m, err := b.post(channelID, send, t.Interactions)
+	m, err := s.b.post(s.ch, send, t.Interactions)
 	return stepOut{record: func(cur *Table) {
 		cur.Shown.Posting = ""
-		b.adopt(cur, m, key, w.rev, w.pic, t.Stamp())
+		s.b.adopt(cur, m, key, w.rev, w.pic, t.Stamp())
 		if m != nil && cur.Shown.Msg == m.ID {
 			cur.Shown.MsgBy = ""
-			if v, ok := b.liveTokens.Load(m.ID); ok && v.(liveToken).followup {
+			if v, ok := s.b.liveTokens.Load(m.ID); ok && v.(liveToken).followup {
 				cur.Shown.MsgBy = v.(liveToken).it.ID
 			}
 		}
@@ -247,12 +245,12 @@ func (b *Bot) postTurn(channelID string, t *Table, w liveWant) (stepOut, error) 
 // an unknown outcome). The intent is stored first (markPosting). Its
 // record clears the intent, marks the game's results shown and keeps the
 // message's ID and buttons (adoptResults).
-func (b *Bot) postResults(log zerolog.Logger, channelID string, t *Table) (stepOut, error) {
-	if err := b.markPosting(channelID, t, t.ResultsKey()); err != nil {
+func (s *step) postResults(t *Table) (stepOut, error) {
+	if err := s.markPosting(t, t.ResultsKey()); err != nil {
 		return stepOut{}, err
 	}
-	d := b.resultsMessage(log, t, "")
-	m, err := b.post(channelID, &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}, t.Interactions)
+	d := s.b.resultsMessage(s.log, t, "")
+	m, err := s.b.post(s.ch, &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}, t.Interactions)
 	return stepOut{record: func(cur *Table) {
 		cur.Shown.Posting = ""
 		cur.Shown.Results = t.GameNo
@@ -268,9 +266,9 @@ func (b *Bot) postResults(log zerolog.Logger, channelID string, t *Table) (stepO
 // it and adopts what was found; when nothing was found the next step
 // posts it again. Results found after the table moved on are adopted so
 // that their Play again goes (opRetireResults).
-func (b *Bot) lookupPost(channelID string, t *Table) (stepOut, error) {
+func (s *step) lookupPost(t *Table) (stepOut, error) {
 	key := t.Shown.Posting
-	found, err := b.findPost(channelID, t, key)
+	found, err := s.findPost(t, key)
 	return stepOut{record: func(cur *Table) {
 		if cur.Shown.Posting != key {
 			return
@@ -282,7 +280,7 @@ func (b *Bot) lookupPost(channelID string, t *Table) (stepOut, error) {
 			cur.Shown.Results = t.GameNo
 			adoptResults(&cur.Shown, found)
 		default:
-			b.adopt(cur, found, key, "", "", 0) // edited to the state next
+			s.b.adopt(cur, found, key, "", "", 0) // edited to the state next
 		}
 	}}, err
 }
@@ -298,13 +296,13 @@ func (b *Bot) lookupPost(channelID string, t *Table) (stepOut, error) {
 // message is still the live one, keeps what it now shows (fingerprints,
 // stamp, picture's attachment). A crash before the record repeats the
 // edit: idempotent.
-func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) {
-	edit := &discordgo.MessageEdit{ID: t.Shown.Msg, Channel: channelID, Content: &w.content, Components: &w.comps,
+func (s *step) editLive(t *Table, w liveWant) (stepOut, error) {
+	edit := &discordgo.MessageEdit{ID: t.Shown.Msg, Channel: s.ch, Content: &w.content, Components: &w.comps,
 		AllowedMentions: &discordgo.MessageAllowedMentions{}}
 	// An edit without attachments keeps the message's picture: it is
 	// uploaded only when it changed.
 	if t.Shown.Pic != w.pic {
-		png, err := b.rd.Table(w.pv, LangFor(t.Lang))
+		png, err := s.b.rd.Table(w.pv, LangFor(t.Lang))
 		if err != nil {
 			return stepOut{}, fmt.Errorf("bot: render table: %w", err)
 		}
@@ -315,12 +313,12 @@ func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) 
 	id := t.Shown.Msg
 	send := func() error {
 		var err error
-		m, err = b.editMessage(edit, t.Interactions)
+		m, err = s.b.editMessage(edit, t.Interactions)
 		gone = notFound(err)
 		if gone {
 			err = nil // deleted by a moderator: post the turn again
 		}
-		if b.beyondEdit(err, channelID) {
+		if s.b.beyondEdit(err, s.ch) {
 			// The state goes out as a new message through the newest
 			// click instead.
 			gone, err = true, nil
@@ -333,11 +331,11 @@ func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) 
 		}
 		if gone {
 			cur.Shown.Msg, cur.Shown.Rev, cur.Shown.Pic, cur.Shown.Att = "", "", "", ""
-			b.liveTokens.Delete(id)
+			s.b.liveTokens.Delete(id)
 			return
 		}
 		cur.Shown.Rev, cur.Shown.Pic = w.rev, w.pic
-		cur.Shown.Stamp, cur.Shown.Edited = t.Stamp(), b.opt.Now().UTC()
+		cur.Shown.Stamp, cur.Shown.Edited = t.Stamp(), s.b.opt.Now().UTC()
 		if att := attachmentID(m); att != "" {
 			cur.Shown.Att = att
 		}
@@ -351,14 +349,14 @@ func (b *Bot) editLive(channelID string, t *Table, w liveWant) (stepOut, error) 
 // (keptResultsButtons). The edit may go on in flight; results gone or
 // beyond any edit stay as they are. Its record, if the results are still
 // those, marks them retired. A crash before the record repeats the edit.
-func (b *Bot) retireResults(channelID string, t *Table) stepOut {
+func (s *step) retireResults(t *Table) stepOut {
 	id := t.Shown.ResultsMsg
 	comps := view.KeptResultsButtons(LangFor(t.Lang), t.Shown.ResultsRecord, t.Shown.ResultsReview)
 	return stepOut{
 		edited: id,
 		send: func() error {
-			_, err := b.editMessage(&discordgo.MessageEdit{ID: id, Channel: channelID, Components: &comps}, t.Interactions)
-			if b.beyondEdit(err, channelID) {
+			_, err := s.b.editMessage(&discordgo.MessageEdit{ID: id, Channel: s.ch, Components: &comps}, t.Interactions)
+			if s.b.beyondEdit(err, s.ch) {
 				err = nil // it stays as it is
 			}
 			if notFound(err) {
@@ -381,15 +379,15 @@ func (b *Bot) retireResults(channelID string, t *Table) stepOut {
 // crash, or this post before the next one) and posted only when not
 // found; a table on interactions alone, which cannot read the channel,
 // posts. Its record marks the lobby shown, whatever its stamp.
-func (b *Bot) showLobby(channelID string, t *Table) (stepOut, error) {
+func (s *step) showLobby(t *Table) (stepOut, error) {
 	var found *discordgo.Message
 	var err error
 	if !t.Interactions {
-		found, err = b.findLobby(channelID, t)
+		found, err = s.findLobby(t)
 	}
 	if err == nil && found == nil {
 		data := view.AgainLobby(t)
-		_, err = b.post(channelID, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
+		_, err = s.b.post(s.ch, &discordgo.MessageSend{Content: data.Content, Embeds: data.Embeds,
 			Components: data.Components, AllowedMentions: data.AllowedMentions}, t.Interactions)
 	}
 	return stepOut{record: func(cur *Table) { cur.Shown.LobbyPending = false }}, err // shown
@@ -402,17 +400,8 @@ func (b *Bot) showLobby(channelID string, t *Table) (stepOut, error) {
 // alone). It is the channel's own post, never a follow-up. Its record
 // keeps the action it reminds of (RemindAt) and the message. A crash
 // after the post and before its record posts the reminder again.
-func (b *Bot) postReminder(channelID string, t *Table) (stepOut, error) {
-	l := LangFor(t.Lang)
-	users := waitingUsers(t)
-	mentions := make([]string, len(users))
-	for i, u := range users {
-		mentions[i] = "<@" + u + ">"
-	}
-	text := l.T(msg.TurnReminder, strings.Join(mentions, " "), fmt.Sprintf("<t:%d:R>", t.Deadline.Unix()))
-	m, err := b.dc.ChannelMessageSendComplex(channelID, &discordgo.MessageSend{
-		Content: text, AllowedMentions: &discordgo.MessageAllowedMentions{Users: users},
-	})
+func (s *step) postReminder(t *Table) (stepOut, error) {
+	m, err := s.b.dc.ChannelMessageSendComplex(s.ch, view.Reminder(t))
 	stamp := t.Stamp()
 	return stepOut{record: func(cur *Table) {
 		cur.Shown.RemindAt = stamp

@@ -38,11 +38,10 @@ func TestReconcilerPostIntentStoredBeforePostThenFound(t *testing.T) {
 	h.bot.dc = probe
 	step := func() {
 		t.Helper()
-		var keep keptTable
-		var fl editInFlight
-		done, err := h.bot.reconcileStep(h.bot.log, testChannel, &keep, &fl)
-		if done || err != nil || fl.msg != "" {
-			t.Fatalf("step: done %v, err %v, edit in flight %q; want one request done", done, err, fl.msg)
+		s := &step{b: h.bot, log: h.bot.log, ch: testChannel}
+		done, err := s.run()
+		if done || err != nil || s.fl.msg != "" {
+			t.Fatalf("step: done %v, err %v, edit in flight %q; want one request done", done, err, s.fl.msg)
 		}
 	}
 	unshown := func(posting string) {

@@ -77,12 +77,12 @@ func (b *Bot) reviewClick(r *request, a Action) {
 		b.sendReview(r, key, t.Game, seat)
 		return
 	}
-	h, ok := b.history()
-	if !ok {
+	k := records{b.opt.History}
+	if _, ok := k.history(); !ok {
 		r.ephemeral(r.lang.T(msg.ReviewGone))
 		return
 	}
-	gr, found, err := b.findRecord(r, h, key)
+	gr, found, err := k.findRecord(r, key)
 	if err != nil && !found {
 		r.fail(err)
 		return

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
@@ -212,7 +213,7 @@ func (b *Bot) cmdDaily(r *request) {
 			r.ephemeral(r.lang.T(msg.DailyAgain, strconv.Itoa(n), next))
 			return nil, errRefused
 		}
-		par, err := b.dailyPar(n, seed)
+		par, err := b.pars.par(n, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -264,17 +265,20 @@ func (b *Bot) privateReadable(r *request) (note string, ok bool) {
 	return "", true
 }
 
-// dailyPar is the par of daily challenge n (ai.Par on its seed), played
-// once per day and process rather than for every player who starts it.
-func (b *Bot) dailyPar(n int, seed [32]byte) (int, error) {
-	if v, ok := b.pars.Load(n); ok {
+// parCache holds the daily challenges' pars by day number.
+type parCache struct{ m sync.Map }
+
+// par is the par of daily challenge n (ai.Par on its seed), played once
+// per day and process rather than for every player who starts it.
+func (c *parCache) par(n int, seed [32]byte) (int, error) {
+	if v, ok := c.m.Load(n); ok {
 		return v.(int), nil
 	}
 	par, _, err := ai.Par(seed)
 	if err != nil {
 		return 0, err
 	}
-	b.pars.Store(n, par)
+	c.m.Store(n, par)
 	return par, nil
 }
 
@@ -284,12 +288,6 @@ func (b *Bot) privateHint(r *request, a Action) {
 	if ok {
 		b.answerPrivateAs(r, t, "💡 "+view.HintText(r.lang, adv), view.MoveAction(t, a.View, adv.Move), true)
 	}
-}
-
-// answerPrivate answers a click in a private game's view with the game as
-// it is now, note first.
-func (b *Bot) answerPrivate(r *request, t *Table, note, mark string) {
-	b.answerPrivateAs(r, t, note, mark, true)
 }
 
 // answerPrivateAs answers with the private game's view: a new ephemeral
@@ -314,7 +312,7 @@ func (b *Bot) answerPrivateAs(r *request, t *Table, note, mark string, update bo
 func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.InteractionResponseData, error) {
 	var daily []string
 	if t.Stage != StagePlaying && t.Private == privateDaily {
-		daily = b.dailySummary(r, t)
+		daily = records{b.opt.History}.dailySummary(r, t)
 	}
 	png, err := b.rd.Sheet(t.Game.Public(), 0, sheetChoices(t, 0), r.lang)
 	if err != nil {
@@ -326,8 +324,8 @@ func (b *Bot) privateData(r *request, t *Table, note string) (*discordgo.Interac
 // dailySummary is what a finished daily challenge shows (view.Daily):
 // the par, the player's place among the server's players of the day,
 // their streak and a text to share that gives away no dice.
-func (b *Bot) dailySummary(r *request, t *Table) []string {
-	rank, of, top := b.dailyRanking(r, t)
+func (k records) dailySummary(r *request, t *Table) []string {
+	rank, of, top := k.dailyRanking(r, t)
 	return view.Daily(r.lang, t, rank, of, top)
 }
 
@@ -336,8 +334,8 @@ func (b *Bot) dailySummary(r *request, t *Table) []string {
 // the first lines of that ranking, worded (session.Table.DailyRanking:
 // who may see it, its order); nothing where no place was kept or the
 // results cannot be read.
-func (b *Bot) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
-	h, ok := b.history()
+func (k records) dailyRanking(r *request, t *Table) (rank, of int, top []string) {
+	h, ok := k.history()
 	if !ok || !t.DailyRanked() {
 		return 0, 0, nil // played where no place was kept
 	}

@@ -185,7 +185,7 @@ func (b *Bot) expire(channelID string, now time.Time) {
 		tm := b.timing(t)
 		tm.Now = now
 		due, err := t.Expire(tm)
-		b.logProblems(t)
+		logProblems(b.log, t)
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}

@@ -15,9 +15,6 @@ import (
 	"github.com/qwixxbot/qwixxbot/render"
 )
 
-func (b *Bot) cmdSheet(r *request) { b.showSheet(r, "") }
-func (b *Bot) cmdHand(r *request)  { b.showHand(r, "", false, "") }
-
 // seatedTable loads the channel's table for a private view, answering the
 // user when there is none or they are not seated. A button (tableID not
 // empty) must belong to the channel's current table.
@@ -133,7 +130,7 @@ func (b *Bot) answerHandMarked(r *request, t *Table, seat int, sel session.PlayS
 	// and its picture there) keeps its picture: not drawn, not sent again.
 	keep := update && r.i.Message != nil && hasFile(r.i.Message, view.HandFile) &&
 		strings.Contains(r.i.Message.Content, view.HandLine(r.lang, t, seat))
-	data, err := b.handView(t, seat, r.lang, sel, keep)
+	data, err := handView(b.rd, t, seat, r.lang, sel, keep)
 	if err != nil {
 		r.fail(err)
 		return
@@ -165,11 +162,11 @@ func hasFile(m *discordgo.Message, name string) bool {
 // handView is the private hand message (view.Hand) with the hand picture
 // drawn. With keepPicture the message keeps the picture it shows (the
 // same cards): none is drawn or sent.
-func (b *Bot) handView(t *Table, seat int, l Lang, sel session.PlaySel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
+func handView(rd Renderer, t *Table, seat int, l Lang, sel session.PlaySel, keepPicture bool) (*discordgo.InteractionResponseData, error) {
 	var png []byte
 	if !keepPicture {
 		var err error
-		if png, err = b.rd.Hand(t.Game.Private(seat), l); err != nil {
+		if png, err = rd.Hand(t.Game.Private(seat), l); err != nil {
 			return nil, err
 		}
 	}

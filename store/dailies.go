@@ -72,7 +72,7 @@ func (s *Store) MarkDaily(day int, mark []byte) (already bool, err error) {
 		}
 		var drop [][]byte
 		c := b.Cursor()
-		for ok, _ := c.First(); ok != nil && len(ok) >= 4 && int(binary.BigEndian.Uint32(ok)) < day-1; ok, _ = c.Next() {
+		for ok, _ := c.First(); len(ok) >= 4 && int(binary.BigEndian.Uint32(ok)) < day-1; ok, _ = c.Next() {
 			drop = append(drop, copyBytes(ok))
 		}
 		if _, err := deleteKeys(b, drop); err != nil {
