@@ -867,6 +867,7 @@ const liveTokenLife = 14 * time.Minute
 // if that fails) with the channel's own request; with tokensOnly
 // (Table.Interactions) not at all (errNoToken).
 func (b *Bot) editMessage(edit *discordgo.MessageEdit, tokensOnly bool) (*discordgo.Message, error) {
+	b.noteEditView(edit)
 	if v, ok := b.liveTokens.Load(edit.ID); ok {
 		lt := v.(liveToken)
 		switch {

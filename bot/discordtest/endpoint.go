@@ -304,6 +304,7 @@ func (s *Server) holdForReorder(it *interaction) bool {
 	src := it.sourceID
 	g.timer = time.AfterFunc(w, func() { s.releaseReorder(src, g) })
 	s.logf("discord", "interactions endpoint: holds the response to %s (%d held for message %s)", it.id, len(g.held), src)
+	s.notifyLocked()
 	s.mu.Unlock()
 	select {
 	case <-turn:
