@@ -983,16 +983,7 @@ func TestCrashKillsLoseNoMove(t *testing.T) { crashKillsLoseNoMove(t) }
 // interaction POSTed to the bot's interactions endpoint and answered in
 // the HTTP response: a kill at any moment loses no acknowledged move there
 // either.
-func TestCrashKillsLoseNoMoveHTTP(t *testing.T) {
-	if os.Getenv("QWIXXTEST_HTTP_CRASH") == "" {
-		// Known defect of the endpoint mode, seen in CI (seed 1): after a
-		// restart a table stayed at its stored turn while the channel's
-		// newest message was the previous turn's log line, so nobody could
-		// act. No move was lost; the cause is not found yet.
-		t.Skip("known defect of the interactions endpoint: a table not shown again after a restart; QWIXXTEST_HTTP_CRASH=1 runs it")
-	}
-	crashKillsLoseNoMove(t, httpIngress)
-}
+func TestCrashKillsLoseNoMoveHTTP(t *testing.T) { crashKillsLoseNoMove(t, httpIngress) }
 
 // crashKillsLoseNoMove runs the crash test with env added to the bot's.
 func crashKillsLoseNoMove(t *testing.T, env ...string) {
