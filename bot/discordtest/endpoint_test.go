@@ -244,3 +244,49 @@ func TestEndpointReorderAppliesConcurrentResponsesNewestFirst(t *testing.T) {
 		t.Errorf("without reordering: %q, want \"state 4\"", m.Content)
 	}
 }
+
+// A click answered late is deferred (type 6): the answer follows through
+// the token, and WaitDeferred waits for it (EditedOriginal tells an edit
+// of the clicked message from a follow-up).
+func TestEndpointDeferredUpdateFollowedByAnEditOfTheOriginal(t *testing.T) {
+	h := newHarness(t, Options{})
+	m0, err := h.sess.ChannelMessageSendComplex(h.ch, &discordgo.MessageSend{Content: "board",
+		Components: []discordgo.MessageComponent{row(button("a"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := make(chan string, 1)
+	h.srv.SetInteractionsEndpoint(endpointBot(t, h.srv, true, func(w http.ResponseWriter, body []byte) {
+		var p struct {
+			Token string `json:"token"`
+		}
+		json.Unmarshal(body, &p)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"type":6}`)
+		tokens <- p.Token
+	}))
+	m, _ := h.srv.Message(m0.ID)
+	it, err := h.alice.Click(m, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Wait(ctx(t)); err != nil || it.CallbackType() != 6 {
+		t.Fatalf("deferred update: %v, type %d", err, it.CallbackType())
+	}
+	if it.EditedOriginal() {
+		t.Fatal("edited before any edit")
+	}
+	done := make(chan error, 1)
+	go func() { done <- it.WaitDeferred(ctx(t)) }()
+	content := "edited after the deferral"
+	if _, err := h.sess.InteractionResponseEdit(&discordgo.Interaction{AppID: h.srv.ApplicationID(), Token: <-tokens},
+		&discordgo.WebhookEdit{Content: &content}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("WaitDeferred: %v", err)
+	}
+	if m, _ := h.srv.Message(m0.ID); !it.EditedOriginal() || m.Content != content || len(it.Followups()) != 0 {
+		t.Errorf("after the edit: edited %v, %q, %d follow-ups", it.EditedOriginal(), m.Content, len(it.Followups()))
+	}
+}

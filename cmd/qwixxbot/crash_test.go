@@ -295,6 +295,18 @@ func (c *crashRun) send(what string, do func() (*discordtest.Interaction, error)
 	ctx, cancel := context.WithTimeout(life, crashDeadline+20*time.Second)
 	defer cancel()
 	m, err := it.WaitResponse(ctx)
+	if err == nil && it.CallbackType() == 6 {
+		// A deferred update (the answer was late for the deadline): the
+		// answer follows through the token, an edit of the clicked
+		// message or a private follow-up.
+		if err = it.WaitDeferred(ctx); err == nil {
+			if f := it.Followups(); len(f) > 0 && !it.EditedOriginal() {
+				m = f[len(f)-1]
+			} else if cur, ok := it.Response(); ok {
+				m = cur
+			}
+		}
+	}
 	switch {
 	case err == nil:
 		c.itMu.Lock()
@@ -318,8 +330,17 @@ func acked(it *discordtest.Interaction, m *discordtest.Message) bool {
 		if a, ok := it.Answered(); ok && players.IsAck(a.Content) {
 			return true
 		}
+		// After a deferred update, a private answer is a follow-up.
+		for _, f := range it.Followups() {
+			if f.Ephemeral() && players.IsAck(f.Content) {
+				return true
+			}
+		}
 	}
-	return m != nil && (players.IsAck(m.Content) || (it != nil && it.CallbackType() == 7 && !m.Ephemeral()))
+	// An update of the public message the move was clicked on: directly
+	// (7), or after a deferred update (6) through the token.
+	return m != nil && (players.IsAck(m.Content) || (it != nil && !m.Ephemeral() &&
+		(it.CallbackType() == 7 || it.CallbackType() == 6 && it.EditedOriginal())))
 }
 
 // chanView follows the newest table (or results) message of a channel
