@@ -167,6 +167,9 @@ type Bot struct {
 	// make follow-ups (keepPostToken): the channel's new messages are its
 	// follow-ups (Options.FollowupPosts, Table.Interactions).
 	postTokens sync.Map
+	// answerViews holds, by channel, what the bot last sent to its live
+	// message where updates go out as HTTP responses (answerorder.go).
+	answerViews sync.Map
 	// force holds the channels whose shown state is in doubt (an answer
 	// that updated the live message failed, or a crash may have lost it):
 	// their reconcile edits the live message and sends shrinks again.

@@ -608,6 +608,7 @@ const liveTokenLife = 14 * time.Minute
 // if that fails) with the channel's own request; with tokensOnly
 // (Table.Interactions) not at all (errNoToken).
 func (b *Bot) editMessage(edit *discordgo.MessageEdit, tokensOnly bool) (*discordgo.Message, error) {
+	b.noteEditView(edit)
 	if v, ok := b.liveTokens.Load(edit.ID); ok {
 		lt := v.(liveToken)
 		switch {
@@ -751,7 +752,12 @@ func (b *Bot) sweepDue(now time.Time) {
 
 // findPost looks among the channel's newest messages for the bot's post
 // for key (a turn's message or the results), made before a crash or a
-// failed answer: its buttons carry the table's id.
+// failed answer: its buttons carry the table's id, and a turn's message
+// the table's stamp as it was posted (the state is the one stored: a
+// post's intent is recorded with it). An earlier turn's message, whose
+// shrink to its log line may still be on its way (an answer Discord
+// applies late, or an edit in flight), is never taken for it: its buttons
+// carry an earlier stamp.
 func (s *step) findPost(t *Table, key string) (*discordgo.Message, error) {
 	msgs, err := s.b.dc.ChannelMessages(s.ch, 25, "", "", "")
 	if err != nil {
@@ -766,7 +772,7 @@ func (s *step) findPost(t *Table, key string) (*discordgo.Message, error) {
 			}
 			// A results message is known by its Play again button (an
 			// earlier game's keeps only its Record button).
-			if results == (a.View == ViewResults && a.Verb == "again") && (results || a.View == ViewTable) {
+			if results == (a.View == ViewResults && a.Verb == "again") && (results || a.View == ViewTable && a.Stamp == t.Stamp()) {
 				return m, nil
 			}
 		}

@@ -56,7 +56,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t
-		if b.opt.LiveAnswers && a.View == ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg {
+		if b.opt.LiveAnswers && a.View == ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg && !b.updateMayOvertake(r) {
 			live = b.liveAnswer(t)
 		}
 		return t, nil
@@ -88,6 +88,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			case r.respond(live.response()) != nil:
 				b.force.Store(r.i.ChannelID, true) // the reconciler edits instead
 			case !live.shrink:
+				b.noteAnswerView(r, live.content, live.comps)
 				// Later edits of this message can go through this click.
 				b.liveTokens.Store(r.i.Message.ID, liveToken{msg: r.i.Message.ID, it: tokenOnly(r.i), at: r.at})
 			default:

@@ -123,6 +123,14 @@ func (s *Server) postInteraction(it *interaction, url string, body []byte) {
 		s.logf("discord", "interactions endpoint: interaction %s: status %d, error %v", it.id, status, err)
 		return
 	}
+	if !s.holdForReorder(it) {
+		return // closed while held
+	}
+	s.takeResponse(it, ctype, resp)
+}
+
+// takeResponse takes an endpoint's response to it as its callback.
+func (s *Server) takeResponse(it *interaction, ctype string, resp []byte) {
 	// The response is the callback: through the callback route's checks.
 	req, err := http.NewRequest(http.MethodPost, "/api/v10/interactions/"+it.id+"/"+it.token+"/callback", bytes.NewReader(resp))
 	if err != nil {
@@ -238,5 +246,92 @@ func (s *Server) awaitPosted(token string) {
 	case <-posted:
 	case <-t.C:
 	case <-s.done:
+	}
+}
+
+// SetEndpointReorder makes the responses of the interactions endpoint to
+// clicks on one message take effect in the order Discord does not
+// promise: with window > 0, each such response is held until no other
+// response to a click on the same message has come for window (real
+// time), and the held ones then take effect newest first. Discord applies
+// two responses that come within milliseconds in no particular order; this
+// makes the worst order certain, so that a bot that relies on the order of
+// its responses shows a stale message every time. A request made with a
+// held interaction's token still waits for its response (awaitPosted).
+// Zero (the default) takes every response as it comes.
+func (s *Server) SetEndpointReorder(window time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reorderWindow = window
+}
+
+// reorderGroup is the responses to clicks on one message held together
+// (SetEndpointReorder), in the order they came.
+type reorderGroup struct {
+	held  []heldResponse
+	timer *time.Timer
+}
+
+// heldResponse is one response held by SetEndpointReorder.
+type heldResponse struct {
+	turn   chan struct{} // closed when it is its turn to take effect
+	posted chan struct{} // its interaction's posted: closed once it was taken
+}
+
+// holdForReorder holds the response to it while SetEndpointReorder asks
+// for it, until its turn comes: it reports false if the server closed
+// meanwhile.
+func (s *Server) holdForReorder(it *interaction) bool {
+	s.mu.Lock()
+	w := s.reorderWindow
+	if w <= 0 || it.sourceID == "" {
+		s.mu.Unlock()
+		return true
+	}
+	if s.reorder == nil {
+		s.reorder = map[string]*reorderGroup{}
+	}
+	g := s.reorder[it.sourceID]
+	if g == nil {
+		g = &reorderGroup{}
+		s.reorder[it.sourceID] = g
+	}
+	turn := make(chan struct{})
+	g.held = append(g.held, heldResponse{turn: turn, posted: it.posted})
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	src := it.sourceID
+	g.timer = time.AfterFunc(w, func() { s.releaseReorder(src, g) })
+	s.logf("discord", "interactions endpoint: holds the response to %s (%d held for message %s)", it.id, len(g.held), src)
+	s.notifyLocked()
+	s.mu.Unlock()
+	select {
+	case <-turn:
+		return true
+	case <-s.done:
+		return false
+	}
+}
+
+// releaseReorder lets the held responses of g take effect, newest first,
+// each once the one before it was taken.
+func (s *Server) releaseReorder(src string, g *reorderGroup) {
+	s.mu.Lock()
+	if s.reorder[src] != g {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.reorder, src)
+	held := g.held
+	s.mu.Unlock()
+	for k := len(held) - 1; k >= 0; k-- {
+		close(held[k].turn)
+		// The next (older) one waits until this one was taken.
+		select {
+		case <-held[k].posted:
+		case <-s.done:
+			return
+		}
 	}
 }

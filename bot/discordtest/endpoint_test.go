@@ -11,8 +11,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 )
@@ -177,5 +180,113 @@ func TestVerifyEndpointSendsForgedSignatures(t *testing.T) {
 	}
 	if st, err := srv.PostForged(c, good, []byte(`{"type":2}`)); err != nil || st != http.StatusUnauthorized {
 		t.Errorf("forged POST: %d %v, want 401", st, err)
+	}
+}
+
+// Discord applies two endpoint responses to clicks on one message in no
+// promised order: with SetEndpointReorder the fake applies responses that
+// come within the window newest first, every time, and a request with a
+// held interaction's token waits for its response.
+func TestEndpointReorderAppliesConcurrentResponsesNewestFirst(t *testing.T) {
+	h := newHarness(t, Options{InteractionDeadline: 3 * time.Second})
+	m0, err := h.sess.ChannelMessageSendComplex(h.ch, &discordgo.MessageSend{Content: "board",
+		Components: []discordgo.MessageComponent{row(button("a"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bot answers each click at once with the click's number, in the
+	// order the clicks come (one at a time).
+	var mu sync.Mutex
+	answered := 0
+	h.srv.SetInteractionsEndpoint(endpointBot(t, h.srv, true, func(w http.ResponseWriter, _ []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		answered++
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"type":7,"data":{"content":"state %d"}}`, answered)
+	}))
+	h.srv.SetEndpointReorder(300 * time.Millisecond)
+	m, _ := h.srv.Message(m0.ID)
+	var its []*Interaction
+	for k := 1; k <= 3; k++ {
+		it, err := h.alice.Click(m, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		its = append(its, it)
+		// The next click comes once this one's response is held: the
+		// responses come in the order of their numbers.
+		if err := h.srv.waitLocked(ctx(t), func() bool {
+			g := h.srv.reorder[m0.ID]
+			return g != nil && len(g.held) == k
+		}); err != nil {
+			t.Fatalf("response %d not held: %v", k, err)
+		}
+	}
+	for _, it := range its {
+		if err := it.Wait(ctx(t)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m, _ = h.srv.Message(m0.ID); m.Content != "state 1" {
+		t.Errorf("after three responses applied newest first the message shows %q, want the oldest, \"state 1\"", m.Content)
+	}
+	// Without the window, the responses take effect as they come.
+	h.srv.SetEndpointReorder(0)
+	it, err := h.alice.Click(m, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Wait(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ = h.srv.Message(m0.ID); m.Content != "state 4" {
+		t.Errorf("without reordering: %q, want \"state 4\"", m.Content)
+	}
+}
+
+// A click answered late is deferred (type 6): the answer follows through
+// the token, and WaitDeferred waits for it (EditedOriginal tells an edit
+// of the clicked message from a follow-up).
+func TestEndpointDeferredUpdateFollowedByAnEditOfTheOriginal(t *testing.T) {
+	h := newHarness(t, Options{})
+	m0, err := h.sess.ChannelMessageSendComplex(h.ch, &discordgo.MessageSend{Content: "board",
+		Components: []discordgo.MessageComponent{row(button("a"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := make(chan string, 1)
+	h.srv.SetInteractionsEndpoint(endpointBot(t, h.srv, true, func(w http.ResponseWriter, body []byte) {
+		var p struct {
+			Token string `json:"token"`
+		}
+		json.Unmarshal(body, &p)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"type":6}`)
+		tokens <- p.Token
+	}))
+	m, _ := h.srv.Message(m0.ID)
+	it, err := h.alice.Click(m, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := it.Wait(ctx(t)); err != nil || it.CallbackType() != 6 {
+		t.Fatalf("deferred update: %v, type %d", err, it.CallbackType())
+	}
+	if it.EditedOriginal() {
+		t.Fatal("edited before any edit")
+	}
+	done := make(chan error, 1)
+	go func() { done <- it.WaitDeferred(ctx(t)) }()
+	content := "edited after the deferral"
+	if _, err := h.sess.InteractionResponseEdit(&discordgo.Interaction{AppID: h.srv.ApplicationID(), Token: <-tokens},
+		&discordgo.WebhookEdit{Content: &content}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("WaitDeferred: %v", err)
+	}
+	if m, _ := h.srv.Message(m0.ID); !it.EditedOriginal() || m.Content != content || len(it.Followups()) != 0 {
+		t.Errorf("after the edit: edited %v, %q, %d follow-ups", it.EditedOriginal(), m.Content, len(it.Followups()))
 	}
 }

@@ -50,6 +50,8 @@ type interaction struct {
 	// owners are the installations that authorized it
 	// (authorizing_integration_owners).
 	owners map[string]any
+	// originalEdits counts the edits of @original made with its token.
+	originalEdits int
 }
 
 // newInteractionLocked creates an interaction, sends INTERACTION_CREATE (or
@@ -294,4 +296,20 @@ func (i *Interaction) Payload() map[string]any {
 	i.s.mu.Lock()
 	defer i.s.mu.Unlock()
 	return cloneJSON(i.it.payload)
+}
+
+// EditedOriginal reports whether @original (the clicked message, after a
+// click's type 6 or 7) was edited with the interaction's token: after a
+// deferred update (type 6) that edit is the answer.
+func (i *Interaction) EditedOriginal() bool {
+	i.s.mu.Lock()
+	defer i.s.mu.Unlock()
+	return i.it.originalEdits > 0
+}
+
+// WaitDeferred waits, after a deferred update (callback type 6), until
+// the answer that follows it came through the interaction's token: an
+// edit of @original or a follow-up message (or ctx ends).
+func (i *Interaction) WaitDeferred(ctx context.Context) error {
+	return i.s.waitLocked(ctx, func() bool { return i.it.originalEdits > 0 || len(i.it.followups) > 0 })
 }

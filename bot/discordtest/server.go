@@ -166,6 +166,10 @@ type Server struct {
 	endpoint string
 	epStats  EndpointStats
 	epClient *http.Client
+	// reorderWindow and reorder are SetEndpointReorder's: the responses
+	// held per clicked message.
+	reorderWindow time.Duration
+	reorder       map[string]*reorderGroup
 }
 
 // NewServer starts a fake Discord on 127.0.0.1 with a random port.

@@ -259,7 +259,11 @@ func (s *Server) webhookGet(rq *req) (int, any) {
 }
 
 func (s *Server) webhookEdit(rq *req) (int, any) {
-	old, st, body := s.webhookMessage(rq)
+	it, st, body := s.interactionByToken(rq)
+	if it == nil {
+		return st, body
+	}
+	old, st, body := s.webhookTarget(it, rq.param("mid"))
 	if old == nil {
 		return st, body
 	}
@@ -274,6 +278,9 @@ func (s *Server) webhookEdit(rq *req) (int, any) {
 		return st, body
 	}
 	s.replaceLocked(m)
+	if m.ID == it.responseID {
+		it.originalEdits++
+	}
 	return http.StatusOK, s.messageJSON(m)
 }
 

@@ -93,6 +93,17 @@ func AwaitAnswer(ctx context.Context, it *discordtest.Interaction, err error) (*
 	if err := it.Wait(wctx); err != nil && !errors.Is(err, discordtest.ErrInteractionFailed) {
 		return nil, fmt.Errorf("no answer: %w", err)
 	}
+	if it.CallbackType() == 6 {
+		// A deferred update (an answer late for the deadline): the answer
+		// follows through the token, as an edit of the clicked message or
+		// a follow-up (a private answer).
+		if err := it.WaitDeferred(wctx); err != nil {
+			return nil, fmt.Errorf("no answer after the deferred update: %w", err)
+		}
+		if f := it.Followups(); len(f) > 0 && !it.EditedOriginal() {
+			return f[len(f)-1], nil
+		}
+	}
 	m, ok := it.Response()
 	if !ok || m.Loading() {
 		m, err = it.WaitResponse(wctx)
