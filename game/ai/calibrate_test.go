@@ -22,7 +22,8 @@ import (
 //
 // It checks that the review ranks the levels in both variants: easy's
 // loss per game above medium's above hard's, and the accuracy the other
-// way round, each by more than three standard errors of the difference.
+// way round, each by more than the review's Significance (two standard
+// errors of the difference).
 func TestCardReviewCalibration(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("QWIXX_CALIBRATE"))
 	if games <= 0 {
@@ -73,8 +74,8 @@ func TestCardReviewCalibration(t *testing.T) {
 			dl, sl := worse.lost.mean()-better.lost.mean(), math.Hypot(worse.lost.se(), better.lost.se())
 			da, sa := better.acc.mean()-worse.acc.mean(), math.Hypot(worse.acc.se(), better.acc.se())
 			t.Logf("%s: %s − %s: loss %+.2f ± %.2f, accuracy %+.2f ± %.2f", worse.v, worse.level, better.level, dl, sl, -da, sa)
-			if dl <= 3*sl || da <= 3*sa {
-				t.Errorf("%s: the review does not tell %s from %s by three standard errors", worse.v, worse.level, better.level)
+			if dl <= Significance*sl || da <= Significance*sa {
+				t.Errorf("%s: the review does not tell %s from %s by %g standard errors", worse.v, worse.level, better.level, Significance)
 			}
 		}
 	}
