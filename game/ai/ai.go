@@ -24,7 +24,8 @@ const (
 	// "hard" bot): one move of lookahead with exact dice odds, weighing the
 	// points a cross gains against the cells it gives up, each by how
 	// likely it would come up in about ten remaining turns, plus 5 for a
-	// lock; it passes when every cross costs more than it gains.
+	// lock; it passes when every cross costs more than it gains. In the
+	// card games a misthrow counts its 5 points against the crosses.
 	Medium
 	// Hard, in the dice game, values every choice as the points it scores
 	// plus the points still to come from the sheet it leaves under best

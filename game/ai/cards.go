@@ -26,12 +26,12 @@ func dealsFor(n int) int { return min(32, max(8, cardRollouts/n)) }
 // hardCardsV1 values the moves of a card game by determinized rollouts:
 // the cards v.Seat cannot see are dealt at random consistently with v
 // (game.Determinize), each candidate move is made, and the game is played
-// to its end by Medium players; a move is worth its mean margin over the
+// to its end by players of oscleePolicy (Medium as it was then); a move is worth its mean margin over the
 // best other player, plus winBonus per win. The deals are seeded from v
 // alone, so twin games that v cannot tell apart get the same choice
 // (RULES C10), and every candidate meets the same deals and throws.
 func hardCardsV1(v game.PrivateView, legal []game.Move) []float64 {
-	med := mediumPolicy(v)
+	med := oscleePolicy(v)
 	vals := make([]float64, len(legal))
 	for i, m := range legal {
 		vals[i] = med(m)
@@ -53,7 +53,7 @@ func hardCardsV1(v game.PrivateView, legal []game.Move) []float64 {
 		for d := range uint64(deals) {
 			g, err := game.Determinize(v, rand.New(rand.NewPCG(seed, d)))
 			if err != nil {
-				return vals // a view no deal matches: Medium's values
+				return vals // a view no deal matches: oscleePolicy's values
 			}
 			if err := g.Apply(legal[c]); err != nil {
 				return vals
@@ -65,14 +65,14 @@ func hardCardsV1(v game.PrivateView, legal []game.Move) []float64 {
 	return out
 }
 
-// playOut plays g to its end with Medium in every seat and returns seat's
+// playOut plays g to its end with oscleePolicy in every seat and returns seat's
 // margin over the best other player, plus winBonus for a win (shared
 // wins as shares).
 func playOut(g *game.Game, seat int, buf *[]game.Move) float64 {
 	for steps := 0; !g.Over() && steps < 2000; steps++ {
 		p := g.Waiting()[0]
 		*buf = g.AppendLegalMoves((*buf)[:0], p)
-		if err := g.Apply(Choose(Medium, g.Private(p), *buf)); err != nil {
+		if err := g.Apply(chooseOsclee(g.Private(p), *buf)); err != nil {
 			break
 		}
 	}
@@ -129,4 +129,17 @@ func viewSeed(v game.PrivateView) uint64 {
 	}
 	h.Write(b)
 	return h.Sum64()
+}
+
+// chooseOsclee is the first of legal that oscleePolicy values highest (as
+// Choose picks).
+func chooseOsclee(v game.PrivateView, legal []game.Move) game.Move {
+	value := oscleePolicy(v)
+	best, bestVal := 0, math.Inf(-1)
+	for i, m := range legal {
+		if x := value(m); i == 0 || x > bestVal {
+			best, bestVal = i, x
+		}
+	}
+	return legal[best]
 }

@@ -17,7 +17,8 @@ import (
 // QWIXX_GOLDEN=write go test ./game/ai -run HardCardsGolden rewrites it.
 var goldenFile = filepath.Join("testdata", "hardcards_golden.txt")
 
-// goldenDecisions are every 9th decision of medium's games: cards and
+// goldenDecisions are every 9th decision of games played by oscleePolicy
+// (Medium as it was when the golden values were written): cards and
 // jokers, 2 and 5 players.
 func goldenDecisions(t *testing.T) (names []string, views []game.PrivateView, legals [][]game.Move) {
 	for _, v := range []game.Variant{game.Cards, game.Jokers} {
@@ -38,7 +39,7 @@ func goldenDecisions(t *testing.T) (names []string, views []game.PrivateView, le
 						views, legals = append(views, view), append(legals, legal)
 					}
 					k++
-					if err := g.Apply(Choose(Medium, view, legal)); err != nil {
+					if err := g.Apply(chooseOsclee(view, legal)); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -49,15 +49,37 @@ const (
 	cardHit   = float64(game.HandSize) / 44
 )
 
-// mediumPolicy values moves the way osclee/qwixx's hard bot does: a cross
+// mediumPolicy is Medium's valuation: oscleePolicy, and in the card
+// games, which that bot does not play, a play that brings a misthrow (the
+// active player crossed nothing in action 2 and the play crosses nothing,
+// C7) is worth the misthrow's points, −5. So Medium, like Easy, crosses
+// rather than take a misthrow unless every cross costs more than 5 points
+// by its reckoning; reckoned as a pass, worth nothing, it took misthrows
+// that cost more than any cross at hand (a fourth one ending the game).
+func mediumPolicy(v game.PrivateView) func(game.Move) float64 {
+	value := oscleePolicy(v)
+	if !v.Variant.CardGame() {
+		return value
+	}
+	return func(m game.Move) float64 {
+		if misthrow(v, m) {
+			return -game.MisthrowPenalty
+		}
+		return value(m)
+	}
+}
+
+// oscleePolicy values moves the way osclee/qwixx's hard bot does: a cross
 // is worth its points (plus lockBonus for a lock) less, for every cell it
 // gives up, the points a cross there would score (one more than the
 // crosses in the row) times the chance the cell's number comes up within
 // the remaining turns. Passing is worth nothing, so a cross that costs
 // more than it gains is declined, as that bot does, even when the pass
 // brings a misthrow. Takes are valued by how well the numbers fit the
-// open rows.
-func mediumPolicy(v game.PrivateView) func(game.Move) float64 {
+// open rows. It is Medium in the dice game; in the card games the old
+// search (hardCardsV1) and the golden decisions of the card search play
+// with it as it is.
+func oscleePolicy(v game.PrivateView) func(game.Move) float64 {
 	seats := len(v.Players)
 	own := max(1, int(math.Round(float64(remainingTurns)/float64(seats))))
 	return func(m game.Move) float64 {
