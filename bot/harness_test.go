@@ -19,7 +19,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/rs/zerolog"
 
-	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/bot/clock"
+	"github.com/qwixxbot/qwixxbot/bot/logbuf"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
@@ -483,17 +484,17 @@ type harness struct {
 	rd     *tinyRenderer
 	// pictures, if set, draws the pictures instead of rd (benchmarks).
 	pictures Renderer
-	clock    *discordtest.FakeClock // read by the bot's goroutines too
+	clock    *clock.Fake // read by the bot's goroutines too
 	seq      int
 	perm     int64
-	logs     discordtest.Buffer // the bot's log
-	games    int                // games started (their seeds)
+	logs     logbuf.Buffer // the bot's log
+	games    int           // games started (their seeds)
 }
 
 const testChannel = "c1"
 
 func newHarness(t testing.TB) *harness {
-	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, clock: discordtest.NewFakeClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), perm: RequiredPermissions}
+	h := &harness{t: t, dc: newFakeDiscord(), st: &memStore{}, rd: &tinyRenderer{}, clock: clock.NewFake(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), perm: RequiredPermissions}
 	h.bot = h.newBot()
 	return h
 }

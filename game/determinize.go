@@ -71,11 +71,37 @@ type Dealer struct {
 // NewDealer checks v (see Determinize for what it must hold) and returns
 // a Dealer of the games seat v.Seat cannot tell apart from the real one.
 func NewDealer(v PrivateView) (*Dealer, error) {
+	names, err := checkDealView(v)
+	if err != nil {
+		return nil, err
+	}
+	d := &Dealer{v: v, names: names, total: deckSize(v.Variant == Jokers)}
+	known, err := d.placeKnown()
+	if err != nil {
+		return nil, err
+	}
+	d.unknown = make([]Card, 0, d.total) // the cards the seat cannot place
+	for c := range Card(d.total) {
+		if !known[c] {
+			d.unknown = append(d.unknown, c)
+		}
+	}
+	if err := d.checkPlaces(); err != nil {
+		return nil, err
+	}
+	d.pool, d.display, d.held = make([]Card, 0, len(d.unknown)), make([]Card, DisplaySize), make([][]Card, len(v.Players))
+	return d, nil
+}
+
+// checkDealView checks what a view must hold before its cards are
+// placed: a card game's table, valid players, seat, turn and active seat,
+// and the seat's own hand of the size the table shows. It returns the
+// players' names.
+func checkDealView(v PrivateView) ([]string, error) {
 	if !v.Variant.CardGame() {
 		return nil, fmt.Errorf("game: determinize: the %s variant has no hidden cards", v.Variant)
 	}
-	t := v.Table
-	if t == nil {
+	if v.Table == nil {
 		return nil, errors.New("game: determinize: the view has no card table")
 	}
 	n := len(v.Players)
@@ -98,7 +124,27 @@ func NewDealer(v PrivateView) (*Dealer, error) {
 	if len(v.Hand) != v.Players[v.Seat].HandSize {
 		return nil, fmt.Errorf("game: determinize: hand of %d cards, the table shows %d", len(v.Hand), v.Players[v.Seat].HandSize)
 	}
+	return names, nil
+}
 
+// tableCard is the card a played or discarded card of the view shows, if
+// it is one.
+func tableCard(pc PlayedCard) (Card, bool) {
+	if pc.Number < 2 || pc.Number > 12 || (!pc.Joker && !pc.Color.Valid()) {
+		return 0, false
+	}
+	if pc.Joker {
+		return JokerCard(pc.Number), true
+	}
+	return ColorCard(pc.Color, pc.Number), true
+}
+
+// placeKnown sets the dealer's last play and, from the view, where the
+// last play lies and the remembered discard pile; it returns the cards
+// whose place the seat knows (its hand and the discard pile's known cards),
+// each checked to be of the variant and in one place only.
+func (d *Dealer) placeKnown() ([maxCard]bool, error) {
+	v, t := &d.v, d.v.Table
 	jokers := v.Variant == Jokers
 	var known [maxCard]bool // cards whose place the seat knows
 	mark := func(c Card) error {
@@ -113,64 +159,57 @@ func NewDealer(v PrivateView) (*Dealer, error) {
 	}
 	for _, c := range v.Hand {
 		if err := mark(c); err != nil {
-			return nil, err
+			return known, err
 		}
 	}
-	played := make([]Card, 0, len(t.Played))
+	d.played = make([]Card, 0, len(t.Played))
 	for _, pc := range t.Played {
-		if pc.Number < 2 || pc.Number > 12 || (!pc.Joker && !pc.Color.Valid()) {
-			return nil, fmt.Errorf("game: determinize: bad played card %+v", pc)
+		c, ok := tableCard(pc)
+		if !ok {
+			return known, fmt.Errorf("game: determinize: bad played card %+v", pc)
 		}
-		c := ColorCard(pc.Color, pc.Number)
-		if pc.Joker {
-			c = JokerCard(pc.Number)
-		}
-		played = append(played, c)
+		d.played = append(d.played, c)
 	}
 	// The last play lies on the discard pile until the pile is reshuffled,
 	// which empties it; it grows again only by a new play. A view that
 	// lists the whole pile (Discarded, remembered plays) places it all.
-	inDiscard := t.DiscardSize > 0
-	recalled := inDiscard && len(t.Discarded) == t.DiscardSize
-	var discarded []Card
-	if recalled {
-		discarded = make([]Card, 0, len(t.Discarded))
+	d.inDiscard = t.DiscardSize > 0
+	d.recalled = d.inDiscard && len(t.Discarded) == t.DiscardSize
+	if d.recalled {
+		d.discarded = make([]Card, 0, len(t.Discarded))
 		for _, pc := range t.Discarded {
-			if pc.Number < 2 || pc.Number > 12 || (!pc.Joker && !pc.Color.Valid()) {
-				return nil, fmt.Errorf("game: determinize: bad discarded card %+v", pc)
-			}
-			c := ColorCard(pc.Color, pc.Number)
-			if pc.Joker {
-				c = JokerCard(pc.Number)
+			c, ok := tableCard(pc)
+			if !ok {
+				return known, fmt.Errorf("game: determinize: bad discarded card %+v", pc)
 			}
 			if err := mark(c); err != nil {
-				return nil, err
+				return known, err
 			}
-			discarded = append(discarded, c)
+			d.discarded = append(d.discarded, c)
 		}
-	} else if inDiscard {
-		if t.DiscardSize < len(played) {
-			return nil, fmt.Errorf("game: determinize: %d cards played, %d in the discard pile", len(played), t.DiscardSize)
+	} else if d.inDiscard {
+		if t.DiscardSize < len(d.played) {
+			return known, fmt.Errorf("game: determinize: %d cards played, %d in the discard pile", len(d.played), t.DiscardSize)
 		}
-		for _, c := range played {
+		for _, c := range d.played {
 			if err := mark(c); err != nil {
-				return nil, err
+				return known, err
 			}
 		}
 	}
-	total := deckSize(jokers)
-	unknown := make([]Card, 0, total) // the cards the seat cannot place
-	for c := range Card(total) {
-		if !known[c] {
-			unknown = append(unknown, c)
-		}
-	}
+	return known, nil
+}
 
-	// The places to fill, and the numbers they must show.
+// checkPlaces checks the places to fill and the numbers they must show
+// (hand sizes, who has decided, the display, the draw pile) against the
+// unknown cards, and sets how many face-down cards of the discard pile
+// the deals fill.
+func (d *Dealer) checkPlaces() error {
+	v, t := &d.v, d.v.Table
 	others, decided := 0, 0
 	for p, pv := range v.Players {
 		if pv.HandSize < 0 || pv.HandSize > HandSize {
-			return nil, fmt.Errorf("game: determinize: player %d holds %d cards", p, pv.HandSize)
+			return fmt.Errorf("game: determinize: player %d holds %d cards", p, pv.HandSize)
 		}
 		if p != v.Seat {
 			others += pv.HandSize
@@ -179,106 +218,145 @@ func NewDealer(v PrivateView) (*Dealer, error) {
 			decided++
 		}
 	}
-	if decided == n && v.Phase.Simultaneous() {
-		return nil, errors.New("game: determinize: everybody has decided, yet the action is open")
+	if decided == len(v.Players) && v.Phase.Simultaneous() {
+		return errors.New("game: determinize: everybody has decided, yet the action is open")
 	}
 	if len(t.Display) != DisplaySize {
-		return nil, fmt.Errorf("game: determinize: display of %d cards", len(t.Display))
+		return fmt.Errorf("game: determinize: display of %d cards", len(t.Display))
 	}
 	if t.DrawSize < 0 || (t.DrawSize == 0) != (t.DrawTop == 0) {
-		return nil, fmt.Errorf("game: determinize: draw pile of %d cards with %d on top", t.DrawSize, t.DrawTop)
+		return fmt.Errorf("game: determinize: draw pile of %d cards with %d on top", t.DrawSize, t.DrawTop)
 	}
-	hiddenDiscard := t.DiscardSize
+	d.hiddenDiscard = t.DiscardSize
 	switch {
-	case recalled:
-		hiddenDiscard = 0
-	case inDiscard:
-		hiddenDiscard -= len(played)
+	case d.recalled:
+		d.hiddenDiscard = 0
+	case d.inDiscard:
+		d.hiddenDiscard -= len(d.played)
 	}
-	if want := others + DisplaySize + t.DrawSize + hiddenDiscard; want != len(unknown) {
-		return nil, fmt.Errorf("game: determinize: %d unknown cards for %d hidden places", len(unknown), want)
+	if want := others + DisplaySize + t.DrawSize + d.hiddenDiscard; want != len(d.unknown) {
+		return fmt.Errorf("game: determinize: %d unknown cards for %d hidden places", len(d.unknown), want)
 	}
-	return &Dealer{v: v, names: names, unknown: unknown, played: played, discarded: discarded,
-		inDiscard: inDiscard, recalled: recalled, hiddenDiscard: hiddenDiscard, total: total,
-		pool: make([]Card, 0, len(unknown)), display: make([]Card, DisplaySize), held: make([][]Card, n)}, nil
+	return nil
 }
 
 // Deal deals one game from the dealer's view with r (see Determinize),
 // into dst's memory when dst is not nil (dst then holds the new game, and
 // whatever it held before is gone), and returns it.
 func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
-	v, t := &d.v, d.v.Table
-	n := len(v.Players)
-	pool := append(d.pool[:0], d.unknown...)
+	v := &d.v
+	dl := dealing{r: r, pool: append(d.pool[:0], d.unknown...)}
 	// A card of the shown number for each display slot and the draw pile's
-	// top, uniformly among the unknown ones; then the rest in random order.
-	pick := func(num int) (Card, error) {
-		k := 0
-		for _, c := range pool {
-			if c.Number() == num {
-				k++
-			}
-		}
-		if k == 0 {
-			return 0, fmt.Errorf("game: determinize: no unknown card left with number %d", num)
-		}
-		k = r.IntN(k)
-		for i, c := range pool {
-			if c.Number() == num {
-				if k == 0 {
-					pool[i] = pool[len(pool)-1]
-					pool = pool[:len(pool)-1]
-					return c, nil
-				}
-				k--
-			}
-		}
-		panic("unreachable")
+	// top, uniformly among the unknown ones; then the known numbers of the
+	// other hands; then the rest in random order.
+	top, err := d.dealShown(&dl)
+	if err != nil {
+		return nil, err
 	}
-	display := d.display
+	if err := d.dealKnown(&dl); err != nil {
+		return nil, err
+	}
+	r.Shuffle(len(dl.pool), func(i, j int) { dl.pool[i], dl.pool[j] = dl.pool[j], dl.pool[i] })
+
+	g := renewGame(dst, v.Variant, d.names, dealSeed(r))
+	d.seat(&g.st, &dl)
+	d.lay(&g.st, &dl, top)
+	d.copyPublic(&g.st)
+	d.recordDeck(&g.st)
+	// Every deal of a view is made alike, so one passing Validate vouches
+	// for the others.
+	if !d.checked {
+		if err := g.Validate(); err != nil {
+			return nil, fmt.Errorf("game: determinize: %w", err)
+		}
+		d.checked = true
+	}
+	return g, nil
+}
+
+// dealing is one deal's pool of unknown cards and its random source.
+type dealing struct {
+	r    *rand.Rand
+	pool []Card
+}
+
+// pick takes a card of number num from the pool, uniformly among those
+// of that number.
+func (dl *dealing) pick(num int) (Card, error) {
+	k := 0
+	for _, c := range dl.pool {
+		if c.Number() == num {
+			k++
+		}
+	}
+	if k == 0 {
+		return 0, fmt.Errorf("game: determinize: no unknown card left with number %d", num)
+	}
+	k = dl.r.IntN(k)
+	for i, c := range dl.pool {
+		if c.Number() == num {
+			if k == 0 {
+				dl.pool[i] = dl.pool[len(dl.pool)-1]
+				dl.pool = dl.pool[:len(dl.pool)-1]
+				return c, nil
+			}
+			k--
+		}
+	}
+	panic("unreachable")
+}
+
+// take takes the next k cards of the (shuffled) pool.
+func (dl *dealing) take(k int) []Card {
+	out := dl.pool[:k:k]
+	dl.pool = dl.pool[k:]
+	return out
+}
+
+// dealShown picks the display's cards (into d.display) and the draw
+// pile's top card, which it returns (0 if the pile is empty).
+func (d *Dealer) dealShown(dl *dealing) (Card, error) {
+	t := d.v.Table
 	for i, num := range t.Display {
-		c, err := pick(num)
+		c, err := dl.pick(num)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
-		display[i] = c
+		d.display[i] = c
 	}
-	var top Card
-	if t.DrawSize > 0 {
-		c, err := pick(t.DrawTop)
-		if err != nil {
-			return nil, err
-		}
-		top = c
+	if t.DrawSize == 0 {
+		return 0, nil
 	}
-	// The numbers each other player is known to hold (taken from the
-	// display and not played since) are dealt to them first.
-	held := d.held
+	return dl.pick(t.DrawTop)
+}
+
+// dealKnown deals each other player the numbers they are known to hold
+// (taken from the display and not played since), into d.held.
+func (d *Dealer) dealKnown(dl *dealing) error {
+	v := &d.v
 	for p, pv := range v.Players {
-		held[p] = held[p][:0]
+		d.held[p] = d.held[p][:0]
 		if p == v.Seat {
 			continue
 		}
 		for num, k := range pv.Known {
 			for range k {
-				c, err := pick(num)
+				c, err := dl.pick(num)
 				if err != nil {
-					return nil, err
+					return err
 				}
-				held[p] = append(held[p], c)
+				d.held[p] = append(d.held[p], c)
 			}
 		}
-		if len(held[p]) > pv.HandSize {
-			return nil, fmt.Errorf("game: determinize: player %d holds %d cards, %d of them known", p, pv.HandSize, len(held[p]))
+		if len(d.held[p]) > pv.HandSize {
+			return fmt.Errorf("game: determinize: player %d holds %d cards, %d of them known", p, pv.HandSize, len(d.held[p]))
 		}
 	}
-	r.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-	deal := func(k int) []Card {
-		out := pool[:k:k]
-		pool = pool[k:]
-		return out
-	}
+	return nil
+}
 
+// dealSeed draws the seed of a dealt game's own random source from r.
+func dealSeed(r *rand.Rand) [32]byte {
 	var sd [32]byte
 	for i := 0; i < len(sd); i += 8 {
 		u := r.Uint64()
@@ -286,15 +364,22 @@ func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
 			sd[i+j] = byte(u >> (8 * j))
 		}
 	}
-	g := renewGame(dst, v.Variant, d.names, sd)
-	s := &g.st
+	return sd
+}
+
+// seat fills every player's hand (the seat's own from the view, the
+// others' known cards and then the pool's next ones) and copies their
+// public state.
+func (d *Dealer) seat(s *state, dl *dealing) {
+	v := &d.v
+	n := len(v.Players)
 	s.Hands = slices.Grow(s.Hands[:0], n)[:n]
 	for p, pv := range v.Players {
 		h := s.Hands[p][:0]
 		if p == v.Seat {
 			h = append(h, v.Hand...)
 		} else {
-			h = append(append(h, held[p]...), deal(pv.HandSize-len(held[p]))...)
+			h = append(append(h, d.held[p]...), dl.take(pv.HandSize-len(d.held[p]))...)
 		}
 		s.Hands[p] = sortCards(slices.Grow(h, HandSize-len(h)))
 		s.Sheets[p] = pv.Sheet
@@ -308,16 +393,23 @@ func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
 			s.Log.Left = append(s.Log.Left, Departure{Player: p})
 		}
 	}
-	s.Display = append(s.Display[:0], display...)
+}
+
+// lay lays the display, the draw pile (top first, then the pool's next
+// cards), the discard pile (its face-down cards from the pool under the
+// known ones) and the last play.
+func (d *Dealer) lay(s *state, dl *dealing, top Card) {
+	t := d.v.Table
+	s.Display = append(s.Display[:0], d.display...)
 	if t.DrawSize > 0 {
-		s.Draw = append(append(slices.Grow(s.Draw[:0], t.DrawSize), top), deal(t.DrawSize-1)...)
+		s.Draw = append(append(slices.Grow(s.Draw[:0], t.DrawSize), top), dl.take(t.DrawSize-1)...)
 	} else {
 		s.Draw = nil
 	}
 	if s.Discard == nil {
 		s.Discard = make([]Card, 0, t.DiscardSize)
 	}
-	s.Discard = append(s.Discard[:0], deal(d.hiddenDiscard)...)
+	s.Discard = append(s.Discard[:0], dl.take(d.hiddenDiscard)...)
 	switch {
 	case d.recalled:
 		s.Discard = append(s.Discard, d.discarded...)
@@ -329,6 +421,12 @@ func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
 	} else {
 		s.Played = nil
 	}
+}
+
+// copyPublic copies the turn's public state from the view.
+func (d *Dealer) copyPublic(s *state) {
+	v, t := &d.v, d.v.Table
+	n := len(v.Players)
 	s.PlayedAs = t.PlayedAs
 	s.PlayedBy = t.PlayedBy
 	s.Turn = v.Turn
@@ -341,8 +439,11 @@ func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
 	// Action 2's crosses are made when it resolves, so the active player
 	// has crossed this turn exactly when they have fresh crosses (C7).
 	s.Crossed = v.Players[v.Active].Fresh != [NumColors]Row{}
-	// A stand-in for the deal, so that Record and Turns work (on a made-up
-	// history): the cards in seat, display and pile order.
+}
+
+// recordDeck writes a stand-in for the deal, so that Record and Turns
+// work (on a made-up history): the cards in seat, display and pile order.
+func (d *Dealer) recordDeck(s *state) {
 	if s.Log.Deck == nil {
 		s.Log.Deck = make([]Card, 0, d.total)
 	}
@@ -353,13 +454,4 @@ func (d *Dealer) Deal(r *rand.Rand, dst *Game) (*Game, error) {
 	s.Log.Deck = append(s.Log.Deck, s.Display...)
 	s.Log.Deck = append(s.Log.Deck, s.Draw...)
 	s.Log.Deck = append(s.Log.Deck, s.Discard...)
-	// Every deal of a view is made alike, so one passing Validate vouches
-	// for the others.
-	if !d.checked {
-		if err := g.Validate(); err != nil {
-			return nil, fmt.Errorf("game: determinize: %w", err)
-		}
-		d.checked = true
-	}
-	return g, nil
 }

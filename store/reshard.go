@@ -84,40 +84,23 @@ func Reshard(from, to []string, opt ReshardOptions) (rep ReshardReport, err erro
 			opt.Step(name)
 		}
 	}
-	if len(from) == 0 || len(to) == 0 {
-		return rep, errors.New("store: reshard: give at least one source and one target")
-	}
-	seen := map[string]bool{}
-	for _, p := range append(append([]string{}, from...), to...) {
-		if seen[p] {
-			return rep, fmt.Errorf("store: reshard: %s is named twice: write the new shards to new files", p)
-		}
-		seen[p] = true
+	if err := checkReshardPaths(from, to); err != nil {
+		return rep, err
 	}
 	step("verify sources")
-	for _, p := range from {
-		sum, err := Verify(p)
-		if err != nil {
-			return rep, fmt.Errorf("store: reshard: source %w", err)
-		}
-		if sum.Version != SchemaVersion {
-			return rep, fmt.Errorf("store: reshard: source %s is at schema %d, this program writes %d: start the bot once on it first", p, sum.Version, SchemaVersion)
-		}
-		rep.Sources = append(rep.Sources, sum)
+	if rep.Sources, err = verifySources(from); err != nil {
+		return rep, err
 	}
 	step("open sources")
-	srcs := make([]*bbolt.DB, len(from))
-	for i, p := range from {
-		db, err := openBolt(p, &bbolt.Options{ReadOnly: true, Timeout: DefaultLockTimeout})
-		if err != nil {
-			if errors.Is(err, berrors.ErrTimeout) {
-				err = fmt.Errorf("%w: stop the bot first", ErrLocked)
-			}
-			return rep, fmt.Errorf("store: reshard: source %s: %w", p, err)
-		}
-		defer db.Close()
-		srcs[i] = db
+	srcs, err := openSources(from)
+	if err != nil {
+		return rep, err
 	}
+	defer func() {
+		for _, db := range srcs {
+			db.Close()
+		}
+	}()
 	plan, err := reshardPlan(srcs, len(to))
 	if err != nil {
 		return rep, fmt.Errorf("store: reshard: %w", err)
@@ -141,27 +124,17 @@ func Reshard(from, to []string, opt ReshardOptions) (rep ReshardReport, err erro
 			}
 		}
 	}()
-	for i, p := range to {
-		tmps[i] = p + ".reshard-tmp"
-		os.Remove(tmps[i]) // a killed run's
-		if dsts[i], err = Open(tmps[i]); err != nil {
-			return rep, fmt.Errorf("store: reshard: target %w", err)
-		}
+	if err := createTargets(to, tmps, dsts); err != nil {
+		return rep, err
 	}
 
 	step("copy")
-	var srcSum, dstSum [sha256.Size]byte
-	err = copyShards(srcs, dsts, opt, &rep, &srcSum)
-	if err != nil {
+	var srcSum [sha256.Size]byte
+	if err := copyShards(srcs, dsts, opt, &rep, &srcSum); err != nil {
 		return rep, fmt.Errorf("store: reshard: %w", err)
 	}
-	for _, d := range dsts {
-		err := d.update(func(tx *bbolt.Tx, _ func(func())) error {
-			return tx.Bucket(bucketMeta).Put(reshardMark, []byte(plan))
-		})
-		if err != nil {
-			return rep, fmt.Errorf("store: reshard: mark target: %w", err)
-		}
+	if err := markTargets(dsts, plan); err != nil {
+		return rep, err
 	}
 	step("close targets")
 	for i, d := range dsts {
@@ -172,38 +145,137 @@ func Reshard(from, to []string, opt ReshardOptions) (rep ReshardReport, err erro
 	}
 
 	step("verify targets")
-	sharded := 0
-	for i, p := range tmps {
-		sum, err := Verify(p)
-		if err != nil {
-			return rep, fmt.Errorf("store: reshard: target %s: %w", to[i], err)
-		}
-		rep.Targets = append(rep.Targets, sum)
-		n, err := sumShardedValues(p, &dstSum)
-		if err != nil {
-			return rep, fmt.Errorf("store: reshard: target %s: %w", to[i], err)
-		}
-		sharded += n
-	}
-	if sharded != rep.Sharded || dstSum != srcSum {
-		return rep, fmt.Errorf("store: reshard: the targets hold %d values (checksum %x), the sources %d (%x): nothing was put in place",
-			sharded, dstSum[:8], rep.Sharded, srcSum[:8])
+	if err := verifyTargets(to, tmps, &rep, srcSum); err != nil {
+		return rep, err
 	}
 	rep.Checksum = hex.EncodeToString(srcSum[:])
 
 	step("rename")
+	return rep, renameTargets(to, tmps, step)
+}
+
+// checkReshardPaths refuses a resharding without sources or targets, or
+// one that names a file twice.
+func checkReshardPaths(from, to []string) error {
+	if len(from) == 0 || len(to) == 0 {
+		return errors.New("store: reshard: give at least one source and one target")
+	}
+	seen := map[string]bool{}
+	for _, p := range append(append([]string{}, from...), to...) {
+		if seen[p] {
+			return fmt.Errorf("store: reshard: %s is named twice: write the new shards to new files", p)
+		}
+		seen[p] = true
+	}
+	return nil
+}
+
+// verifySources verifies each source (Verify) and that it is at this
+// program's schema version, and returns their summaries.
+func verifySources(from []string) ([]Summary, error) {
+	var sums []Summary
+	for _, p := range from {
+		sum, err := Verify(p)
+		if err != nil {
+			return sums, fmt.Errorf("store: reshard: source %w", err)
+		}
+		if sum.Version != SchemaVersion {
+			return sums, fmt.Errorf("store: reshard: source %s is at schema %d, this program writes %d: start the bot once on it first", p, sum.Version, SchemaVersion)
+		}
+		sums = append(sums, sum)
+	}
+	return sums, nil
+}
+
+// openSources opens the sources read-only under their file locks (a
+// running bot holds them: ErrLocked). On an error it closes those it
+// opened.
+func openSources(from []string) ([]*bbolt.DB, error) {
+	srcs := make([]*bbolt.DB, 0, len(from))
+	for _, p := range from {
+		db, err := openBolt(p, &bbolt.Options{ReadOnly: true, Timeout: DefaultLockTimeout})
+		if err != nil {
+			for _, db := range srcs {
+				db.Close()
+			}
+			if errors.Is(err, berrors.ErrTimeout) {
+				err = fmt.Errorf("%w: stop the bot first", ErrLocked)
+			}
+			return nil, fmt.Errorf("store: reshard: source %s: %w", p, err)
+		}
+		srcs = append(srcs, db)
+	}
+	return srcs, nil
+}
+
+// createTargets opens a new store beside each target under a temporary
+// name (a killed run's removed first), filling tmps and dsts as it goes so
+// that the caller can clean up after an error.
+func createTargets(to, tmps []string, dsts []*Store) error {
+	for i, p := range to {
+		tmps[i] = p + ".reshard-tmp"
+		os.Remove(tmps[i]) // a killed run's
+		var err error
+		if dsts[i], err = Open(tmps[i]); err != nil {
+			return fmt.Errorf("store: reshard: target %w", err)
+		}
+	}
+	return nil
+}
+
+// markTargets writes the plan's name into each target's meta bucket.
+func markTargets(dsts []*Store, plan string) error {
+	for _, d := range dsts {
+		err := d.update(func(tx *bbolt.Tx, _ func(func())) error {
+			return tx.Bucket(bucketMeta).Put(reshardMark, []byte(plan))
+		})
+		if err != nil {
+			return fmt.Errorf("store: reshard: mark target: %w", err)
+		}
+	}
+	return nil
+}
+
+// verifyTargets verifies each written target (Verify, into rep.Targets)
+// and checks that together they hold the sharded values of the sources:
+// as many, with the same checksum.
+func verifyTargets(to, tmps []string, rep *ReshardReport, srcSum [sha256.Size]byte) error {
+	var dstSum [sha256.Size]byte
+	sharded := 0
+	for i, p := range tmps {
+		sum, err := Verify(p)
+		if err != nil {
+			return fmt.Errorf("store: reshard: target %s: %w", to[i], err)
+		}
+		rep.Targets = append(rep.Targets, sum)
+		n, err := sumShardedValues(p, &dstSum)
+		if err != nil {
+			return fmt.Errorf("store: reshard: target %s: %w", to[i], err)
+		}
+		sharded += n
+	}
+	if sharded != rep.Sharded || dstSum != srcSum {
+		return fmt.Errorf("store: reshard: the targets hold %d values (checksum %x), the sources %d (%x): nothing was put in place",
+			sharded, dstSum[:8], rep.Sharded, srcSum[:8])
+	}
+	return nil
+}
+
+// renameTargets puts the verified targets in place and syncs their
+// directories.
+func renameTargets(to, tmps []string, step func(string)) error {
 	for i, p := range to {
 		if err := os.Rename(tmps[i], p); err != nil {
-			return rep, fmt.Errorf("store: reshard: %w", err)
+			return fmt.Errorf("store: reshard: %w", err)
 		}
 		step("renamed " + strconv.Itoa(i))
 	}
 	for _, p := range to {
 		if err := syncDir(dirOf(p)); err != nil {
-			return rep, fmt.Errorf("store: reshard: %w", err)
+			return fmt.Errorf("store: reshard: %w", err)
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 func dirOf(p string) string {
@@ -298,8 +370,33 @@ func copyShards(srcs []*bbolt.DB, dsts []*Store, opt ReshardOptions, rep *Reshar
 	if guildOfTable == nil {
 		guildOfTable = func([]byte) string { return "" }
 	}
-	// The channels' shards, from their tables, for their timers and
-	// quarantined copies.
+	chanShard, err := channelShards(srcs, guildOfTable, m)
+	if err != nil {
+		return err
+	}
+	sh := sharding{m: m, chanShard: chanShard, items: make([][]reshardItem, m), rep: rep, sum: sum}
+	for si, db := range srcs {
+		err := db.View(func(tx *bbolt.Tx) error {
+			return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+				return sh.collect(si, name, b)
+			})
+		})
+		if err != nil {
+			return err
+		}
+	}
+	rep.Everywhere = len(sh.everywhere)
+	for i, d := range dsts {
+		if err := writeShard(d, append(sh.items[i], sh.everywhere...)); err != nil {
+			return fmt.Errorf("write shard %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// channelShards returns the channels' shards, from their tables' guilds,
+// for their timers and quarantined copies.
+func channelShards(srcs []*bbolt.DB, guildOfTable func([]byte) string, m int) (map[string]int, error) {
 	chanShard := map[string]int{}
 	for _, db := range srcs {
 		err := db.View(func(tx *bbolt.Tx) error {
@@ -313,112 +410,120 @@ func copyShards(srcs []*bbolt.DB, dsts []*Store, opt ReshardOptions, rep *Reshar
 			})
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	items := make([][]reshardItem, m)
-	var everywhere []reshardItem
-	place := func(shard int, it reshardItem) {
-		items[shard] = append(items[shard], it)
-		rep.Sharded++
-		addSum(sum, it)
-	}
-	for si, db := range srcs {
-		err := db.View(func(tx *bbolt.Tx) error {
-			return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
-				top := copyBytes(name)
-				switch string(name) {
-				case string(bucketMeta):
-					if si != 0 {
-						return nil
-					}
-					return b.ForEach(func(k, v []byte) error {
-						if bytes.HasPrefix(k, []byte(secretPrefix)) {
-							everywhere = append(everywhere, reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
-						}
-						return nil
-					})
-				case string(bucketGames):
-					return b.ForEach(func(k, v []byte) error {
-						place(chanShard[string(k)], reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
-						return nil
-					})
-				case string(bucketGuilds), string(bucketDeparted):
-					return b.ForEach(func(k, v []byte) error {
-						place(ShardOf(string(k), m), reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
-						return nil
-					})
-				case string(bucketResults), string(bucketRecords):
-					return b.ForEachBucket(func(g []byte) error {
-						gb := b.Bucket(g)
-						path := [][]byte{top, copyBytes(g)}
-						return gb.ForEach(func(k, v []byte) error {
-							place(ShardOf(string(g), m), reshardItem{path, copyBytes(k), copyBytes(v)})
-							return nil
-						})
-					})
-				case string(bucketTimers):
-					keys, due := b.Bucket(bucketKeys), b.Bucket(bucketDue)
-					if keys == nil || due == nil {
-						return nil
-					}
-					return keys.ForEach(func(k, at []byte) error {
-						shard := chanShard[string(k)]
-						place(shard, reshardItem{[][]byte{top, bucketKeys}, copyBytes(k), copyBytes(at)})
-						dk := append(copyBytes(at), k...)
-						if v := due.Get(dk); v != nil {
-							place(shard, reshardItem{[][]byte{top, bucketDue}, dk, copyBytes(v)})
-						}
-						return nil
-					})
-				case string(bucketQuarantine):
-					return b.ForEach(func(k, v []byte) error {
-						ch, _, _ := bytes.Cut(k, []byte("/"))
-						place(chanShard[string(ch)], reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
-						return nil
-					})
-				default:
-					// A bucket of no guild (none today): every target keeps it.
-					return copyEverywhere(&everywhere, [][]byte{top}, b)
-				}
-			})
-		})
-		if err != nil {
-			return err
+	return chanShard, nil
+}
+
+// sharding is the values of the sources by the target shard they go to,
+// and those every target gets, as Reshard collects them.
+type sharding struct {
+	m          int
+	chanShard  map[string]int // a channel's shard, by its table's guild
+	items      [][]reshardItem
+	everywhere []reshardItem
+	rep        *ReshardReport
+	sum        *[sha256.Size]byte
+}
+
+// place puts an item in one shard, counted and summed.
+func (sh *sharding) place(shard int, it reshardItem) {
+	sh.items[shard] = append(sh.items[shard], it)
+	sh.rep.Sharded++
+	addSum(sh.sum, it)
+}
+
+// collect places the values of the top-level bucket name of source si:
+// each by its guild, the secrets (of shard 0) and buckets of no guild in
+// every target.
+func (sh *sharding) collect(si int, name []byte, b *bbolt.Bucket) error {
+	top := copyBytes(name)
+	m := sh.m
+	switch string(name) {
+	case string(bucketMeta):
+		if si != 0 {
+			return nil
 		}
-	}
-	rep.Everywhere = len(everywhere)
-	for i, d := range dsts {
-		batch := append(items[i], everywhere...)
-		err := d.update(func(tx *bbolt.Tx, _ func(func())) error {
-			for _, it := range batch {
-				b, err := bucketPath(tx, it.path)
-				if err != nil {
-					return err
-				}
-				if old := b.Get(it.key); old != nil && !bytes.Equal(old, it.value) && !bytes.Equal(it.path[0], bucketMeta) {
-					return fmt.Errorf("%s key %q is in two sources with different values", bytes.Join(it.path, []byte("/")), it.key)
-				}
-				if err := b.Put(it.key, it.value); err != nil {
-					return err
-				}
-				if bytes.Equal(it.path[0], bucketResults) && len(it.key) == 8 {
-					// Results are numbered by the bucket's sequence: go on
-					// after the highest one moved.
-					if n := binary.BigEndian.Uint64(it.key); n > b.Sequence() {
-						if err := b.SetSequence(n); err != nil {
-							return err
-						}
-					}
-				}
+		return b.ForEach(func(k, v []byte) error {
+			if bytes.HasPrefix(k, []byte(secretPrefix)) {
+				sh.everywhere = append(sh.everywhere, reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
 			}
 			return nil
 		})
-		if err != nil {
-			return fmt.Errorf("write shard %d: %w", i, err)
+	case string(bucketGames):
+		return b.ForEach(func(k, v []byte) error {
+			sh.place(sh.chanShard[string(k)], reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
+			return nil
+		})
+	case string(bucketGuilds), string(bucketDeparted):
+		return b.ForEach(func(k, v []byte) error {
+			sh.place(ShardOf(string(k), m), reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
+			return nil
+		})
+	case string(bucketResults), string(bucketRecords):
+		return b.ForEachBucket(func(g []byte) error {
+			gb := b.Bucket(g)
+			path := [][]byte{top, copyBytes(g)}
+			return gb.ForEach(func(k, v []byte) error {
+				sh.place(ShardOf(string(g), m), reshardItem{path, copyBytes(k), copyBytes(v)})
+				return nil
+			})
+		})
+	case string(bucketTimers):
+		keys, due := b.Bucket(bucketKeys), b.Bucket(bucketDue)
+		if keys == nil || due == nil {
+			return nil
 		}
+		return keys.ForEach(func(k, at []byte) error {
+			shard := sh.chanShard[string(k)]
+			sh.place(shard, reshardItem{[][]byte{top, bucketKeys}, copyBytes(k), copyBytes(at)})
+			dk := append(copyBytes(at), k...)
+			if v := due.Get(dk); v != nil {
+				sh.place(shard, reshardItem{[][]byte{top, bucketDue}, dk, copyBytes(v)})
+			}
+			return nil
+		})
+	case string(bucketQuarantine):
+		return b.ForEach(func(k, v []byte) error {
+			ch, _, _ := bytes.Cut(k, []byte("/"))
+			sh.place(sh.chanShard[string(ch)], reshardItem{[][]byte{top}, copyBytes(k), copyBytes(v)})
+			return nil
+		})
+	default:
+		// A bucket of no guild (none today): every target keeps it.
+		return copyEverywhere(&sh.everywhere, [][]byte{top}, b)
 	}
-	return nil
+}
+
+// writeShard writes a target's values in one transaction. A key in two
+// sources must hold the same value (the meta bucket's excepted); results
+// go on numbering after the highest one moved.
+func writeShard(d *Store, batch []reshardItem) error {
+	return d.update(func(tx *bbolt.Tx, _ func(func())) error {
+		for _, it := range batch {
+			b, err := bucketPath(tx, it.path)
+			if err != nil {
+				return err
+			}
+			if old := b.Get(it.key); old != nil && !bytes.Equal(old, it.value) && !bytes.Equal(it.path[0], bucketMeta) {
+				return fmt.Errorf("%s key %q is in two sources with different values", bytes.Join(it.path, []byte("/")), it.key)
+			}
+			if err := b.Put(it.key, it.value); err != nil {
+				return err
+			}
+			if bytes.Equal(it.path[0], bucketResults) && len(it.key) == 8 {
+				// Results are numbered by the bucket's sequence: go on
+				// after the highest one moved.
+				if n := binary.BigEndian.Uint64(it.key); n > b.Sequence() {
+					if err := b.SetSequence(n); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // copyEverywhere adds every value of b (nested buckets included) to out.

@@ -88,8 +88,8 @@
 //
 // Every change (messages, interactions, callbacks, gateway connections,
 // held requests) wakes Server.Wait, so tests wait for events instead of
-// sleeping; the injectable Clock (FakeClock) drives timestamps and token
-// expiry.
+// sleeping; the injectable Clock (a clock.Fake from bot/clock) drives
+// timestamps and token expiry.
 //
 // # Rate limits
 //
@@ -98,7 +98,7 @@
 // generous (50 requests per second of real time per route and channel) and
 // a bot never meets them. Options.RateLimits (RateLimitOptions, or later
 // Server.SetRateLimits) with Enabled switches on Discord's, measured by the
-// Clock, so tests advance a FakeClock instead of sleeping:
+// Clock, so tests advance a clock.Fake instead of sleeping:
 //
 //   - the global limit: Global requests (50) per GlobalWindow (1 s) per bot
 //     token (per Authorization header; anonymous requests share one),
@@ -141,7 +141,7 @@
 // A real discordgo session honours all of this (it waits out
 // X-RateLimit-Reset-After and retry_after), but it sleeps in real time: a
 // test that lets discordgo run into the limits either advances the
-// FakeClock while discordgo sleeps or gives RateLimitOptions a real-time
+// clock.Fake while discordgo sleeps or gives RateLimitOptions a real-time
 // Clock and windows of a few hundred milliseconds.
 //
 // # User-installed apps

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/logbuf"
 )
 
 type handlerFunc = func(*discordgo.Session, *discordgo.InteractionCreate)
@@ -19,7 +21,7 @@ type harness struct {
 	alice, bob   *User
 	ch           string
 	handler      atomic.Pointer[handlerFunc]
-	transcript   *Buffer
+	transcript   *logbuf.Buffer
 	allowSchemaV bool
 }
 
@@ -48,7 +50,7 @@ var testCommands = []*discordgo.ApplicationCommand{{
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
 	t.Parallel()
-	h := &harness{transcript: &Buffer{}}
+	h := &harness{transcript: &logbuf.Buffer{}}
 	if opts.Transcript == nil {
 		opts.Transcript = h.transcript
 	}

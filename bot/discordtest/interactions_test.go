@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/clock"
 )
 
 func TestSlashCommandWithOptionsAndFile(t *testing.T) {
@@ -356,7 +358,7 @@ func TestLateCallbackFails(t *testing.T) {
 }
 
 func TestTokenExpiry(t *testing.T) {
-	clock := NewFakeClock(time.Time{})
+	clock := clock.NewFake(time.Time{})
 	h := newHarness(t, Options{Clock: clock})
 	got := make(chan *discordgo.Interaction, 1)
 	h.handle(func(s *discordgo.Session, i *discordgo.InteractionCreate) {

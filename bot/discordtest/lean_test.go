@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/clock"
 )
 
 // Lean mode keeps no history for long load runs: no request log, no
@@ -14,7 +16,7 @@ import (
 // server's memory does not grow with the number of interactions. What
 // load runs measure stays: RouteStats and each interaction's latency.
 func TestLeanKeepsNoHistory(t *testing.T) {
-	clock := NewFakeClock(time.Time{})
+	clock := clock.NewFake(time.Time{})
 	var mu sync.Mutex
 	events := 0
 	h := newHarness(t, Options{Clock: clock, Lean: true, DisableSchema: true, OnMessage: func(MessageEvent) {

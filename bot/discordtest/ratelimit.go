@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/qwixxbot/qwixxbot/bot/clock"
 )
 
 // RateLimitOptions configures the rate limits the server enforces. The zero
@@ -25,7 +27,7 @@ type RateLimitOptions struct {
 	// Options.Clock, which stamps them). Default: Options.Clock. Tests that pin
 	// Options.Clock but let a real discordgo wait out Retry-After may set
 	// a real-time clock here (and short windows).
-	Clock Clock
+	Clock clock.Clock
 
 	// Global requests per GlobalWindow may a bot token make across all
 	// routes; interaction answers (POST /interactions/{id}/{token}/callback
@@ -72,9 +74,9 @@ const (
 )
 
 // withDefaults fills zero fields.
-func (o RateLimitOptions) withDefaults(clock Clock) RateLimitOptions {
+func (o RateLimitOptions) withDefaults(c clock.Clock) RateLimitOptions {
 	if o.Clock == nil {
-		o.Clock = clock
+		o.Clock = c
 	}
 	set := func(n *int, d *time.Duration, dn int, dd time.Duration) {
 		if *n <= 0 {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/qwixxbot/qwixxbot/bot/clock"
 )
 
 // rlCall is one raw REST request and its answer.
@@ -88,7 +90,7 @@ func checkLimited(t *testing.T, c rlCall, scope string, retry time.Duration, mes
 }
 
 // checkBucket checks the X-RateLimit-* headers of a bucket answer.
-func checkBucket(t *testing.T, c rlCall, clock *FakeClock, limit, remaining int, resetAfter time.Duration) {
+func checkBucket(t *testing.T, c rlCall, clock *clock.Fake, limit, remaining int, resetAfter time.Duration) {
 	t.Helper()
 	reset := clock.Now().Add(resetAfter)
 	want := map[string]string{
@@ -107,10 +109,10 @@ func checkBucket(t *testing.T, c rlCall, clock *FakeClock, limit, remaining int,
 	}
 }
 
-func newLimitedServer(t *testing.T, rl RateLimitOptions) (*Server, *FakeClock) {
+func newLimitedServer(t *testing.T, rl RateLimitOptions) (*Server, *clock.Fake) {
 	t.Helper()
 	t.Parallel()
-	clock := NewFakeClock(time.Time{})
+	clock := clock.NewFake(time.Time{})
 	rl.Enabled = true
 	srv := NewTestServer(t, Options{Clock: clock, RateLimits: rl, InteractionDeadline: time.Minute})
 	return srv, clock
@@ -277,7 +279,7 @@ func TestRateLimitOldMessageEdits(t *testing.T) {
 
 func TestRateLimitsOffByDefault(t *testing.T) {
 	t.Parallel()
-	clock := NewFakeClock(time.Time{})
+	clock := clock.NewFake(time.Time{})
 	srv := NewTestServer(t, Options{Clock: clock})
 	for i := range 20 {
 		c := call(t, srv, "POST", "/channels/"+srv.DefaultChannel()+"/messages", map[string]any{"content": "hi"}, true)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/clock"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest/internal/openapisub"
 	"github.com/rs/zerolog"
 )
@@ -27,8 +28,11 @@ type Options struct {
 	ApplicationID string
 	// BotName is the bot user's name. Default "qwixxbot".
 	BotName string
-	// Clock drives timestamps, IDs and token expiry. Default: real time.
-	Clock Clock
+	// Clock drives timestamps, IDs, token expiry and the windows of the
+	// rate limits when they are enabled (RateLimitOptions). The interaction
+	// deadline is always measured in real time, because it races against the
+	// bot's real goroutines. Default: real time.
+	Clock clock.Clock
 	// Shards is the shard count GET /gateway/bot recommends (default 1);
 	// MaxConcurrency its session_start_limit.max_concurrency (default 1):
 	// shards whose IDs are equal modulo it share an identify bucket, and
@@ -100,7 +104,7 @@ type Server struct {
 	URL string
 
 	opts  Options
-	clock Clock
+	clock clock.Clock
 	base  *url.URL
 	ln    net.Listener
 	hs    *http.Server
@@ -181,7 +185,7 @@ func NewServer(opts Options) (*Server, error) {
 		opts.BotName = "qwixxbot"
 	}
 	if opts.Clock == nil {
-		opts.Clock = realClock{}
+		opts.Clock = clock.Real{}
 	}
 	if opts.InteractionDeadline <= 0 {
 		opts.InteractionDeadline = 3 * time.Second

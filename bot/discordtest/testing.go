@@ -1,9 +1,7 @@
 package discordtest
 
 import (
-	"bytes"
 	"context"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -56,25 +54,4 @@ func Connect(t TB, srv *Server, setup func(*discordgo.Session)) *discordgo.Sessi
 		t.Fatalf("discordtest: no first heartbeat: %v", err)
 	}
 	return s
-}
-
-// Buffer is a goroutine-safe text sink for a Transcript or a logger that
-// several goroutines write while a test reads it.
-type Buffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-// Write appends p.
-func (s *Buffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// String returns everything written so far.
-func (s *Buffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

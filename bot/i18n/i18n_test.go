@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -368,23 +367,6 @@ func TestNoUnusedMessages(t *testing.T) {
 	for _, k := range slices.Sorted(maps.Keys(All()[0].Messages)) {
 		if used[k] == 0 {
 			t.Errorf("message %q (msg.%s) is used nowhere: delete it from every language", k, keys.Name(string(k)))
-		}
-	}
-}
-
-// The languages depend on no Discord library, no storage and not on the
-// bot: bot/i18n sits below the adapter (go list -deps).
-func TestImportsNoDiscordNoStoreNoBot(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		switch {
-		case dep == "github.com/bwmarrin/discordgo", dep == "go.etcd.io/bbolt",
-			dep == "github.com/qwixxbot/qwixxbot/bot", strings.HasPrefix(dep, "github.com/qwixxbot/qwixxbot/store"),
-			strings.HasPrefix(dep, "github.com/qwixxbot/qwixxbot/bot/session"):
-			t.Errorf("bot/i18n imports %s", dep)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -265,20 +264,6 @@ func TestDecodeRefuses(t *testing.T) {
 	} {
 		if _, err := Decode([]byte(blob)); err == nil {
 			t.Errorf("%s: decoded", name)
-		}
-	}
-}
-
-// The session package is apart from Discord: it imports no discordgo and
-// nothing of the adapter (bot), directly or not.
-func TestNoDiscordInSession(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(dep, "discordgo") || dep == "github.com/qwixxbot/qwixxbot/bot" || strings.HasPrefix(dep, "github.com/qwixxbot/qwixxbot/render") {
-			t.Errorf("bot/session depends on %s", dep)
 		}
 	}
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/clock"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/bot/logbuf"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/serve"
@@ -30,7 +32,7 @@ type e2e struct {
 	// real time.
 	botClock bool
 	srv      *discordtest.Server
-	clock    *discordtest.FakeClock
+	clock    *clock.Fake
 	db       string
 	stop     func()
 	// script, if set, gives every game its chance: the dice (Rolls), the
@@ -40,7 +42,7 @@ type e2e struct {
 	config func(*config.Config)
 	// logs receives the bot's log lines at info level and above (at
 	// logLevel, if set).
-	logs     *discordtest.Buffer
+	logs     *logbuf.Buffer
 	logLevel *zerolog.Level
 	bot      *bot.Bot // the running bot
 	// session is the running bot's discordgo session.
@@ -80,7 +82,7 @@ func newE2EClock(t *testing.T, botClock bool) *e2e { return newE2EOn(t, botClock
 // newE2EOn starts the bot with ingress "http" or "gateway" (empty: as
 // ingressEnv says).
 func newE2EOn(t *testing.T, botClock bool, ingress string) *e2e {
-	clock := discordtest.NewFakeClock(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
+	clock := clock.NewFake(time.Date(2026, 11, 22, 20, 0, 0, 0, time.UTC))
 	// Discord's rate limits, as Discord enforces them (their windows in
 	// real time: the bot waits out 429s in real time).
 	srv, err := discordtest.NewServer(discordtest.Options{Token: "e2e-token", Clock: clock,
@@ -88,7 +90,7 @@ func newE2EOn(t *testing.T, botClock bool, ingress string) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &discordtest.Buffer{},
+	e := &e2e{t: t, botClock: botClock, coalesce: 100 * time.Millisecond, srv: srv, clock: clock, db: filepath.Join(t.TempDir(), "e2e.db"), logs: &logbuf.Buffer{},
 		public: players.NewChannelView(srv, srv.DefaultChannel())}
 	var env []string
 	if ingress != "" {

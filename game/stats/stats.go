@@ -221,16 +221,7 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 	case minGames < 0:
 		minGames = 0
 	}
-	humans := map[string]*player{}    // by user ID
-	computers := map[string]*player{} // by level
-	unleveled := map[string]*player{} // computers of old results, by name
-	var (
-		before, after [MaxSeats]Rating
-		scores        [MaxSeats]int
-		ranks         [MaxSeats]int
-		seated        [MaxSeats]*player
-		games         int
-	)
+	rt := rater{humans: map[string]*player{}, computers: map[string]*player{}, unleveled: map[string]*player{}}
 	// Oldest first: the store's newest-first order is walked backwards
 	// rather than copied.
 	ordered, step := results, 1
@@ -249,58 +240,15 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 		if opt.Variant != 0 && r.Variant != opt.Variant {
 			continue
 		}
-		n := len(r.Seats)
-		if n > MaxSeats || r.Solo() {
+		if len(r.Seats) > MaxSeats || r.Solo() {
 			continue // not a valid result, or a solo game (no opponents to rate against)
 		}
-		games++
-		winners := 0
-		for i, s := range r.Seats {
-			scores[i] = s.Score
-			ranks[i] = 1
-			for _, o := range r.Seats {
-				if o.Score > s.Score {
-					ranks[i]++
-				}
-			}
-			if ranks[i] == 1 {
-				winners++
-			}
-		}
-		for i, s := range r.Seats {
-			var m map[string]*player
-			var k string
-			switch {
-			case s.UserID != "":
-				m, k = humans, s.UserID
-			case s.Computer && s.Level != "":
-				m, k = computers, "level:"+s.Level
-			case s.Computer:
-				m, k = unleveled, s.Name
-			default: // a forgotten player is nobody
-				seated[i], before[i] = nil, NewRating()
-				continue
-			}
-			p := m[k]
-			if p == nil {
-				p = &player{entry: Entry{UserID: s.UserID, Computer: s.Computer, Level: s.Level}, rating: NewRating()}
-				m[k] = p
-			}
-			p.entry.Name = s.Name
-			p.entry.add(s.Score, ranks[i], winners)
-			seated[i], before[i] = p, p.rating
-		}
-		rateInto(after[:n], before[:n], scores[:n])
-		for i, p := range seated[:n] {
-			if p != nil {
-				p.rating = after[i]
-			}
-		}
+		rt.rate(r)
 	}
-	b := Board{MinGames: minGames, Games: games}
-	listed := []map[string]*player{humans}
+	b := Board{MinGames: minGames, Games: rt.games}
+	listed := []map[string]*player{rt.humans}
 	if opt.Computers {
-		listed = append(listed, computers)
+		listed = append(listed, rt.computers)
 	}
 	for _, m := range listed {
 		for _, p := range m {
@@ -309,7 +257,87 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 			b.Entries = append(b.Entries, e)
 		}
 	}
-	slices.SortFunc(b.Entries, func(x, y Entry) int {
+	rankEntries(b.Entries, minGames)
+	return b
+}
+
+// rater is the players and their ratings while Leaders goes through the
+// games, oldest first, and its memory for one game's seats.
+type rater struct {
+	humans    map[string]*player // by user ID
+	computers map[string]*player // by level
+	unleveled map[string]*player // computers of old results, by name
+	games     int                // games rated
+
+	before, after [MaxSeats]Rating
+	scores        [MaxSeats]int
+	ranks         [MaxSeats]int
+	seated        [MaxSeats]*player
+}
+
+// rate counts one game (of at most MaxSeats seats) in its players'
+// entries and ratings.
+func (rt *rater) rate(r *Result) {
+	n := len(r.Seats)
+	rt.games++
+	winners := 0
+	for i, s := range r.Seats {
+		rt.scores[i] = s.Score
+		rt.ranks[i] = 1
+		for _, o := range r.Seats {
+			if o.Score > s.Score {
+				rt.ranks[i]++
+			}
+		}
+		if rt.ranks[i] == 1 {
+			winners++
+		}
+	}
+	for i, s := range r.Seats {
+		p := rt.player(s)
+		if p == nil { // a forgotten player is nobody
+			rt.seated[i], rt.before[i] = nil, NewRating()
+			continue
+		}
+		p.entry.Name = s.Name
+		p.entry.add(s.Score, rt.ranks[i], winners)
+		rt.seated[i], rt.before[i] = p, p.rating
+	}
+	rateInto(rt.after[:n], rt.before[:n], rt.scores[:n])
+	for i, p := range rt.seated[:n] {
+		if p != nil {
+			p.rating = rt.after[i]
+		}
+	}
+}
+
+// player returns the player of a seat, new if not met before, or nil for a
+// forgotten player.
+func (rt *rater) player(s Seat) *player {
+	var m map[string]*player
+	var k string
+	switch {
+	case s.UserID != "":
+		m, k = rt.humans, s.UserID
+	case s.Computer && s.Level != "":
+		m, k = rt.computers, "level:"+s.Level
+	case s.Computer:
+		m, k = rt.unleveled, s.Name
+	default:
+		return nil
+	}
+	p := m[k]
+	if p == nil {
+		p = &player{entry: Entry{UserID: s.UserID, Computer: s.Computer, Level: s.Level}, rating: NewRating()}
+		m[k] = p
+	}
+	return p
+}
+
+// rankEntries sorts a board's entries (the ranked ones by ordinal, highest
+// first, then the unranked ones) and gives them their places.
+func rankEntries(entries []Entry, minGames int) {
+	slices.SortFunc(entries, func(x, y Entry) int {
 		xq, yq := x.Games >= minGames, y.Games >= minGames
 		if xq != yq {
 			if xq {
@@ -325,18 +353,17 @@ func Leaders(results []Result, opt LeaderboardOptions) Board {
 		}
 		return cmp.Compare(x.Name+x.UserID, y.Name+y.UserID)
 	})
-	for i := range b.Entries {
-		e := &b.Entries[i]
+	for i := range entries {
+		e := &entries[i]
 		switch {
 		case e.Games < minGames:
 			e.Rank = 0
-		case i > 0 && b.Entries[i-1].Rank > 0 && b.Entries[i-1].Rating.Ordinal() == e.Rating.Ordinal():
-			e.Rank = b.Entries[i-1].Rank
+		case i > 0 && entries[i-1].Rank > 0 && entries[i-1].Rating.Ordinal() == e.Rating.Ordinal():
+			e.Rank = entries[i-1].Rank
 		default:
 			e.Rank = i + 1
 		}
 	}
-	return b
 }
 
 // player is a player's entry and rating while Leaders goes through the

@@ -93,13 +93,7 @@ func Run(v game.Variant, levels []ai.Level, n int, seed uint64, swap, times bool
 	if swap {
 		rotations = k
 	}
-	type outcome struct {
-		final []int // by player
-		turns int
-		ended []ender // players whose choice ended the game
-		took  [][]time.Duration
-		err   error
-	}
+	sp := seating{v: v, levels: levels, names: names, seed: seed, rotations: rotations, times: times}
 	games := make([]outcome, n*rotations)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -108,49 +102,90 @@ func Run(v game.Variant, levels []ai.Level, n int, seed uint64, swap, times bool
 		go func() {
 			defer wg.Done()
 			for j := int(next.Add(1)) - 1; j < len(games); j = int(next.Add(1)) - 1 {
-				i, r := j/rotations, j%rotations
-				seats := make([]ai.Level, k) // the player of seat s is (s-r) mod k
-				seatNames := make([]string, k)
-				for p := range k {
-					seats[(p+r)%k], seatNames[(p+r)%k] = levels[p], names[p]
-				}
-				var took [][]time.Duration
-				if times {
-					took = make([][]time.Duration, k)
-				}
-				final, turns, ended, err := playGame(v, seats, seatNames, seed+uint64(i), took)
-				if err != nil {
-					games[j] = outcome{err: fmt.Errorf("game %d (seating %d): %w", i, r, err)}
-					continue
-				}
-				o := outcome{final: make([]int, k), turns: turns}
-				if times {
-					o.took = make([][]time.Duration, k)
-				}
-				for p := range k {
-					o.final[p] = final[(p+r)%k]
-					if times {
-						o.took[p] = took[(p+r)%k]
-					}
-				}
-				for _, e := range ended {
-					o.ended = append(o.ended, ender{(e.seat - r + k) % k, e.forced})
-				}
-				games[j] = o
+				games[j] = sp.play(j)
 			}
 		}()
 	}
 	wg.Wait()
-	n = len(games)
-	wins, scores := make([]float64, len(levels)), make([]float64, len(levels))
-	ends := make([]Endings, len(levels))
-	turns := 0.0
+	tl, err := tallyGames(games, k, times)
+	if err != nil {
+		return nil, err
+	}
+	return tl.results(levels, names, times), nil
+}
+
+// outcome is one arena game, by player (not seat).
+type outcome struct {
+	final []int // by player
+	turns int
+	ended []ender // players whose choice ended the game
+	took  [][]time.Duration
+	err   error
+}
+
+// seating plays the arena's games: game j is seed i = j/rotations in
+// rotation r = j%rotations.
+type seating struct {
+	v         game.Variant
+	levels    []ai.Level
+	names     []string
+	seed      uint64
+	rotations int
+	times     bool
+}
+
+// play plays game j and turns its seats' figures into its players'.
+func (sp seating) play(j int) outcome {
+	k := len(sp.levels)
+	i, r := j/sp.rotations, j%sp.rotations
+	seats := make([]ai.Level, k) // the player of seat s is (s-r) mod k
+	seatNames := make([]string, k)
+	for p := range k {
+		seats[(p+r)%k], seatNames[(p+r)%k] = sp.levels[p], sp.names[p]
+	}
+	var took [][]time.Duration
+	if sp.times {
+		took = make([][]time.Duration, k)
+	}
+	final, turns, ended, err := playGame(sp.v, seats, seatNames, sp.seed+uint64(i), took)
+	if err != nil {
+		return outcome{err: fmt.Errorf("game %d (seating %d): %w", i, r, err)}
+	}
+	o := outcome{final: make([]int, k), turns: turns}
+	if sp.times {
+		o.took = make([][]time.Duration, k)
+	}
+	for p := range k {
+		o.final[p] = final[(p+r)%k]
+		if sp.times {
+			o.took[p] = took[(p+r)%k]
+		}
+	}
+	for _, e := range ended {
+		o.ended = append(o.ended, ender{(e.seat - r + k) % k, e.forced})
+	}
+	return o
+}
+
+// tally is the sums of the arena's games by player.
+type tally struct {
+	games        int
+	wins, scores []float64
+	ends         []Endings
+	turns        float64
+	took         [][]time.Duration // each player's decision times (nil without times)
+}
+
+// tallyGames sums up the games of k players (and their decision times,
+// with times), or returns the first game's error.
+func tallyGames(games []outcome, k int, times bool) (tally, error) {
+	tl := tally{games: len(games), wins: make([]float64, k), scores: make([]float64, k), ends: make([]Endings, k)}
 	for _, o := range games {
 		if o.err != nil {
-			return nil, o.err
+			return tally{}, o.err
 		}
-		for p := range levels {
-			scores[p] += float64(o.final[p])
+		for p := range k {
+			tl.scores[p] += float64(o.final[p])
 		}
 		best := slices.Max(o.final)
 		first := 0 // seats sharing the first place (P3)
@@ -161,54 +196,61 @@ func Run(v game.Variant, levels []ai.Level, n int, seed uint64, swap, times bool
 		}
 		for p, sc := range o.final {
 			if sc == best {
-				wins[p] += 1 / float64(first)
+				tl.wins[p] += 1 / float64(first)
 			}
 		}
 		for _, e := range o.ended {
 			p := e.seat
 			switch {
 			case o.final[p] < best:
-				ends[p].Lost++
+				tl.ends[p].Lost++
 				if e.forced {
-					ends[p].LostForced++
+					tl.ends[p].LostForced++
 				}
 			case first > 1:
-				ends[p].Tied++
+				tl.ends[p].Tied++
 			default:
-				ends[p].Won++
+				tl.ends[p].Won++
 			}
 		}
-		turns += float64(o.turns)
+		tl.turns += float64(o.turns)
 	}
-	var took [][]time.Duration
 	if times {
-		took = make([][]time.Duration, k)
+		tl.took = make([][]time.Duration, k)
 		for _, o := range games {
 			for p := range k {
-				took[p] = append(took[p], o.took[p]...)
+				tl.took[p] = append(tl.took[p], o.took[p]...)
 			}
 		}
 	}
+	return tl, nil
+}
+
+// results turns the sums into each player's figures: shares and means
+// per game, and with times the percentiles of its own and its level's
+// decision times.
+func (tl tally) results(levels []ai.Level, names []string, times bool) []Result {
+	n := tl.games
 	out := make([]Result, len(levels))
 	for p, l := range levels {
-		share := wins[p] / float64(n)
+		share := tl.wins[p] / float64(n)
 		// The normal approximation of the share's 95 % interval.
 		half := 1.96 * math.Sqrt(share*(1-share)/float64(n))
 		out[p] = Result{Player: names[p], Level: l.String(), Games: n, WinShare: share,
 			WinShareCI95: [2]float64{max(0, share-half), min(1, share+half)},
-			MeanScore:    scores[p] / float64(n), MeanTurns: turns / float64(n), Endings: ends[p]}
+			MeanScore:    tl.scores[p] / float64(n), MeanTurns: tl.turns / float64(n), Endings: tl.ends[p]}
 		if times {
-			out[p].Times = summarize(slices.Clone(took[p]))
+			out[p].Times = summarize(slices.Clone(tl.took[p]))
 			var all []time.Duration
 			for q, lq := range levels {
 				if lq == l {
-					all = append(all, took[q]...)
+					all = append(all, tl.took[q]...)
 				}
 			}
 			out[p].LevelTimes = summarize(all)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // playGame plays one game with the given seed and returns the final

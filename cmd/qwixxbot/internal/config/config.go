@@ -582,31 +582,43 @@ func (r *raw) config() (Config, error) {
 		errs = append(errs, fmt.Errorf("config: "+key+": "+format, args...))
 	}
 	var c Config
+	c.Discord = r.discord(bad)
+	c.Store = r.store(bad)
+	c.Log = r.log(bad)
+	c.Game = r.game(bad)
+	c.Sandbox = r.sandbox(bad)
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return c, nil
+}
 
-	// [discord]
-	c.Discord.Token = NewSecret(r.Discord.Token)
+// discord validates and converts the [discord] table.
+func (r *raw) discord(bad badFunc) Discord {
+	var c Discord
+	c.Token = NewSecret(r.Discord.Token)
 	if strings.ContainsFunc(r.Discord.Token, func(c rune) bool { return c <= ' ' || c == 0x7f }) {
 		bad("discord.token", "contains spaces or control characters (give the token alone, without \"Bot \"; its value is not shown)")
 	}
-	c.Discord.ApplicationID = r.Discord.ApplicationID
+	c.ApplicationID = r.Discord.ApplicationID
 	if !isSnowflake(r.Discord.ApplicationID) {
 		bad("discord.application_id", "%q is not a Discord ID (a number)", r.Discord.ApplicationID)
 	}
-	c.Discord.GuildID = r.Discord.GuildID
+	c.GuildID = r.Discord.GuildID
 	if !isSnowflake(r.Discord.GuildID) {
 		bad("discord.guild_id", "%q is not a Discord ID (a number)", r.Discord.GuildID)
 	}
-	c.Discord.BaseURL = r.Discord.BaseURL
+	c.BaseURL = r.Discord.BaseURL
 	if u, err := url.Parse(r.Discord.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 		bad("discord.base_url", "%q is not an http or https URL such as https://discord.com", r.Discord.BaseURL)
 	}
-	c.Discord.ShardCount = int(r.Discord.ShardCount)
+	c.ShardCount = int(r.Discord.ShardCount)
 	if r.Discord.RateLimit < 1 || r.Discord.RateLimit > 1_000_000 {
 		bad("discord.rate_limit", "%d is not in 1..1000000 requests per second", r.Discord.RateLimit)
 	} else {
-		c.Discord.RateLimit = int(r.Discord.RateLimit)
+		c.RateLimit = int(r.Discord.RateLimit)
 	}
-	c.Discord.ShardID = int(r.Discord.ShardID)
+	c.ShardID = int(r.Discord.ShardID)
 	if r.Discord.ShardCount < 1 || r.Discord.ShardCount > 1<<16 {
 		bad("discord.shard_count", "%d is not in 1..%d", r.Discord.ShardCount, 1<<16)
 	} else if r.Discord.ShardID < 0 || r.Discord.ShardID >= r.Discord.ShardCount {
@@ -617,60 +629,72 @@ func (r *raw) config() (Config, error) {
 		if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
 			bad("discord.interactions_addr", "%q is not host:port (for example 127.0.0.1:8443)", r.Discord.InteractionsAddr)
 		} else {
-			c.Discord.InteractionsAddr = a
+			c.InteractionsAddr = a
 		}
 	}
 	if k := strings.TrimSpace(r.Discord.PublicKey); k != "" {
 		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
 			bad("discord.public_key", "%q is not 64 hexadecimal digits (the developer portal's General Information > Public Key)", r.Discord.PublicKey)
 		} else {
-			c.Discord.PublicKey = strings.ToLower(k)
+			c.PublicKey = strings.ToLower(k)
 		}
-	} else if c.Discord.InteractionsAddr != "" {
+	} else if c.InteractionsAddr != "" {
 		bad("discord.public_key", "is empty, and discord.interactions_addr is set: the endpoint needs the application's public key (General Information > Public Key) to check what Discord signs")
 	}
+	return c
+}
 
-	// [store]
-	c.Store.Path = r.Store.Path
+// store validates and converts the [store] table.
+func (r *raw) store(bad badFunc) Store {
+	var c Store
+	c.Path = r.Store.Path
 	if strings.TrimSpace(r.Store.Path) == "" {
 		bad("store.path", "is empty")
 	}
-	c.Store.ResultMaxAge = nonNegative(bad, "store.result_max_age", r.Store.ResultMaxAge)
-	c.Store.RecordMaxAge = nonNegative(bad, "store.record_max_age", r.Store.RecordMaxAge)
-	c.Store.GuildGrace = nonNegative(bad, "store.guild_grace", r.Store.GuildGrace)
+	c.ResultMaxAge = nonNegative(bad, "store.result_max_age", r.Store.ResultMaxAge)
+	c.RecordMaxAge = nonNegative(bad, "store.record_max_age", r.Store.RecordMaxAge)
+	c.GuildGrace = nonNegative(bad, "store.guild_grace", r.Store.GuildGrace)
 	if r.Store.ResultsPerGuild < 1 || r.Store.ResultsPerGuild > MaxResultsPerGuild {
 		bad("store.results_per_guild", "%d is not in 1..%d", r.Store.ResultsPerGuild, MaxResultsPerGuild)
 	} else {
-		c.Store.ResultsPerGuild = int(r.Store.ResultsPerGuild)
+		c.ResultsPerGuild = int(r.Store.ResultsPerGuild)
 	}
 	if r.Store.RecordsPerGuild < 1 || r.Store.RecordsPerGuild > MaxRecordsPerGuild {
 		bad("store.records_per_guild", "%d is not in 1..%d", r.Store.RecordsPerGuild, MaxRecordsPerGuild)
 	} else {
-		c.Store.RecordsPerGuild = int(r.Store.RecordsPerGuild)
+		c.RecordsPerGuild = int(r.Store.RecordsPerGuild)
 	}
-	c.Store.BackupDir = strings.TrimSpace(r.Store.BackupDir)
-	c.Store.BackupEvery = nonNegative(bad, "store.backup_every", r.Store.BackupEvery)
-	if c.Store.BackupEvery > 0 && c.Store.BackupEvery < time.Minute {
+	c.BackupDir = strings.TrimSpace(r.Store.BackupDir)
+	c.BackupEvery = nonNegative(bad, "store.backup_every", r.Store.BackupEvery)
+	if c.BackupEvery > 0 && c.BackupEvery < time.Minute {
 		bad("store.backup_every", "%q is shorter than a minute (0 writes no scheduled backups)", r.Store.BackupEvery)
 	}
 	if r.Store.BackupKeep < 1 || r.Store.BackupKeep > 10000 {
 		bad("store.backup_keep", "%d is not in 1..10000", r.Store.BackupKeep)
 	} else {
-		c.Store.BackupKeep = int(r.Store.BackupKeep)
+		c.BackupKeep = int(r.Store.BackupKeep)
 	}
+	return c
+}
 
-	// [log]
-	c.Log.Level = oneOf(bad, "log.level", r.Log.Level, logLevels)
-	c.Log.Format = oneOf(bad, "log.format", r.Log.Format, logFormats)
+// log validates and converts the [log] table.
+func (r *raw) log(bad badFunc) Log {
+	var c Log
+	c.Level = oneOf(bad, "log.level", r.Log.Level, logLevels)
+	c.Format = oneOf(bad, "log.format", r.Log.Format, logFormats)
 	if a := strings.TrimSpace(r.Log.DebugAddr); a != "" {
 		if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
 			bad("log.debug_addr", "%q is not host:port (for example 127.0.0.1:6060)", r.Log.DebugAddr)
 		} else {
-			c.Log.DebugAddr = a
+			c.DebugAddr = a
 		}
 	}
+	return c
+}
 
-	// [game]
+// game validates and converts the [game] table.
+func (r *raw) game(bad badFunc) Game {
+	var c Game
 	if d, ok := duration(bad, "game.turn_timeout", r.Game.TurnTimeout); ok {
 		switch {
 		case d < MinTurnTimeout:
@@ -678,42 +702,42 @@ func (r *raw) config() (Config, error) {
 		case d > MaxTurnTimeout:
 			bad("game.turn_timeout", "%q is above the maximum %s", r.Game.TurnTimeout, fmtDuration(MaxTurnTimeout))
 		default:
-			c.Game.TurnTimeout = d
+			c.TurnTimeout = d
 		}
 	}
 	if d, ok := duration(bad, "game.reminder_before", r.Game.ReminderBefore); ok {
 		switch {
 		case d <= 0:
 			bad("game.reminder_before", "%q is not positive", r.Game.ReminderBefore)
-		case c.Game.TurnTimeout != 0 && d >= c.Game.TurnTimeout:
-			bad("game.reminder_before", "%q is not shorter than game.turn_timeout (%s)", r.Game.ReminderBefore, fmtDuration(c.Game.TurnTimeout))
+		case c.TurnTimeout != 0 && d >= c.TurnTimeout:
+			bad("game.reminder_before", "%q is not shorter than game.turn_timeout (%s)", r.Game.ReminderBefore, fmtDuration(c.TurnTimeout))
 		default:
-			c.Game.ReminderBefore = d
+			c.ReminderBefore = d
 		}
 	}
-	c.Game.MaxPlayers = players(bad, "game.max_players", r.Game.MaxPlayers)
-	c.Game.Language = oneOf(bad, "game.language", r.Game.Language, languages)
+	c.MaxPlayers = players(bad, "game.max_players", r.Game.MaxPlayers)
+	c.Language = oneOf(bad, "game.language", r.Game.Language, languages)
+	return c
+}
 
-	// [sandbox]
-	c.Sandbox.OutDir = r.Sandbox.OutDir
+// sandbox validates and converts the [sandbox] table.
+func (r *raw) sandbox(bad badFunc) Sandbox {
+	var c Sandbox
+	c.OutDir = r.Sandbox.OutDir
 	if strings.TrimSpace(r.Sandbox.OutDir) == "" {
 		bad("sandbox.out_dir", "is empty")
 	}
-	c.Sandbox.Players = players(bad, "sandbox.players", r.Sandbox.Players)
-	c.Sandbox.Variant = oneOf(bad, "sandbox.variant", r.Sandbox.Variant, variants)
-	c.Sandbox.Addr = strings.TrimSpace(r.Sandbox.Addr)
-	if _, port, err := net.SplitHostPort(c.Sandbox.Addr); err != nil || port == "" {
+	c.Players = players(bad, "sandbox.players", r.Sandbox.Players)
+	c.Variant = oneOf(bad, "sandbox.variant", r.Sandbox.Variant, variants)
+	c.Addr = strings.TrimSpace(r.Sandbox.Addr)
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
 		bad("sandbox.addr", "%q is not host:port (for example 127.0.0.1:8080)", r.Sandbox.Addr)
 	}
 	if r.Sandbox.Seed != nil {
 		seed := *r.Sandbox.Seed
-		c.Sandbox.Seed = &seed
+		c.Seed = &seed
 	}
-
-	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
-	}
-	return c, nil
+	return c
 }
 
 type badFunc func(key, format string, args ...any)

@@ -297,112 +297,47 @@ func percentile(sorted []time.Duration, p float64) float64 {
 	return float64(sorted[i]) / float64(time.Millisecond)
 }
 
+// Run starts the fake Discord with o.Games channels and the bot binary
+// against it, lets the simulated players play for o.Warmup and then
+// measures for o.Duration (sampling every o.Sample if set), and returns
+// the figures.
 func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
-	dir := o.Dir
-	if dir == "" {
-		d, err := os.MkdirTemp("", "qwixxbot-load-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, removeDir, err := workDir(o.Dir)
+	if err != nil {
 		return nil, err
 	}
-	chans := map[string]*loadChannel{}
-	var chansMu sync.RWMutex
-	srv, err := discordtest.NewServer(discordtest.Options{
-		Token: "load-token", DisableSchema: true, Lean: true,
-		RateLimits: discordtest.RateLimitOptions{Enabled: o.Limits},
-		OnMessage: func(ev discordtest.MessageEvent) {
-			chansMu.RLock()
-			c := chans[ev.Message.ChannelID]
-			chansMu.RUnlock()
-			if c != nil {
-				c.on(ev)
-			}
-		},
-	})
+	defer removeDir()
+	fake, err := startFake(o)
 	if err != nil {
-		return nil, fmt.Errorf("start the fake Discord: %w", err)
+		return nil, err
 	}
-	defer srv.Close()
-	guild := srv.DefaultGuild()
-	ids := make([]string, o.Games)
-	for i := range ids {
-		if i > 0 && i%400 == 0 {
-			guild = srv.AddGuild(fmt.Sprintf("Load %d", i/400), "en-US")
-		}
-		ids[i] = srv.AddChannel(guild, fmt.Sprintf("qwixx-%d", i))
-		chansMu.Lock()
-		chans[ids[i]] = &loadChannel{msgs: map[string]*discordtest.Message{}, changed: make(chan struct{})}
-		chansMu.Unlock()
-	}
+	defer fake.srv.Close()
 
 	// The bot, as its own process.
-	debugAddr, err := freeAddr()
+	bot, err := startBot(ctx, o, fake.srv, dir)
 	if err != nil {
 		return nil, err
 	}
-	logPath := filepath.Join(dir, "bot.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	defer logf.Close()
-	bctx, stopBot := context.WithCancel(ctx)
-	defer stopBot()
-	cmd := exec.CommandContext(bctx, o.BotPath)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 15 * time.Second
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "QWIXXBOT_") && !strings.HasPrefix(kv, "QWIXXTEST_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "QWIXXBOT_TOKEN="+srv.Token(), "QWIXXBOT_DISCORD_BASE_URL="+srv.URL,
-		"QWIXXBOT_STORE_PATH="+filepath.Join(dir, "load.db"), "QWIXXBOT_LOG_LEVEL=warn",
-		"QWIXXBOT_LOG_FORMAT=json", "QWIXXBOT_LOG_DEBUG_ADDR="+debugAddr)
-	if o.Ingress == "http" {
-		addr, err := freeAddr()
-		if err != nil {
-			return nil, err
-		}
-		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_INTERACTIONS_ADDR="+addr, "QWIXXBOT_DISCORD_PUBLIC_KEY="+srv.InteractionsPublicKey())
-		srv.SetInteractionsEndpoint("http://" + addr + "/interactions")
-	}
-	if !o.Limits {
-		// The fake enforces no rate limit: the bot need not pace itself
-		// either, and the run measures the machine, not the token.
-		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_RATE_LIMIT=1000000")
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the bot %s: %w", o.BotPath, err)
-	}
-	botDone := make(chan error, 1)
-	go func() { botDone <- cmd.Wait() }()
-	defer func() {
-		stopBot()
-		<-botDone
-	}()
+	defer bot.stop()
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	err = srv.Wait(wctx, func() bool { return len(srv.Commands("")) > 0 || len(srv.Commands(srv.DefaultGuild())) > 0 })
+	err = fake.srv.Wait(wctx, func() bool {
+		return len(fake.srv.Commands("")) > 0 || len(fake.srv.Commands(fake.srv.DefaultGuild())) > 0
+	})
 	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("the bot did not connect and register its commands (log: %s): %w", logPath, err)
+		return nil, fmt.Errorf("the bot did not connect and register its commands (log: %s): %w", bot.logPath, err)
 	}
-	fmt.Fprintf(stderr, "load: bot pid %d ready; %d games starting\n", cmd.Process.Pid, o.Games)
+	fmt.Fprintf(stderr, "load: bot pid %d ready; %d games starting\n", bot.pid, o.Games)
 
 	// The players.
 	stats := &loadStats{}
 	pctx, stopPlayers := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	for i, ch := range ids {
+	for i, ch := range fake.ids {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			loadGame(pctx, srv, chans[ch], ch, i, o, stats)
+			loadGame(pctx, fake.srv, fake.chans[ch], ch, i, o, stats)
 		}()
 	}
 	defer func() {
@@ -422,18 +357,7 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	if o.PaceMax > 0 {
 		rep.Pace = fmt.Sprintf("%v–%v", o.PaceMin, o.PaceMax)
 	}
-	pid := cmd.Process.Pid
-	routes0 := srv.RouteStats()
-	commits0, drawn0 := botCounters(debugAddr)
-	met0 := scrapeMetrics(debugAddr)
-	cpu0, self0, t0 := procCPU(pid), procCPU(os.Getpid()), time.Now()
-	stats.moves.Store(0)
-	stats.finished.Store(0)
-	stats.restarted.Store(0)
-	stats.mu.Lock()
-	stats.problems = nil
-	stats.mu.Unlock()
-	stats.measuring.Store(true)
+	m := startMeasuring(fake.srv, bot, stats)
 	if o.SelfProfile != "" {
 		if f, err := os.Create(o.SelfProfile); err == nil {
 			if pprof.StartCPUProfile(f) == nil {
@@ -442,58 +366,240 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 		}
 	}
 	if o.Profile != "" {
-		go func() {
-			resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", debugAddr, int(o.Duration.Seconds())))
-			if err == nil {
-				defer resp.Body.Close()
-				if f, err := os.Create(o.Profile); err == nil {
-					io.Copy(f, resp.Body)
-					f.Close()
-				}
-			}
-		}()
+		go bot.saveProfile(o.Profile, o.Duration)
 	}
+	all, failed, err := m.sample(ctx, o, rep)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.finish(rep, all, failed, o.HeapProfile); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// workDir returns the run's directory (o.Dir, made if missing, or a new
+// temporary one) and what removes it (nothing for o.Dir).
+func workDir(dir string) (string, func(), error) {
+	if dir == "" {
+		d, err := os.MkdirTemp("", "qwixxbot-load-")
+		if err != nil {
+			return "", nil, err
+		}
+		return d, func() { os.RemoveAll(d) }, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
+	}
+	return dir, func() {}, nil
+}
+
+// loadFake is the fake Discord of a run and its channels, one per game.
+type loadFake struct {
+	srv   *discordtest.Server
+	ids   []string
+	chans map[string]*loadChannel // by channel ID; written only before the bot starts
+}
+
+// startFake starts the fake Discord in its Lean mode with o.Games
+// channels (400 a guild), each followed by a loadChannel.
+func startFake(o Options) (*loadFake, error) {
+	f := &loadFake{chans: map[string]*loadChannel{}}
+	var chansMu sync.RWMutex
+	srv, err := discordtest.NewServer(discordtest.Options{
+		Token: "load-token", DisableSchema: true, Lean: true,
+		RateLimits: discordtest.RateLimitOptions{Enabled: o.Limits},
+		OnMessage: func(ev discordtest.MessageEvent) {
+			chansMu.RLock()
+			c := f.chans[ev.Message.ChannelID]
+			chansMu.RUnlock()
+			if c != nil {
+				c.on(ev)
+			}
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start the fake Discord: %w", err)
+	}
+	f.srv = srv
+	guild := srv.DefaultGuild()
+	f.ids = make([]string, o.Games)
+	for i := range f.ids {
+		if i > 0 && i%400 == 0 {
+			guild = srv.AddGuild(fmt.Sprintf("Load %d", i/400), "en-US")
+		}
+		f.ids[i] = srv.AddChannel(guild, fmt.Sprintf("qwixx-%d", i))
+		chansMu.Lock()
+		f.chans[f.ids[i]] = &loadChannel{msgs: map[string]*discordtest.Message{}, changed: make(chan struct{})}
+		chansMu.Unlock()
+	}
+	return f, nil
+}
+
+// loadBot is the bot's process.
+type loadBot struct {
+	pid       int
+	debugAddr string
+	logPath   string
+	logf      *os.File
+	cancel    context.CancelFunc
+	done      chan error // the process's end (put back by whoever takes it)
+}
+
+// startBot starts the bot binary against srv, its database and log in
+// dir, its debug server on a free port; with o.Ingress "http" it takes
+// the interactions on an endpoint. On an error nothing is left running.
+func startBot(ctx context.Context, o Options, srv *discordtest.Server, dir string) (*loadBot, error) {
+	debugAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(dir, "bot.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	bctx, stopBot := context.WithCancel(ctx)
+	cmd := exec.CommandContext(bctx, o.BotPath)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 15 * time.Second
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "QWIXXBOT_") && !strings.HasPrefix(kv, "QWIXXTEST_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "QWIXXBOT_TOKEN="+srv.Token(), "QWIXXBOT_DISCORD_BASE_URL="+srv.URL,
+		"QWIXXBOT_STORE_PATH="+filepath.Join(dir, "load.db"), "QWIXXBOT_LOG_LEVEL=warn",
+		"QWIXXBOT_LOG_FORMAT=json", "QWIXXBOT_LOG_DEBUG_ADDR="+debugAddr)
+	if o.Ingress == "http" {
+		addr, err := freeAddr()
+		if err != nil {
+			stopBot()
+			logf.Close()
+			return nil, err
+		}
+		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_INTERACTIONS_ADDR="+addr, "QWIXXBOT_DISCORD_PUBLIC_KEY="+srv.InteractionsPublicKey())
+		srv.SetInteractionsEndpoint("http://" + addr + "/interactions")
+	}
+	if !o.Limits {
+		// The fake enforces no rate limit: the bot need not pace itself
+		// either, and the run measures the machine, not the token.
+		cmd.Env = append(cmd.Env, "QWIXXBOT_DISCORD_RATE_LIMIT=1000000")
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		stopBot()
+		logf.Close()
+		return nil, fmt.Errorf("start the bot %s: %w", o.BotPath, err)
+	}
+	b := &loadBot{pid: cmd.Process.Pid, debugAddr: debugAddr, logPath: logPath, logf: logf, cancel: stopBot, done: make(chan error, 1)}
+	go func() { b.done <- cmd.Wait() }()
+	return b, nil
+}
+
+// stop stops the bot (an interrupt, then a kill after 15 s), waits for
+// it and closes its log.
+func (b *loadBot) stop() {
+	b.cancel()
+	<-b.done
+	b.logf.Close()
+}
+
+// saveProfile writes the bot's CPU profile over d to path.
+func (b *loadBot) saveProfile(path string, d time.Duration) {
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", b.debugAddr, int(d.Seconds())))
+	if err == nil {
+		defer resp.Body.Close()
+		if f, err := os.Create(path); err == nil {
+			io.Copy(f, resp.Body)
+			f.Close()
+		}
+	}
+}
+
+// measuring is a run's measurement window: the figures at its start.
+type measuring struct {
+	srv            *discordtest.Server
+	bot            *loadBot
+	stats          *loadStats
+	routes         []discordtest.RouteStats
+	commits, drawn int64
+	met            metricCounts
+	cpu, self      float64
+	t0             time.Time
+}
+
+// startMeasuring reads the figures at the start of the window and resets
+// the players' counts.
+func startMeasuring(srv *discordtest.Server, bot *loadBot, stats *loadStats) *measuring {
+	m := &measuring{srv: srv, bot: bot, stats: stats}
+	m.routes = srv.RouteStats()
+	m.commits, m.drawn = botCounters(bot.debugAddr)
+	m.met = scrapeMetrics(bot.debugAddr)
+	m.cpu, m.self, m.t0 = procCPU(bot.pid), procCPU(os.Getpid()), time.Now()
+	stats.moves.Store(0)
+	stats.finished.Store(0)
+	stats.restarted.Store(0)
+	stats.mu.Lock()
+	stats.problems = nil
+	stats.mu.Unlock()
+	stats.measuring.Store(true)
+	return m
+}
+
+// sample waits out the window, taking the latencies every o.Sample (a
+// sample into rep.Samples each time) or once at its end; it returns them
+// and the failed clicks. It stops early if ctx ends or the bot stops.
+func (m *measuring) sample(ctx context.Context, o Options, rep *Report) ([]time.Duration, int, error) {
 	var all []time.Duration
 	failed := 0
 	step := o.Sample
 	if step <= 0 || step > o.Duration {
 		step = o.Duration
 	}
-	end := t0.Add(o.Duration)
-	lastT, lastCPU := t0, cpu0
+	end := m.t0.Add(o.Duration)
+	lastT, lastCPU := m.t0, m.cpu
 	for time.Now().Before(end) {
 		wait := min(step, time.Until(end))
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			return nil, ctx.Err()
-		case err := <-botDone:
-			botDone <- err
-			return nil, fmt.Errorf("the bot stopped: %v (log: %s)", err, logPath)
+			return nil, 0, ctx.Err()
+		case err := <-m.bot.done:
+			m.bot.done <- err
+			return nil, 0, fmt.Errorf("the bot stopped: %v (log: %s)", err, m.bot.logPath)
 		}
-		lat, f := stats.take()
+		lat, f := m.stats.take()
 		failed += f
 		all = append(all, lat...)
 		if o.Sample > 0 {
-			now, cpu := time.Now(), procCPU(pid)
+			now, cpu := time.Now(), procCPU(m.bot.pid)
 			slices.Sort(lat)
-			heap, gor := botHeap(debugAddr)
-			rss, _ := procRSS(pid)
-			rep.Samples = append(rep.Samples, loadSample{At: now.Sub(t0).Seconds(), ClicksPerS: float64(len(lat)) / now.Sub(lastT).Seconds(),
+			heap, gor := botHeap(m.bot.debugAddr)
+			rss, _ := procRSS(m.bot.pid)
+			rep.Samples = append(rep.Samples, loadSample{At: now.Sub(m.t0).Seconds(), ClicksPerS: float64(len(lat)) / now.Sub(lastT).Seconds(),
 				P99: percentile(lat, 0.99), Max: percentile(lat, 1), Heap: heap, RSS: rss,
 				CPU: 100 * (cpu - lastCPU) / now.Sub(lastT).Seconds(), Goroutines: gor})
 			lastT, lastCPU = now, cpu
 		}
 	}
+	return all, failed, nil
+}
+
+// finish ends the window and fills rep: clicks and their latencies, the
+// players' counts, the bot's CPU, memory and counters, the requests per
+// route (with heapProfile set, it writes the bot's heap profile there).
+func (m *measuring) finish(rep *Report, all []time.Duration, failed int, heapProfile string) error {
+	stats, pid, debugAddr := m.stats, m.bot.pid, m.bot.debugAddr
 	stats.measuring.Store(false)
 	// The requests of the same window as the clicks: the players go on
 	// while the bot's figures are read below.
-	routes1 := srv.RouteStats()
+	routes1 := m.srv.RouteStats()
 	met1 := scrapeMetrics(debugAddr)
-	rep.MetricAnswers = met1.answers - met0.answers
-	rep.MetricRequests = met1.requests - met0.requests
-	rep.MetricLimited = met1.limited - met0.limited
-	secs := time.Since(t0).Seconds()
+	rep.MetricAnswers = met1.answers - m.met.answers
+	rep.MetricRequests = met1.requests - m.met.requests
+	rep.MetricLimited = met1.limited - m.met.limited
+	secs := time.Since(m.t0).Seconds()
 	cpu1, self1 := procCPU(pid), procCPU(os.Getpid())
 	lat, f := stats.take()
 	all, failed = append(all, lat...), failed+f
@@ -506,25 +612,34 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 	stats.mu.Lock()
 	rep.Problems = maps.Clone(stats.problems)
 	stats.mu.Unlock()
-	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-cpu0)/secs, 100*(self1-self0)/secs
+	rep.BotCPU, rep.HarnessCPU = 100*(cpu1-m.cpu)/secs, 100*(self1-m.self)/secs
 	if len(all) > 0 {
-		rep.BotCPUPerClick = 1000 * (cpu1 - cpu0) / float64(len(all))
+		rep.BotCPUPerClick = 1000 * (cpu1 - m.cpu) / float64(len(all))
 	}
 	rep.BotRSS, rep.BotMaxRSS = procRSS(pid)
 	rep.BotHeap, rep.Goroutines = botHeap(debugAddr)
-	if o.HeapProfile != "" {
-		if err := os.WriteFile(o.HeapProfile, []byte(httpGet("http://"+debugAddr+"/debug/pprof/heap?gc=1")), 0o644); err != nil {
-			return nil, err
+	if heapProfile != "" {
+		if err := os.WriteFile(heapProfile, []byte(httpGet("http://"+debugAddr+"/debug/pprof/heap?gc=1")), 0o644); err != nil {
+			return err
 		}
 	}
 	if c1, d1 := botCounters(debugAddr); len(all) > 0 {
-		if c1 >= 0 && commits0 >= 0 {
-			rep.StoreCommitsPerClk = float64(c1-commits0) / float64(len(all))
+		if c1 >= 0 && m.commits >= 0 {
+			rep.StoreCommitsPerClk = float64(c1-m.commits) / float64(len(all))
 		}
-		if d1 >= 0 && drawn0 >= 0 {
-			rep.DrawnPerClick = float64(d1-drawn0) / float64(len(all))
+		if d1 >= 0 && m.drawn >= 0 {
+			rep.DrawnPerClick = float64(d1-m.drawn) / float64(len(all))
 		}
 	}
+	addRoutes(rep, m.routes, routes1, len(all), secs)
+	rep.BotErrors = countErrorLines(m.bot.logPath)
+	return nil
+}
+
+// addRoutes fills rep's requests from the routes' figures at the start
+// and the end of the window: per route, per click (clicks) and counted
+// against the global limit per second (secs).
+func addRoutes(rep *Report, routes0, routes1 []discordtest.RouteStats, clicks int, secs float64) {
 	before := map[string]discordtest.RouteStats{}
 	for _, r := range routes0 {
 		before[r.Route] = r
@@ -549,13 +664,11 @@ func Run(ctx context.Context, o Options, stderr io.Writer) (*Report, error) {
 		rep.Limited += r.Limited
 		rep.FailedRequests += r.Failed
 	}
-	n := float64(max(len(all), 1))
+	n := float64(max(clicks, 1))
 	rep.Requests = reqs
 	rep.RequestsPerClick, rep.CountedPerClick = float64(reqs)/n, float64(counted)/n
 	rep.KiBPerClick = float64(bytes) / 1024 / n
 	rep.CountedPerSec = float64(counted) / secs
-	rep.BotErrors = countErrorLines(logPath)
-	return rep, nil
 }
 
 // loadGame plays games in one channel until ctx ends: a new table as soon

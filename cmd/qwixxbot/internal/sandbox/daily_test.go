@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/bot/logbuf"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -42,7 +42,7 @@ func TestSandboxDailyKeyedByItsOwnSecret(t *testing.T) {
 	cfg := config.Default()
 	cfg.Sandbox.OutDir = filepath.Join(dir, "sandbox")
 	cfg.Store.Path = realPath
-	var logs discordtest.Buffer
+	var logs logbuf.Buffer
 	fw, err := startFake(context.Background(), cfg, zerolog.New(&logs).Level(zerolog.DebugLevel))
 	if err != nil {
 		t.Fatal(err)

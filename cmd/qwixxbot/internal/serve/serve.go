@@ -71,34 +71,17 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		}
 	}()
 
-	// Backups run on the wall clock, whatever clock the games run on.
-	bk := &backups{st: st, dir: cfg.Store.BackupDir, every: cfg.Store.BackupEvery, keep: cfg.Store.BackupKeep, now: time.Now, log: log}
-	var backupsDone sync.WaitGroup
-	defer backupsDone.Wait() // before the store closes
-	bctx, stopBackups := context.WithCancel(ctx)
-	defer stopBackups()
-	backupsDone.Go(func() { bk.run(bctx) })
+	bk, stopBackups := startBackups(ctx, cfg.Store, st, log)
+	defer stopBackups() // before the store closes
 	if cfg.Log.DebugAddr != "" {
 		if err := serveDebug(ctx, cfg.Log.DebugAddr, bk, met, log); err != nil {
 			return err
 		}
 	}
 
-	s, err := discordgo.New("Bot " + cfg.Discord.Token.Value())
+	s, err := newSession(cfg.Discord, so, met)
 	if err != nil {
-		return fmt.Errorf("discord session: %w", err)
-	}
-	if s.Client, err = discordhttp.NewHTTPClient(so.Transport, cfg.Discord.BaseURL); err != nil {
 		return err
-	}
-	// One token's processes share its global limit: each takes its share.
-	s.Client.Transport = discordhttp.NewGlobalLimit(met.transport(s.Client.Transport), discordhttp.GlobalShare*float64(cfg.Discord.RateLimit)/float64(max(cfg.Discord.ShardCount, 1)))
-	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
-	s.ShardID, s.ShardCount = cfg.Discord.ShardID, cfg.Discord.ShardCount
-	s.ShouldReconnectOnError = true
-
-	if so.Session != nil {
-		so.Session(s)
 	}
 
 	budget := pictureBudget
@@ -115,15 +98,11 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	}
 	// Discord's HTTP interactions endpoint, a second way in: its address
 	// is taken now, so that a port in use stops the bot at once.
-	var endpoint net.Listener
-	var publicKey ed25519.PublicKey
-	if cfg.Discord.InteractionsAddr != "" {
-		if publicKey, err = discordhttp.ParsePublicKey(cfg.Discord.PublicKey); err != nil {
-			return fmt.Errorf("discord.public_key: %w", err)
-		}
-		if endpoint, err = net.Listen("tcp", cfg.Discord.InteractionsAddr); err != nil {
-			return fmt.Errorf("discord.interactions_addr: %w", err)
-		}
+	endpoint, publicKey, err := listenEndpoint(cfg.Discord)
+	if err != nil {
+		return err
+	}
+	if endpoint != nil {
 		defer endpoint.Close()
 	}
 	is := discordhttp.NewInteractionSession(s, log)
@@ -147,6 +126,107 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if err := b.Start(); err != nil {
 		return err
 	}
+	ready := addHandlers(s, b)
+	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
+		return nil // ctx ended
+	}
+	if err := s.Open(); err != nil {
+		return fmt.Errorf("connect to discord: %w", err)
+	}
+	defer closeSession(s)
+
+	var r *discordgo.Ready
+	select {
+	case r = <-ready:
+	case <-time.After(30 * time.Second):
+		return errors.New("connect to discord: no READY within 30s")
+	case <-ctx.Done():
+		return nil
+	}
+	appID := applicationID(cfg.Discord.ApplicationID, r)
+	tick := so.Tick
+	if tick <= 0 {
+		tick = time.Second
+	}
+	if endpoint != nil {
+		// After the bot's Shutdown: the endpoint's handlers have their
+		// answers, or gave up.
+		defer serveEndpoint(ctx, endpoint, discordhttp.NewEndpoint(publicKey, b.HandleVia, is, log), log)()
+	}
+	go b.Run(ctx, tick)
+	// Interactions and timers are served meanwhile: a failed registration
+	// keeps the commands Discord already has.
+	if err := registerCommands(ctx, b, appID, log); err != nil {
+		return nil // ctx ended
+	}
+	log.Info().Str("app", appID).Int("shard", cfg.Discord.ShardID).Int("shards", cfg.Discord.ShardCount).
+		Str("invite", bot.InviteURL(appID)).Msg("qwixxbot ready")
+	if so.Ready != nil {
+		so.Ready(b)
+	}
+
+	<-ctx.Done()
+	shutdown(b, log)
+	return nil
+}
+
+// startBackups starts the scheduled backups, which run on the wall clock
+// whatever clock the games run on; stop stops them and waits.
+func startBackups(ctx context.Context, cfg config.Store, st *store.Store, log zerolog.Logger) (bk *backups, stop func()) {
+	bk = &backups{st: st, dir: cfg.BackupDir, every: cfg.BackupEvery, keep: cfg.BackupKeep, now: time.Now, log: log}
+	var done sync.WaitGroup
+	bctx, cancel := context.WithCancel(ctx)
+	done.Go(func() { bk.run(bctx) })
+	return bk, func() {
+		cancel()
+		done.Wait()
+	}
+}
+
+// newSession makes the discordgo session: its HTTP client (to
+// cfg.BaseURL, through the metrics and the process's share of the global
+// limit), intents and shard; so.Session sees it before it connects.
+func newSession(cfg config.Discord, so Options, met *metrics) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + cfg.Token.Value())
+	if err != nil {
+		return nil, fmt.Errorf("discord session: %w", err)
+	}
+	if s.Client, err = discordhttp.NewHTTPClient(so.Transport, cfg.BaseURL); err != nil {
+		return nil, err
+	}
+	// One token's processes share its global limit: each takes its share.
+	s.Client.Transport = discordhttp.NewGlobalLimit(met.transport(s.Client.Transport), discordhttp.GlobalShare*float64(cfg.RateLimit)/float64(max(cfg.ShardCount, 1)))
+	s.Identify.Intents = discordgo.IntentsGuilds // no privileged intents
+	s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	s.ShouldReconnectOnError = true
+
+	if so.Session != nil {
+		so.Session(s)
+	}
+	return s, nil
+}
+
+// listenEndpoint takes the interactions endpoint's address and parses
+// the application's public key, or returns a nil listener when the
+// endpoint is off.
+func listenEndpoint(cfg config.Discord) (net.Listener, ed25519.PublicKey, error) {
+	if cfg.InteractionsAddr == "" {
+		return nil, nil, nil
+	}
+	publicKey, err := discordhttp.ParsePublicKey(cfg.PublicKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("discord.public_key: %w", err)
+	}
+	endpoint, err := net.Listen("tcp", cfg.InteractionsAddr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("discord.interactions_addr: %w", err)
+	}
+	return endpoint, publicKey, nil
+}
+
+// addHandlers hands the gateway's events to b and returns where the first
+// READY arrives.
+func addHandlers(s *discordgo.Session, b *bot.Bot) <-chan *discordgo.Ready {
 	ready := make(chan *discordgo.Ready, 1)
 	// Not AddHandlerOnce: discordgo clears once-handlers by writing their
 	// map under a read lock, a data race with its REST goroutines, which
@@ -172,68 +252,49 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 			b.GuildCreated(g.ID)
 		}
 	})
-	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
-		return nil // ctx ended
-	}
-	if err := s.Open(); err != nil {
-		return fmt.Errorf("connect to discord: %w", err)
-	}
-	defer func() {
-		// discordgo's heartbeat may fail while Close waits for the gateway
-		// to close the connection, and then reconnect the closed session
-		// (which would go on receiving interactions for a stopped bot).
-		s.Lock()
-		s.ShouldReconnectOnError = false
-		s.Unlock()
-		s.Close()
-	}()
+	return ready
+}
 
-	var r *discordgo.Ready
-	select {
-	case r = <-ready:
-	case <-time.After(30 * time.Second):
-		return errors.New("connect to discord: no READY within 30s")
-	case <-ctx.Done():
-		return nil
-	}
-	appID := cfg.Discord.ApplicationID
+// closeSession closes the gateway session for good.
+func closeSession(s *discordgo.Session) {
+	// discordgo's heartbeat may fail while Close waits for the gateway
+	// to close the connection, and then reconnect the closed session
+	// (which would go on receiving interactions for a stopped bot).
+	s.Lock()
+	s.ShouldReconnectOnError = false
+	s.Unlock()
+	s.Close()
+}
+
+// applicationID is the configured application ID, or else READY's.
+func applicationID(configured string, r *discordgo.Ready) string {
+	appID := configured
 	if appID == "" && r.Application != nil {
 		appID = r.Application.ID
 	}
 	if appID == "" && r.User != nil {
 		appID = r.User.ID
 	}
-	tick := so.Tick
-	if tick <= 0 {
-		tick = time.Second
-	}
-	if endpoint != nil {
-		ep := discordhttp.NewEndpoint(publicKey, b.HandleVia, is, log)
-		served := make(chan error, 1)
-		go func() { served <- ep.Serve(ctx, endpoint) }()
-		defer func() {
-			// After the bot's Shutdown: the endpoint's handlers have
-			// their answers, or gave up.
-			if err := <-served; err != nil {
-				log.Error().Err(err).Msg("interactions endpoint")
-			}
-			ep.Wait()
-		}()
-		log.Info().Str("addr", endpoint.Addr().String()).Msg("interactions endpoint listening")
-	}
-	go b.Run(ctx, tick)
-	// Interactions and timers are served meanwhile: a failed registration
-	// keeps the commands Discord already has.
-	if err := registerCommands(ctx, b, appID, log); err != nil {
-		return nil // ctx ended
-	}
-	log.Info().Str("app", appID).Int("shard", cfg.Discord.ShardID).Int("shards", cfg.Discord.ShardCount).
-		Str("invite", bot.InviteURL(appID)).Msg("qwixxbot ready")
-	if so.Ready != nil {
-		so.Ready(b)
-	}
+	return appID
+}
 
-	<-ctx.Done()
+// serveEndpoint serves the interactions endpoint on l until ctx ends, and
+// returns what waits for it to finish (and for its handlers).
+func serveEndpoint(ctx context.Context, l net.Listener, ep *discordhttp.Endpoint, log zerolog.Logger) (wait func()) {
+	served := make(chan error, 1)
+	go func() { served <- ep.Serve(ctx, l) }()
+	log.Info().Str("addr", l.Addr().String()).Msg("interactions endpoint listening")
+	return func() {
+		if err := <-served; err != nil {
+			log.Error().Err(err).Msg("interactions endpoint")
+		}
+		ep.Wait()
+	}
+}
+
+// shutdown stops b taking interactions and waits up to 10 s for those in
+// flight, then for its other work.
+func shutdown(b *bot.Bot, log zerolog.Logger) {
 	log.Info().Msg("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -241,7 +302,6 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		log.Warn().Err(err).Msg("interactions still in flight")
 	}
 	b.Idle()
-	return nil
 }
 
 // supported refuses the deployments the bot does not support. With
