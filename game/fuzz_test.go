@@ -34,7 +34,16 @@ func FuzzGame(f *testing.F) {
 		}
 		for step := 0; len(data) > 0 && !g.Over(); step++ {
 			p := next() % (n + 1) // seat n does not exist
-			buf = g.AppendLegalMoves(buf[:0], p)
+			// What p may do: a move of the action, or once decided in an
+			// action everybody decides, a change of that choice (P4): the
+			// same choice again is refused.
+			buf = buf[:0]
+			cur, decided := g.Decision(p)
+			for _, c := range g.Choices(p) {
+				if !decided || c != cur {
+					buf = append(buf, c)
+				}
+			}
 			var m Move
 			if k := next(); k < 192 && len(buf) > 0 {
 				m = buf[k%len(buf)]
