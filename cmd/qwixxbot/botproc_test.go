@@ -370,12 +370,20 @@ func (p *botProc) LogTail(n int) string {
 }
 
 // LogProblems lists the log lines that report a panic (recovered or not), a
-// fatal runtime error or a data race.
+// fatal runtime error or a data race (a race as its whole report, so that a
+// failure says where it is).
 func (p *botProc) LogProblems() (panics, races []string) {
-	for _, line := range strings.Split(p.Log(), "\n") {
+	lines := strings.Split(p.Log(), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		switch {
 		case strings.Contains(line, "WARNING: DATA RACE"):
-			races = append(races, line)
+			report := []string{line}
+			for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "==================") {
+				i++
+				report = append(report, lines[i])
+			}
+			races = append(races, strings.Join(report, "\n"))
 		case strings.HasPrefix(line, "panic:"), strings.HasPrefix(line, "fatal error:"),
 			strings.Contains(line, `"panic"`), strings.Contains(line, "panicked"):
 			panics = append(panics, line)

@@ -17,8 +17,7 @@ const maxFuncLines = 120
 // longFuncsBeingSplit are the functions over maxFuncLines that are being
 // split right now, with their length when listed: delete an entry when its
 // function is split (the test then keeps it short).
-var longFuncsBeingSplit = map[string]int{
-}
+var longFuncsBeingSplit = map[string]int{}
 
 // No non-test function of the module is longer than maxFuncLines, except
 // generated code ("Code generated ... DO NOT EDIT.").
