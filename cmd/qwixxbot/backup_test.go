@@ -32,6 +32,7 @@ var debugAddrRe = regexp.MustCompile(`"addr":"([^"]+)"[^\n]*"message":"debug ser
 // player before the backup began is in the restored database, and every
 // game plays on from the restored state to its end.
 func TestE2EBackupUnderLoadRestore(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, backups := filepath.Join(dir, "bot.db"), filepath.Join(dir, "backups")
 	srv, p := startedBot(t, "backup-token", db, "QWIXXBOT_LOG_DEBUG_ADDR=127.0.0.1:0", "QWIXXBOT_STORE_BACKUP_DIR="+backups, "QWIXXBOT_STORE_BACKUP_EVERY=0")

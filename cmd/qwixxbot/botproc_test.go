@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -108,6 +110,19 @@ func buildBot(race bool) (dir, path string, err error) {
 }
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	// Most of these tests spend their time waiting: on a bot process to
+	// start or answer, on the fake's clock, on Discord's 5 s between two
+	// shards' IDENTIFYs. Four at once (unless -parallel says otherwise)
+	// keep both cores busy where the default, GOMAXPROCS, leaves one idle.
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet {
+		if err := flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0)))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
 	code := m.Run()
 	if botBin.dir != "" {
 		os.RemoveAll(botBin.dir)

@@ -1011,6 +1011,7 @@ func crashKillsLoseNoMove(t *testing.T, env ...string) {
 	if testing.Short() {
 		t.Skip("the crash test runs the bot binary for about a minute")
 	}
+	t.Parallel()
 	start := time.Now()
 	botBinary(t)
 	seed := uint64(1)
