@@ -47,11 +47,29 @@ type answerView struct {
 	msg, sum string
 }
 
-// viewSum fingerprints a message's text (trimmed) and its buttons' custom
-// IDs.
-func viewSum(content string, ids []string) string {
+// viewSum fingerprints a message's text (trimmed), the text of its embeds
+// (a lobby's players are listed there) and its buttons' custom IDs.
+func viewSum(content string, embeds []*discordgo.MessageEmbed, ids []string) string {
 	h := fnv.New64a()
 	h.Write([]byte(strings.TrimSpace(content)))
+	for _, e := range embeds {
+		if e == nil {
+			continue
+		}
+		parts := []string{e.Title, e.Description}
+		for _, f := range e.Fields {
+			if f != nil {
+				parts = append(parts, f.Name, f.Value)
+			}
+		}
+		if e.Footer != nil {
+			parts = append(parts, e.Footer.Text)
+		}
+		for _, p := range parts {
+			h.Write([]byte{1})
+			h.Write([]byte(p))
+		}
+	}
 	for _, id := range ids {
 		h.Write([]byte{0})
 		h.Write([]byte(id))
@@ -77,16 +95,16 @@ func (b *Bot) updateMayOvertake(r *request) bool {
 	if av.msg != r.i.Message.ID {
 		return false // another message: a new turn's, posted since
 	}
-	return av.sum != viewSum(r.i.Message.Content, messageCustomIDs(r.i.Message))
+	return av.sum != viewSum(r.i.Message.Content, r.i.Message.Embeds, messageCustomIDs(r.i.Message))
 }
 
 // noteAnswerView remembers an update of the clicked message given as r's
 // answer through an Answerer (see updateMayOvertake).
-func (b *Bot) noteAnswerView(r *request, content string, comps []discordgo.MessageComponent) {
+func (b *Bot) noteAnswerView(r *request, content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) {
 	if r.to == nil || r.i.Message == nil {
 		return
 	}
-	b.answerViews.Store(r.i.ChannelID, answerView{msg: r.i.Message.ID, sum: viewSum(content, componentIDs(comps))})
+	b.answerViews.Store(r.i.ChannelID, answerView{msg: r.i.Message.ID, sum: viewSum(content, embeds, componentIDs(comps))})
 }
 
 // noteEditView remembers an edit of a channel's live message in a channel
@@ -101,7 +119,11 @@ func (b *Bot) noteEditView(edit *discordgo.MessageEdit) {
 	if !ok || v.(answerView).msg != edit.ID {
 		return
 	}
-	b.answerViews.CompareAndSwap(edit.Channel, v, answerView{msg: edit.ID, sum: viewSum(*edit.Content, componentIDs(*edit.Components))})
+	var embeds []*discordgo.MessageEmbed
+	if edit.Embeds != nil {
+		embeds = *edit.Embeds
+	}
+	b.answerViews.CompareAndSwap(edit.Channel, v, answerView{msg: edit.ID, sum: viewSum(*edit.Content, embeds, componentIDs(*edit.Components))})
 }
 
 // componentIDs lists the custom_ids of components as the bot sends them.

@@ -40,7 +40,7 @@ func TestUpdateMayOvertakeOnlyWhileAnEarlierUpdateMayBeOnItsWay(t *testing.T) {
 	if b.updateMayOvertake(click(http, "m1", "turn 1\nwaiting: A B", "pass")) {
 		t.Error("nothing was sent to the message yet: nothing can be on its way")
 	}
-	b.noteAnswerView(click(http, "m1", "turn 1\nwaiting: A B", "pass"), "turn 1\nwaiting: B", comps("pass"))
+	b.noteAnswerView(click(http, "m1", "turn 1\nwaiting: A B", "pass"), "turn 1\nwaiting: B", nil, comps("pass"))
 	if !b.updateMayOvertake(click(http, "m1", "turn 1\nwaiting: A B", "pass")) {
 		t.Error("a click on the message as it was before the last update: that update may be on its way")
 	}

@@ -616,7 +616,7 @@ func (b *Bot) editMessage(edit *discordgo.MessageEdit, tokensOnly bool) (*discor
 			b.liveTokens.CompareAndDelete(edit.ID, v)
 		default:
 			we := &discordgo.WebhookEdit{
-				Content: edit.Content, Components: edit.Components, Files: edit.Files,
+				Content: edit.Content, Components: edit.Components, Embeds: edit.Embeds, Files: edit.Files,
 				Attachments: edit.Attachments, AllowedMentions: edit.AllowedMentions,
 			}
 			var msg *discordgo.Message

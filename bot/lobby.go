@@ -190,14 +190,42 @@ func (b *Bot) lobbyClick(r *request, a Action) {
 	switch {
 	case a.Verb == "cancel":
 		r.log.Info().Str("table", a.Table).Msg("table cancelled")
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyCancelled(r.glang, r.userID)})
+		b.updateLobby(r, view.LobbyCancelled(r.glang, r.userID))
 	case after.Stage == StagePlaying:
 		r.log.Info().Str("table", after.ID).Int("players", len(after.Seats)).Msg("game started")
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.LobbyStarted(after, l)})
+		b.updateLobby(r, view.LobbyStarted(after, l))
 		b.refresh.kick(b, r.i.ChannelID)
 	default:
-		r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: view.Lobby(after, l)})
+		b.updateLobby(r, view.Lobby(after, l))
 	}
+}
+
+// updateLobby answers a click on the lobby message by updating it to data,
+// under the table's lock. Through the interactions endpoint an earlier
+// update of the lobby may still be on its way (answerorder.go: Discord
+// applies two responses in no promised order); then the click is
+// acknowledged without a change and the lobby is edited through the token
+// of the click whose answer was that earlier update (Discord applies an
+// edit through a token after its response), so the lobby ends at the
+// newest state. Otherwise the answer is the update, and the click's token
+// is kept for such a later edit.
+func (b *Bot) updateLobby(r *request, data *discordgo.InteractionResponseData) {
+	if b.updateMayOvertake(r) {
+		if r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}) != nil {
+			return
+		}
+		edit := &discordgo.MessageEdit{ID: r.i.Message.ID, Channel: r.i.ChannelID, Content: &data.Content,
+			Components: &data.Components, Embeds: &data.Embeds, AllowedMentions: data.AllowedMentions}
+		if _, err := b.editMessage(edit, false); err != nil {
+			r.log.Warn().Err(err).Msg("lobby not brought up to date")
+		}
+		return
+	}
+	if r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: data}) != nil || r.to == nil || r.i.Message == nil {
+		return
+	}
+	b.noteAnswerView(r, data.Content, data.Embeds, data.Components)
+	b.liveTokens.Store(r.i.Message.ID, liveToken{msg: r.i.Message.ID, it: tokenOnly(r.i), at: r.at})
 }
 
 // startGame deals the table's next game (session.Table.Begin).

@@ -88,7 +88,7 @@ func (b *Bot) playClick(r *request, a Action) {
 			case r.respond(live.response()) != nil:
 				b.force.Store(r.i.ChannelID, true) // the reconciler edits instead
 			case !live.shrink:
-				b.noteAnswerView(r, live.content, live.comps)
+				b.noteAnswerView(r, live.content, nil, live.comps)
 				// Later edits of this message can go through this click.
 				b.liveTokens.Store(r.i.Message.ID, liveToken{msg: r.i.Message.ID, it: tokenOnly(r.i), at: r.at})
 			default:

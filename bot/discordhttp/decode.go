@@ -38,7 +38,7 @@ type wireMember struct {
 }
 
 // wireMessage is what the bot reads of the clicked message: its ID,
-// flags, content, attachments and components (the components decoded by
+// flags, content, attachments, embeds and components (the components decoded by
 // discordgo, whose types decode themselves).
 type wireMessage struct {
 	ID          string                         `json:"id"`
@@ -46,6 +46,7 @@ type wireMessage struct {
 	Content     string                         `json:"content"`
 	Flags       discordgo.MessageFlags         `json:"flags"`
 	Attachments []*discordgo.MessageAttachment `json:"attachments"`
+	Embeds      []*discordgo.MessageEmbed      `json:"embeds"`
 	Components  json.RawMessage                `json:"components"`
 }
 
@@ -64,7 +65,7 @@ func DecodeInteraction(raw []byte) (*discordgo.Interaction, error) {
 		i.Member = &discordgo.Member{User: m.User, Nick: m.Nick, Permissions: m.Permissions, GuildID: w.GuildID}
 	}
 	if m := w.Message; m != nil {
-		i.Message = &discordgo.Message{ID: m.ID, ChannelID: m.ChannelID, Content: m.Content, Flags: m.Flags, Attachments: m.Attachments}
+		i.Message = &discordgo.Message{ID: m.ID, ChannelID: m.ChannelID, Content: m.Content, Flags: m.Flags, Attachments: m.Attachments, Embeds: m.Embeds}
 		if len(m.Components) > 0 && string(m.Components) != "null" {
 			var withComps discordgo.Message
 			if err := withComps.UnmarshalJSON(append(append([]byte(`{"components":`), m.Components...), '}')); err != nil {

@@ -662,3 +662,75 @@ func TestE2ED7SameRowLockedByTwoAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ESimultaneousLobbyJoinsHTTP: four players click Join on one lobby at
+// once, answered through the interactions endpoint, whose responses the
+// fake applies newest first (as Discord may apply responses that come
+// within milliseconds): every join counts once, and the lobby message ends
+// listing all five players.
+func TestE2ESimultaneousLobbyJoinsHTTP(t *testing.T) {
+	t.Parallel()
+	e := newE2EOn(t, false, "http")
+	ch := e.srv.DefaultChannel()
+	var users []*discordtest.User
+	for _, n := range []string{"Anna", "Ben", "Chloé", "Dörte", "Émile"} {
+		users = append(users, e.srv.AddUser(n, "en-US"))
+	}
+	lobby := e.answer(users[0].Command(ch, "qwixx", "new", nil))
+	join := players.IDWith(lobby, "join")
+	e.srv.SetEndpointReorder(reorderWindow)
+	var wg sync.WaitGroup
+	its := make([]*discordtest.Interaction, len(users)-1)
+	for i, u := range users[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			it, err := u.ForgeClick(ch, lobby.ID, join)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			its[i] = it
+		}()
+	}
+	wg.Wait()
+	for _, it := range its {
+		if it == nil {
+			t.FailNow()
+		}
+		if err := it.WaitTimeout(10 * time.Second); err != nil || it.Failed() {
+			t.Fatalf("a simultaneous join was not answered: %v", err)
+		}
+	}
+	e.srv.SetEndpointReorder(0)
+	listed := func(m *discordtest.Message) bool {
+		var text strings.Builder
+		for _, em := range m.Embeds {
+			for _, f := range em.Fields {
+				text.WriteString(f.Value)
+			}
+		}
+		for _, u := range users {
+			if !strings.Contains(text.String(), "<@"+u.ID+">") {
+				return false
+			}
+		}
+		return true
+	}
+	if err := e.until(10*time.Second, func() bool {
+		m, _ := e.srv.Message(lobby.ID)
+		return m != nil && listed(m)
+	}); err != nil {
+		m, _ := e.srv.Message(lobby.ID)
+		var fields []string
+		for _, em := range m.Embeds {
+			for _, f := range em.Fields {
+				fields = append(fields, f.Name+": "+f.Value)
+			}
+		}
+		t.Fatalf("the lobby does not list the five players after simultaneous joins: %q", fields)
+	}
+	if v := e.srv.SchemaViolations(); len(v) != 0 {
+		t.Fatalf("schema violations: %+v", v)
+	}
+}
