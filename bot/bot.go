@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -365,8 +366,8 @@ func privateOnly(i *discordgo.Interaction) bool {
 			return true
 		}
 	case discordgo.MessageComponentInteractionData:
-		a, err := DecodeAction(data.CustomID)
-		return err == nil && (a.View == ViewSolo || a.View == ViewDaily || a.View == ViewPeople)
+		a, err := customid.Decode(data.CustomID)
+		return err == nil && (a.View == customid.ViewSolo || a.View == customid.ViewDaily || a.View == customid.ViewPeople)
 	}
 	return false
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
@@ -502,7 +503,7 @@ func TestP4ChoiceChangedFromTheTable(t *testing.T) {
 		if tb.Game.Phase() == game.PhaseWhite {
 			t.Fatal("the action did not resolve when everybody had decided")
 		}
-		a, _ := DecodeAction(rows[1])
+		a, _ := customid.Decode(rows[1])
 		c, _ := game.ParseColor(a.Arg)
 		if sh := tb.Game.Sheet(0); sh.Crosses() != 1 || sh.Rows[c] == 0 {
 			t.Fatalf("Anna's sheet %+v: want one cross, in her last choice's row (%v)", sh.Rows, c)
@@ -630,7 +631,7 @@ func TestJoinFullTableNamesItsSeatLimitD1(t *testing.T) {
 	}
 	// The Join button is disabled; a click on it anyway (a stale client)
 	// is refused, privately, naming the limit.
-	join := view.ActionID(h.table(), ViewLobby, "join", "")
+	join := view.ActionID(h.table(), customid.ViewLobby, "join", "")
 	r := h.click("dan", join, nil)
 	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || r.Data.Content != "The table is full (3 players)." {
 		t.Fatalf("join of a full 3-seat table: %q", r.Data.Content)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -164,7 +165,7 @@ func checkProposedCrosses(t *testing.T, tb *Table, seat int, up *discordgo.Inter
 	if cross == nil || len(play) == 0 {
 		return // cards not chosen yet, or none allowed together
 	}
-	a, err := DecodeAction(play[0])
+	a, err := customid.Decode(play[0])
 	if err != nil {
 		t.Fatal(err)
 	}

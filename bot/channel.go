@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
 	"github.com/bwmarrin/discordgo"
@@ -435,7 +436,7 @@ func adoptResults(s *Shown, m *discordgo.Message) {
 	}
 	s.ResultsMsg, s.ResultsLive, s.ResultsRecord, s.ResultsReview = m.ID, false, "", ""
 	for _, id := range messageCustomIDs(m) {
-		if a, err := DecodeAction(id); err == nil {
+		if a, err := customid.Decode(id); err == nil {
 			switch a.Verb {
 			case "again":
 				s.ResultsLive = true
@@ -766,13 +767,13 @@ func (s *step) findPost(t *Table, key string) (*discordgo.Message, error) {
 	results := strings.HasPrefix(key, "results.")
 	for _, m := range msgs {
 		for _, id := range messageCustomIDs(m) {
-			a, err := DecodeAction(id)
+			a, err := customid.Decode(id)
 			if err != nil || a.Table != t.ID {
 				continue
 			}
 			// A results message is known by its Play again button (an
 			// earlier game's keeps only its Record button).
-			if results == (a.View == ViewResults && a.Verb == "again") && (results || a.View == ViewTable && a.Stamp == t.Stamp()) {
+			if results == (a.View == customid.ViewResults && a.Verb == "again") && (results || a.View == customid.ViewTable && a.Stamp == t.Stamp()) {
 				return m, nil
 			}
 		}
@@ -789,7 +790,7 @@ func (s *step) findLobby(t *Table) (*discordgo.Message, error) {
 	}
 	for _, m := range msgs {
 		for _, id := range messageCustomIDs(m) {
-			if a, err := DecodeAction(id); err == nil && a.Table == t.ID && a.View == ViewLobby && a.Stamp == t.Stamp() {
+			if a, err := customid.Decode(id); err == nil && a.Table == t.ID && a.View == customid.ViewLobby && a.Stamp == t.Stamp() {
 				return m, nil
 			}
 		}

@@ -149,14 +149,14 @@ func (h *harness) clickMove(tb *Table, user string, m game.Move) string {
 			}
 		}
 		sel := session.PlaySel{Cards: m.CardList(), Color: m.Color, HasColor: true, Cross: cross}
-		r := h.click(user, view.ActionID(tb, ViewHand, "play", sel.Encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
+		r := h.click(user, view.ActionID(tb, customid.ViewHand, "play", sel.Encode()), &discordgo.Message{ID: "hand-" + user, Flags: discordgo.MessageFlagsEphemeral})
 		if !strings.Contains(r.Data.Content, "You chose") {
 			h.t.Fatalf("play %v refused: %q", m, r.Data.Content)
 		}
 		return "plays " + sel.Encode() + " in the hand view"
 	}
 	live := h.dc.byID[tb.Shown.Msg]
-	id := view.ActionID(tb, ViewTable, verb, arg)
+	id := view.ActionID(tb, customid.ViewTable, verb, arg)
 	b, ok := buttonLabel(live.Components, id)
 	if live == nil || !ok {
 		h.t.Fatalf("the live message offers no %s %s", verb, arg)

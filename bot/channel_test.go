@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -57,7 +58,7 @@ func TestD6PassButtonSaysMisthrow(t *testing.T) {
 	}
 	last, seen := game.Red, false
 	for _, id := range ids {
-		a, _ := DecodeAction(id)
+		a, _ := customid.Decode(id)
 		if a.Verb != "color" {
 			continue
 		}
@@ -401,11 +402,11 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 		bad = game.Green // 2 ends the falling rows
 	}
 	tbl := h.dc.lastTable(testChannel)
-	r := h.click("anna", view.ActionID(tb, ViewTable, "white", bad.String()), tbl)
+	r := h.click("anna", view.ActionID(tb, customid.ViewTable, "white", bad.String()), tbl)
 	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || len(r.Data.Files) != 0 {
 		t.Fatalf("refusal is not a private text answer: %+v", r)
 	}
-	want := view.PersonalControls(tb, 0, LangFor("en"), ViewSheet)
+	want := view.PersonalControls(tb, 0, LangFor("en"), customid.ViewSheet)
 	if !strings.Contains(r.Data.Content, "Your choices:") || fingerprint(r.Data.Components) != fingerprint(want) {
 		t.Fatalf("refusal without the player's own choices: %q %+v", r.Data.Content, r.Data.Components)
 	}

@@ -100,13 +100,13 @@ func (z *interactionFuzzer) mutate(id string) string {
 	case 2: // another view letter
 		return strings.Replace(id, ":t:", ":h:", 1)
 	case 3: // another stamp, check recomputed
-		if a, err := DecodeAction(id); err == nil {
+		if a, err := customid.Decode(id); err == nil {
 			a.Stamp += 1 + z.pick(3)
 			return a.Encode()
 		}
 		return id + "0"
 	case 4: // another verb or argument, check recomputed
-		if a, err := DecodeAction(id); err == nil {
+		if a, err := customid.Decode(id); err == nil {
 			a.Arg = []string{"", "red", "1.blue", "5-9", "R4.r.4", "J7..", "2-2-2"}[z.pick(7)]
 			if v := customid.Verbs(a.View); len(v) > 0 {
 				a.Verb = v[z.pick(len(v))]
@@ -168,7 +168,7 @@ func (z *interactionFuzzer) step() {
 			id = ids[z.pick(len(ids))]
 		}
 		var values []string
-		a, derr := DecodeAction(id)
+		a, derr := customid.Decode(id)
 		isSelect := derr == nil && a.IsSelect()
 		if isSelect {
 			values = z.values(user)
@@ -200,7 +200,7 @@ func (z *interactionFuzzer) step() {
 		if cur != nil {
 			z.lastStamp = cur.Stamp()
 		}
-		a2, err := DecodeAction(id)
+		a2, err := customid.Decode(id)
 		isSelect2 := err == nil && a2.IsSelect()
 		legit = err == nil && msg != nil && cur != nil && a2.Table == cur.ID && a2.Stamp == cur.Stamp() &&
 			(msg.Flags&discordgo.MessageFlagsEphemeral != 0) == a2.View.Private() &&
@@ -326,7 +326,7 @@ func (z *interactionFuzzer) drive() {
 		}
 		var ids []string
 		for _, id := range buttons(m.Components, "") {
-			if a, err := DecodeAction(id); err == nil && a.Verb != "sheet" && a.Verb != "hand" {
+			if a, err := customid.Decode(id); err == nil && a.Verb != "sheet" && a.Verb != "hand" {
 				ids = append(ids, id)
 			}
 		}

@@ -146,7 +146,7 @@ func TestC10ForgedBuilderOnPublicMessageRefused(t *testing.T) {
 			ms := tb.Game.LegalMoves(tb.Game.Active())
 			arg = customid.JoinInts(ms[0].TakeNumbers(), "-")
 		}
-		id := view.ActionID(tb, ViewHand, verb, arg)
+		id := view.ActionID(tb, customid.ViewHand, verb, arg)
 		var values []string
 		if verb == "pick" {
 			values = []string{tb.Game.Hand(tb.Game.Active())[0].String()}
@@ -589,22 +589,22 @@ func TestForgedHistoryInteractionsRevealNoPrivateGame(t *testing.T) {
 		for _, g := range []*privacyGame{pia, dan} {
 			for _, stamp := range []int{0, 1, 7} {
 				for _, arg := range []string{"1", "2"} {
-					for _, a := range []Action{
-						{Table: g.table.ID, Stamp: stamp, View: ViewResults, Verb: "record", Arg: arg},
-						{Table: g.table.ID, Stamp: stamp, View: ViewResults, Verb: "review", Arg: arg},
-						{Table: g.table.ID, Stamp: stamp, View: ViewSolo, Verb: "review", Arg: arg},
-						{Table: g.table.ID, Stamp: stamp, View: ViewDaily, Verb: "review", Arg: arg},
+					for _, a := range []customid.Action{
+						{Table: g.table.ID, Stamp: stamp, View: customid.ViewResults, Verb: "record", Arg: arg},
+						{Table: g.table.ID, Stamp: stamp, View: customid.ViewResults, Verb: "review", Arg: arg},
+						{Table: g.table.ID, Stamp: stamp, View: customid.ViewSolo, Verb: "review", Arg: arg},
+						{Table: g.table.ID, Stamp: stamp, View: customid.ViewDaily, Verb: "review", Arg: arg},
 					} {
 						clean(fmt.Sprintf("forged %+v from %v", a, w), h.clickAt(w, "carl", a.Encode(), ephemeralMsg))
 					}
 				}
 			}
 			for _, verb := range []string{"pass", "hint"} {
-				a := Action{Table: g.table.ID, Stamp: g.table.Seq, View: view.PrivateView(g.table.Private), Verb: verb}
+				a := customid.Action{Table: g.table.ID, Stamp: g.table.Seq, View: view.PrivateView(g.table.Private), Verb: verb}
 				clean(fmt.Sprintf("forged %s of %s's game", verb, g.player), h.clickAt(w, "carl", a.Encode(), ephemeralMsg))
 			}
 			for _, u := range []string{"carl", g.player} {
-				show := Action{Table: g.player, View: ViewPeople, Verb: "show"}.Encode()
+				show := customid.Action{Table: g.player, View: customid.ViewPeople, Verb: "show"}.Encode()
 				clean(fmt.Sprintf("%s shows %s's statistics from %v", u, g.player, w), h.clickAt(w, u, show, ephemeralMsg))
 			}
 			clean(fmt.Sprintf("stats of %s from %v", g.player, w), h.commandAt(w, "carl", "stats", userOpt("player", g.player)))

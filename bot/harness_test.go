@@ -20,6 +20,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot/clock"
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/logbuf"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -563,7 +564,7 @@ func (h *harness) click(user, customID string, msg *discordgo.Message, values ..
 		msg = &discordgo.Message{ID: "lobby"}
 	}
 	typ := discordgo.ButtonComponent
-	if a, err := DecodeAction(customID); err == nil && a.IsSelect() {
+	if a, err := customid.Decode(customID); err == nil && a.IsSelect() {
 		typ = discordgo.SelectMenuComponent
 	}
 	i := h.interaction(user, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: typ, Values: values}, msg)

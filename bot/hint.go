@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -14,7 +15,7 @@ import (
 // hint answers a 💡 Hint click in a private sheet view: what the hard
 // player would do in the clicker's seat and why, seeing only what the
 // seat may know (RULES C10).
-func (b *Bot) hint(r *request, a Action) {
+func (b *Bot) hint(r *request, a customid.Action) {
 	t, seat, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.Game.MayAct(seat) })
 	if !ok {
 		return
@@ -28,7 +29,7 @@ func (b *Bot) hint(r *request, a Action) {
 // updating that view, the advice at its head, connected to its controls:
 // a hinted take's button turns green, a hinted play is preselected in the
 // builder (cards, colour, crosses), ready to confirm.
-func (b *Bot) hintHand(r *request, a Action) {
+func (b *Bot) hintHand(r *request, a customid.Action) {
 	t, seat, adv, ok := b.advise(r, a, view.HandActs)
 	if !ok {
 		return
@@ -37,13 +38,13 @@ func (b *Bot) hintHand(r *request, a Action) {
 	if m.Kind == game.Play {
 		sel = session.PlaySel{Cards: slices.Clone(m.Cards[:m.N]), Color: m.Color, HasColor: true, Cross: m.CrossNumbers()}
 	}
-	b.answerHandMarked(r, t, seat, sel, "💡 "+view.HintText(r.lang, adv), true, view.MoveAction(t, ViewHand, m))
+	b.answerHandMarked(r, t, seat, sel, "💡 "+view.HintText(r.lang, adv), true, view.MoveAction(t, customid.ViewHand, m))
 }
 
 // advise finds the advice for a hint click, answering the clicker when
 // there is none to give: hints off, an old button, or nothing to decide
 // in the view (acts).
-func (b *Bot) advise(r *request, a Action, acts func(*Table, int) bool) (*Table, int, ai.Advice, bool) {
+func (b *Bot) advise(r *request, a customid.Action, acts func(*Table, int) bool) (*Table, int, ai.Advice, bool) {
 	t, seat, ok := b.seatedTable(r, a.Table)
 	if !ok {
 		return nil, 0, ai.Advice{}, false

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/game/ai"
@@ -54,7 +55,7 @@ func TestHintShowsTheHardPlayersChoice(t *testing.T) {
 				}
 			}
 		}
-		if len(do) != 1 || do[0] != view.MoveAction(tb, ViewSheet, want) {
+		if len(do) != 1 || do[0] != view.MoveAction(tb, customid.ViewSheet, want) {
 			t.Fatalf("hint marks %v, the hard player chooses %+v", do, want)
 		}
 		if want.Kind != game.Pass && !strings.Contains(r.Data.Content, "Cross ") {
@@ -87,7 +88,7 @@ func TestHostTurnsHintsOff(t *testing.T) {
 	if len(buttons(sheet.Data.Components, "💡")) != 0 {
 		t.Fatal("a hint button with hints off")
 	}
-	forged := view.ActionID(h.table(), ViewSheet, "hint", "")
+	forged := view.ActionID(h.table(), customid.ViewSheet, "hint", "")
 	if r := h.click("anna", forged, ephemeralMsg); !strings.Contains(r.Data.Content, "turned off") {
 		t.Fatalf("hint with hints off: %q", r.Data.Content)
 	}
@@ -173,7 +174,7 @@ func TestC4C6CardHintsConnectToTheControls(t *testing.T) {
 						}
 					}
 				}
-				if len(green) != 1 || green[0] != view.MoveAction(tb, ViewHand, adv.Move) {
+				if len(green) != 1 || green[0] != view.MoveAction(tb, customid.ViewHand, adv.Move) {
 					t.Fatalf("the take hint marks %v, hard takes %v", green, adv.Move.TakeNumbers())
 				}
 				h.click(user, green[0], viewMessage(r))

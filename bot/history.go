@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -48,7 +49,7 @@ func gameID(t *Table) string { return t.GameID() }
 // button, privately. The game ID comes from the button; the place from
 // the interaction, so a forged button reaches only the records this
 // user may see here (sendRecord).
-func (b *Bot) recordClick(r *request, a Action) {
+func (b *Bot) recordClick(r *request, a customid.Action) {
 	records{b.opt.History}.sendRecord(r, a.Table+"-"+a.Arg)
 }
 
@@ -249,7 +250,7 @@ func (k records) cmdStats(r *request, userID string) {
 // the guild's language, computed afresh (the button outlives restarts)
 // from what the channel may see: no private game's, not even the
 // clicker's own.
-func (b *Bot) statsShow(r *request, a Action) {
+func (b *Bot) statsShow(r *request, a customid.Action) {
 	embed, ok := records{b.opt.History}.statsEmbed(r, r.glang, a.Table, "")
 	if !ok {
 		return
@@ -344,7 +345,7 @@ func (k records) cmdForget(r *request) {
 }
 
 // peopleClick handles the buttons of the forget-me confirmation.
-func (b *Bot) peopleClick(r *request, a Action) {
+func (b *Bot) peopleClick(r *request, a customid.Action) {
 	// Only the user who asked confirms: the button names them.
 	if err := r.click(a).Confirm(); err != nil {
 		r.refuse(nil, err)

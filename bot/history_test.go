@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
@@ -439,7 +440,7 @@ func TestFailedFinishSavesNothing(t *testing.T) {
 	// Everybody passes until the next pass ends the game (a fourth
 	// misthrow), then that write fails.
 	pass := func(tb *Table, p int) {
-		h.click(tb.Seats[p].UserID, view.ActionID(tb, ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
+		h.click(tb.Seats[p].UserID, view.ActionID(tb, customid.ViewTable, "pass", ""), &discordgo.Message{ID: "live"})
 	}
 	for steps := 0; ; steps++ {
 		tb := h.table()

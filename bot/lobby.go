@@ -91,7 +91,7 @@ func (b *Bot) component(r *request) {
 		r.ephemeral(r.lang.T(msg.ErrForged))
 		return
 	}
-	a, err := DecodeAction(data.CustomID)
+	a, err := customid.Decode(data.CustomID)
 	switch {
 	case errors.Is(err, customid.ErrOldButton):
 		r.ephemeral(r.lang.T(msg.ErrStale))
@@ -119,7 +119,7 @@ func (b *Bot) component(r *request) {
 // component the bot made for action a, or "" when it can: private views
 // live in ephemeral messages and public ones never do; selects are the
 // builder's menus and carry values, buttons carry none.
-func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.MessageComponentInteractionData) string {
+func componentMismatch(i *discordgo.Interaction, a customid.Action, data discordgo.MessageComponentInteractionData) string {
 	if i.Message == nil {
 		return "no message"
 	}
@@ -141,7 +141,7 @@ func componentMismatch(i *discordgo.Interaction, a Action, data discordgo.Messag
 }
 
 // lobbyClick handles Join, Leave, Start and Cancel on a lobby message.
-func (b *Bot) lobbyClick(r *request, a Action) {
+func (b *Bot) lobbyClick(r *request, a customid.Action) {
 	var after *Table
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		if err := r.click(a).Lobby(t); err != nil {

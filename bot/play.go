@@ -20,7 +20,7 @@ import (
 
 // playClick handles a move clicked in a running game: on the table, in a
 // sheet or hand view, or in a private game's view (routes.go, bot/customid).
-func (b *Bot) playClick(r *request, a Action) {
+func (b *Bot) playClick(r *request, a customid.Action) {
 	var (
 		chosen string
 		was    string // the choice it replaced (P4), if any
@@ -29,7 +29,7 @@ func (b *Bot) playClick(r *request, a Action) {
 		seat   int
 		live   *liveUpdate
 	)
-	private := a.View == ViewSolo || a.View == ViewDaily
+	private := a.View == customid.ViewSolo || a.View == customid.ViewDaily
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
 		var err error
 		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
@@ -52,11 +52,11 @@ func (b *Bot) playClick(r *request, a Action) {
 			// A choice on the table that is not one of the clicker's: the
 			// reason, and their own choices to click right there.
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-				Data: view.MoveRefused(t, seat, r.lang, err, a.View == ViewTable)})
+				Data: view.MoveRefused(t, seat, r.lang, err, a.View == customid.ViewTable)})
 			return nil, errRefused
 		}
 		chosen, moved, after = label, true, t
-		if b.opt.LiveAnswers && a.View == ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg && !b.updateMayOvertake(r) {
+		if b.opt.LiveAnswers && a.View == customid.ViewTable && r.i.Message != nil && r.i.Message.ID == t.Shown.Msg && !b.updateMayOvertake(r) {
 			live = b.liveAnswer(t)
 		}
 		return t, nil
@@ -69,14 +69,14 @@ func (b *Bot) playClick(r *request, a Action) {
 		stillOpen := after.Stamp() == a.Stamp // the action has not resolved
 		text := view.MoveDone(r.lang, chosen, was, stillOpen && after.Game.Phase().Simultaneous())
 		switch a.View {
-		case ViewSolo, ViewDaily:
+		case customid.ViewSolo, customid.ViewDaily:
 			// A private game's one view follows it: the next dice, or the end.
 			b.answerPrivateAs(r, after, "✅ "+text, "", true)
 			return
-		case ViewHand:
+		case customid.ViewHand:
 			// The hand view follows the game: the new cards, what comes next.
 			b.answerHand(r, after, seat, session.PlaySel{}, "✅ "+text, true)
-		case ViewSheet:
+		case customid.ViewSheet:
 			// While the action is open the view keeps its buttons, the
 			// choice made in green, to change it (P4).
 			r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
@@ -103,7 +103,7 @@ func (b *Bot) playClick(r *request, a Action) {
 
 // moveFromAction turns a clicked action into a move for seat, with a label
 // for the confirmation ("" for a pass).
-func moveFromAction(g *game.Game, seat int, a Action, l Lang) (game.Move, string, error) {
+func moveFromAction(g *game.Game, seat int, a customid.Action, l Lang) (game.Move, string, error) {
 	switch a.Verb {
 	case "pass":
 		return game.PassMove(seat), "", nil
@@ -211,7 +211,7 @@ func (b *Bot) resultsMessage(log zerolog.Logger, t *Table, headline string) *dis
 
 // playAgain starts the next game of the match, or a new match, with the
 // same players.
-func (b *Bot) playAgain(r *request, a Action) {
+func (b *Bot) playAgain(r *request, a customid.Action) {
 	var lobby *Table
 	var match bool
 	unlock, err := r.withTable(func(t *Table) (*Table, error) {
@@ -242,7 +242,7 @@ func (b *Bot) playAgain(r *request, a Action) {
 		// lost).
 		var record, review string
 		for _, id := range messageCustomIDs(r.i.Message) {
-			if ra, err := DecodeAction(id); err == nil && ra.Table == a.Table {
+			if ra, err := customid.Decode(id); err == nil && ra.Table == a.Table {
 				switch ra.Verb {
 				case "record":
 					record = id

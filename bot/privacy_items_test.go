@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 )
 
 // where is where an interaction comes from: a server's channel, or with
@@ -108,7 +109,7 @@ func TestPrivateGamesRecordsHiddenFromTheServer(t *testing.T) {
 	for _, c := range h.autocompleteAt(inServer, "ben", "") {
 		t.Errorf("ben is offered a private game: %q (%v)", c.Name, c.Value)
 	}
-	forged := Action{Table: solo.ID, View: ViewResults, Verb: "record", Arg: "1"}.Encode()
+	forged := customid.Action{Table: solo.ID, View: customid.ViewResults, Verb: "record", Arg: "1"}.Encode()
 	if got := h.recordFile(h.click("ben", forged, nil)); got != "" {
 		t.Errorf("ben got anna's solo record with a forged Record button:\n%.200s", got)
 	}

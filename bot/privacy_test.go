@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -123,7 +124,7 @@ func (h *harness) probe(w where, user, what string, g *privacyGame) bool {
 		if g.table.Daily > 0 {
 			table, arg = g.table.ID, "1"
 		}
-		id := Action{Table: table, View: ViewResults, Verb: "record", Arg: arg}.Encode()
+		id := customid.Action{Table: table, View: customid.ViewResults, Verb: "record", Arg: arg}.Encode()
 		return strings.Contains(h.recordFile(h.clickAt(w, user, id, nil)), `"first": "`+first+`"`)
 	case "stats":
 		// A table game is among the last games, by its time; a solo game
@@ -139,9 +140,9 @@ func (h *harness) probe(w where, user, what string, g *privacyGame) bool {
 		// The Review buttons of g: its results' (a table game's) and its
 		// private view's (solo, daily), forged for g's table.
 		var got []*discordgo.InteractionResponse
-		got = append(got, h.clickAt(w, user, Action{Table: g.table.ID, View: ViewResults, Verb: "review", Arg: "1"}.Encode(), nil))
-		for _, v := range []View{ViewSolo, ViewDaily} {
-			got = append(got, h.clickAt(w, user, Action{Table: g.table.ID, View: v, Verb: "review", Arg: "1"}.Encode(), ephemeralMsg))
+		got = append(got, h.clickAt(w, user, customid.Action{Table: g.table.ID, View: customid.ViewResults, Verb: "review", Arg: "1"}.Encode(), nil))
+		for _, v := range []customid.View{customid.ViewSolo, customid.ViewDaily} {
+			got = append(got, h.clickAt(w, user, customid.Action{Table: g.table.ID, View: v, Verb: "review", Arg: "1"}.Encode(), ephemeralMsg))
 		}
 		for _, r := range got {
 			if r.Data == nil {

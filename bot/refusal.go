@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 )
@@ -14,6 +15,6 @@ func (r *request) refuse(t *Table, err error) error {
 
 // click is what the request's component names, as a session intent's
 // click: the table and state of action a, and the clicker.
-func (r *request) click(a Action) session.Click {
+func (r *request) click(a customid.Action) session.Click {
 	return session.Click{Table: a.Table, Stamp: a.Stamp, User: r.userID}
 }

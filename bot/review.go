@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
@@ -62,7 +63,7 @@ func newReviewCache() *reviewCache {
 // reviewClick answers the Review button of a table's results: the review
 // of the clicker's own seat in that game, from the table while it still
 // holds the game, else from the game's kept record.
-func (b *Bot) reviewClick(r *request, a Action) {
+func (b *Bot) reviewClick(r *request, a customid.Action) {
 	n, _ := strconv.Atoi(a.Arg)
 	key := a.Table + "-" + a.Arg
 	unlock := b.locks.Lock(r.tableKey())
@@ -110,7 +111,7 @@ func (b *Bot) reviewClick(r *request, a Action) {
 }
 
 // reviewPrivate answers the Review button of a finished private game.
-func (b *Bot) reviewPrivate(r *request, a Action) {
+func (b *Bot) reviewPrivate(r *request, a customid.Action) {
 	t, seat, ok := b.seatedTable(r, a.Table)
 	if !ok {
 		return

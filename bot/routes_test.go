@@ -30,7 +30,7 @@ func TestEveryRouteHasAHandler(t *testing.T) {
 			t.Errorf("handler of route %q, which the table does not list", rt)
 		}
 	}
-	if handlerOf(ViewLobby, "white") != nil {
+	if handlerOf(customid.ViewLobby, "white") != nil {
 		t.Fatal("a move routed in the lobby")
 	}
 }

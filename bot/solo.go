@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 
 	"github.com/bwmarrin/discordgo"
@@ -283,7 +284,7 @@ func (c *parCache) par(n int, seed [32]byte) (int, error) {
 }
 
 // privateHint answers the 💡 Hint of a private game's view in place.
-func (b *Bot) privateHint(r *request, a Action) {
+func (b *Bot) privateHint(r *request, a customid.Action) {
 	t, _, adv, ok := b.advise(r, a, func(t *Table, seat int) bool { return t.Stage == StagePlaying && t.Game.MayAct(seat) })
 	if ok {
 		b.answerPrivateAs(r, t, "💡 "+view.HintText(r.lang, adv), view.MoveAction(t, a.View, adv.Move), true)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 
@@ -27,7 +28,7 @@ func moveButtons(t testing.TB, comps []discordgo.MessageComponent) []string {
 	t.Helper()
 	var out []string
 	for _, id := range buttons(comps, "") {
-		a, err := DecodeAction(id)
+		a, err := customid.Decode(id)
 		if err != nil {
 			t.Fatalf("button %q: %v", id, err)
 		}
@@ -443,7 +444,7 @@ func TestUnreadablePrivateGamePutAside(t *testing.T) {
 func hintButton(t testing.TB, comps []discordgo.MessageComponent) string {
 	t.Helper()
 	for _, id := range buttons(comps, "") {
-		if a, err := DecodeAction(id); err == nil && a.Verb == "hint" {
+		if a, err := customid.Decode(id); err == nil && a.Verb == "hint" {
 			return id
 		}
 	}
@@ -462,7 +463,7 @@ func TestSoloViewOffersPrivateHint(t *testing.T) {
 	if hint == "" {
 		t.Fatalf("the solo view has no 💡 Hint button: %v", buttons(resp.Data.Components, ""))
 	}
-	if a, _ := DecodeAction(hint); a.View != ViewSolo {
+	if a, _ := customid.Decode(hint); a.View != customid.ViewSolo {
 		t.Fatalf("the solo view's hint button is of view %c", a.View)
 	}
 	h.dc.mu.Lock()
@@ -479,7 +480,7 @@ func TestSoloViewOffersPrivateHint(t *testing.T) {
 	for _, row := range r.Data.Components {
 		for _, c := range row.(discordgo.ActionsRow).Components {
 			if b, ok := c.(discordgo.Button); ok && b.Style == discordgo.SuccessButton {
-				if a, _ := DecodeAction(b.CustomID); a.Verb == "white" || a.Verb == "color" || a.Verb == "pass" {
+				if a, _ := customid.Decode(b.CustomID); a.Verb == "white" || a.Verb == "color" || a.Verb == "pass" {
 					green++
 				}
 			}
@@ -510,7 +511,7 @@ func TestSoloViewOffersPrivateHint(t *testing.T) {
 		t.Fatalf("a solo game with hints off shows %q", id)
 	}
 	tb, _ = h.bot.loadTable(context.Background(), key)
-	r = h.click("anna", view.ActionID(tb, ViewSolo, "hint", ""), ephemeralMsg)
+	r = h.click("anna", view.ActionID(tb, customid.ViewSolo, "hint", ""), ephemeralMsg)
 	if r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || strings.HasPrefix(r.Data.Content, "💡") || r.Data.Content != LangFor("en").T(msg.HintOff) {
 		t.Fatalf("a forged hint click with hints off: %q", r.Data.Content)
 	}

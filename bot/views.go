@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 
@@ -176,7 +177,7 @@ func handView(rd Renderer, t *Table, seat int, l Lang, sel session.PlaySel, keep
 // playBuilderClick handles the selects of the play builder: each choice
 // updates the private message with the new selection and whether it may be
 // played.
-func (b *Bot) playBuilderClick(r *request, a Action) {
+func (b *Bot) playBuilderClick(r *request, a customid.Action) {
 	t, seat, ok := b.seatedTable(r, a.Table)
 	if !ok {
 		return

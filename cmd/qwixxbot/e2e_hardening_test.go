@@ -12,7 +12,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
-	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/customid"
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/players"
 )
@@ -355,9 +355,9 @@ func TestE2EPrivateGamesUnreachableByForgery(t *testing.T) {
 				continue // no button can name a daily challenge's game
 			}
 			for _, forged := range []string{
-				bot.Action{Table: table, View: bot.ViewResults, Verb: "record", Arg: arg}.Encode(),
-				bot.Action{Table: table, View: bot.ViewResults, Verb: "review", Arg: arg}.Encode(),
-				bot.Action{Table: table, View: bot.ViewSolo, Verb: "review", Arg: arg}.Encode(),
+				customid.Action{Table: table, View: customid.ViewResults, Verb: "record", Arg: arg}.Encode(),
+				customid.Action{Table: table, View: customid.ViewResults, Verb: "review", Arg: arg}.Encode(),
+				customid.Action{Table: table, View: customid.ViewSolo, Verb: "review", Arg: arg}.Encode(),
 			} {
 				leaks("ben's forged "+forged, e.answer(ben.ForgeClick(at, "forged", forged)))
 			}
@@ -366,7 +366,7 @@ func TestE2EPrivateGamesUnreachableByForgery(t *testing.T) {
 		if len(st.Embeds) != 0 {
 			t.Errorf("ben sees anna's private games in her statistics from %s: %+v", at, st.Embeds)
 		}
-		show := bot.Action{Table: anna.ID, View: bot.ViewPeople, Verb: "show"}.Encode()
+		show := customid.Action{Table: anna.ID, View: customid.ViewPeople, Verb: "show"}.Encode()
 		if m := e.answer(ben.ForgeClick(at, "forged", show)); len(m.Embeds) != 0 {
 			t.Errorf("ben's forged Show button posted anna's private games from %s: %+v", at, m.Embeds)
 		}
