@@ -219,6 +219,10 @@ type fakeDiscord struct {
 	// refuseEdits makes channel message edits fail with 400 (as if the
 	// bot had died before sending them: nothing is changed).
 	refuseEdits bool
+	// refuseTokenEdits makes edits of a click's @original through its
+	// token fail with 404 Unknown Message (as Discord does while the
+	// click's own answer has not landed yet).
+	refuseTokenEdits bool
 	// failPosts makes channel posts fail with 503 (a server error, which
 	// the reconciler retries after a backoff).
 	failPosts bool
@@ -301,6 +305,12 @@ func (f *fakeDiscord) InteractionResponseEdit(i *discordgo.Interaction, e *disco
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.edits = append(f.edits, hookEdit{interaction: i.ID, edit: e})
+	if id, ok := f.original[i.ID]; ok && f.refuseTokenEdits {
+		for _, file := range e.Files {
+			readFile(file.Reader)
+		}
+		return nil, unknownMessage(id)
+	}
 	// A click answered by updating its message: @original is that
 	// message, as on Discord (known by the interaction's token alone: the
 	// bot keeps no more of it).
