@@ -226,3 +226,15 @@ func sortedNames[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// BenchmarkDecodeInteractionClick decodes a click on the dice table.
+func BenchmarkDecodeInteractionClick(b *testing.B) {
+	body := guildClick("1700000000000000001", botMessages(b)["table_dice_color_en"])
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeInteraction(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
