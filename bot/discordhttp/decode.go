@@ -165,12 +165,28 @@ func rowComponents(rows []wireRow) ([]discordgo.MessageComponent, bool) {
 	return out, true
 }
 
+// unmarshalRaw is fastjson.Unmarshal with the json.RawMessage values
+// (the interaction's data, the message's components) left in raw, not
+// copied: they are decoded from there before DecodeInteraction returns.
+// Strings are copied: the interaction keeps nothing of raw.
+func unmarshalRaw(raw []byte, x any) error {
+	rest, err := fastjson.Parse(raw, x, fastjson.DontCopyRawMessage)
+	if len(rest) != 0 {
+		if _, ok := err.(*fastjson.SyntaxError); !ok {
+			// As Unmarshal: trailing bytes are the error to report.
+			err = fmt.Errorf("invalid character %q after top-level value", rest[0])
+		}
+	}
+	return err
+}
+
 // DecodeInteraction decodes an interaction as Discord POSTs it to the
 // interactions endpoint (the same object as the gateway's
-// INTERACTION_CREATE), reading only the fields the bot reads.
+// INTERACTION_CREATE), reading only the fields the bot reads. The
+// interaction keeps no reference to raw.
 func DecodeInteraction(raw []byte) (*discordgo.Interaction, error) {
 	var w wireInteraction
-	if err := fastjson.Unmarshal(raw, &w); err != nil {
+	if err := unmarshalRaw(raw, &w); err != nil {
 		return nil, fmt.Errorf("decode interaction: %w", err)
 	}
 	i := &discordgo.Interaction{ID: w.ID, AppID: w.AppID, Type: w.Type, GuildID: w.GuildID, ChannelID: w.ChannelID,

@@ -172,3 +172,36 @@ func FuzzDecodeComponents(f *testing.F) {
 		checkComponentsAsDiscordgo(t, raw)
 	})
 }
+
+// TestDecodeInteractionKeepsNothingOfItsInput: the endpoint reuses a
+// request's buffer once the interaction is decoded, so the interaction
+// must not refer to it: overwriting the input after decoding changes
+// nothing in what was decoded.
+func TestDecodeInteractionKeepsNothingOfItsInput(t *testing.T) {
+	inputs := map[string][]byte{"command": commandJSON("1"), "click": clickJSON("2"),
+		"modal": []byte(`{"id":"3","type":5,"token":"t","channel_id":"4","user":{"id":"5","username":"u"},"data":{"custom_id":"m","components":[{"type":1,"components":[{"type":4,"custom_id":"f","value":"typed"}]}]}}`)}
+	for name, m := range botMessages(t) {
+		inputs[name] = guildClick("9", m)
+	}
+	for name, raw := range inputs {
+		want, err := DecodeInteraction(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		buf := append([]byte(nil), raw...)
+		got, err := DecodeInteraction(buf)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for k := range buf {
+			buf[k] = 'X'
+		}
+		if !reflect.DeepEqual(got, want) {
+			gj, _ := json.Marshal(got)
+			t.Errorf("%s: changed with its input: %s", name, gj)
+		}
+	}
+	if _, err := DecodeInteraction([]byte(`{"type":2} x`)); err == nil {
+		t.Error("trailing bytes decoded")
+	}
+}
