@@ -3,6 +3,7 @@ package discordhttp
 import (
 	"bytes"
 	"io"
+	"mime"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,10 +50,34 @@ func TestRequestBodyAsDiscordgo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotBody := b.b
-			if len(gotBody) != cap(gotBody) {
-				t.Errorf("request %d files %d: a body of %d bytes in a buffer of %d", di, fi, len(gotBody), cap(gotBody))
+			gotBody, err := io.ReadAll(b.reader())
+			if err != nil {
+				t.Fatal(err)
 			}
+			if int64(len(gotBody)) != b.size {
+				t.Errorf("request %d files %d: a body of %d bytes said to be %d", di, fi, len(gotBody), b.size)
+			}
+			// Written in pieces (the endpoint's answers), in a reused
+			// buffer: the same bytes, but for the boundary.
+			buffered, err := bufferFiles(files())
+			if err != nil {
+				t.Fatal(err)
+			}
+			pb, err := pooledRequestBody(data, buffered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var written bytes.Buffer
+			if err := pb.writeTo(&written); err != nil {
+				t.Fatal(err)
+			}
+			if pb.size != int64(written.Len()) || pb.buf == nil {
+				t.Errorf("request %d files %d: pooled body of %d bytes said to be %d (buffer %v)", di, fi, written.Len(), pb.size, pb.buf != nil)
+			}
+			if got, want := sameButBoundary(written.String(), pb.contentType), sameButBoundary(string(gotBody), b.contentType); got != want {
+				t.Errorf("request %d files %d: written\n%q\nwant\n%q", di, fi, got, want)
+			}
+			pb.release()
 			if fi == 0 {
 				if ours, _ := discordjson.Request(data); b.contentType != "application/json" || !bytes.Equal(gotBody, ours) {
 					t.Errorf("request %d without files: %s %s", di, b.contentType, gotBody)
@@ -73,6 +98,67 @@ func TestRequestBodyAsDiscordgo(t *testing.T) {
 			if !reflect.DeepEqual(gp, wp) {
 				t.Errorf("request %d files %d: parts %q, want %q", di, fi, gp, wp)
 			}
+		}
+	}
+}
+
+// sameButBoundary is a body with its multipart boundary (from contentType)
+// replaced by a fixed one.
+func sameButBoundary(b, contentType string) string {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil || params["boundary"] == "" {
+		return contentType + "\n" + b
+	}
+	return strings.ReplaceAll(contentType+"\n"+b, params["boundary"], "BOUNDARY")
+}
+
+// TestBodyReadInAnyPieces: a body of files read with buffers of any size,
+// from a reader part-read, or written to a writer (io.Copy takes WriteTo),
+// or asked again (GetBody), is the same bytes.
+func TestBodyReadInAnyPieces(t *testing.T) {
+	png := bytes.Repeat([]byte("0123456789abcdefghij"), 2000)
+	data := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{Content: "x"}}
+	b, err := requestBody(data, []*discordgo.File{
+		{Name: "a.png", ContentType: "image/png", Reader: bytes.NewReader(png)},
+		{Name: "b.png", ContentType: "image/png", Reader: io.NewSectionReader(bytes.NewReader(png), 7, 1234)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole bytes.Buffer
+	if err := b.writeTo(&whole); err != nil {
+		t.Fatal(err)
+	}
+	if int64(whole.Len()) != b.size || !bytes.Contains(whole.Bytes(), png) || !bytes.Contains(whole.Bytes(), png[7:7+1234]) {
+		t.Fatalf("written: %d bytes, size %d, pictures in it: %v", whole.Len(), b.size, bytes.Contains(whole.Bytes(), png))
+	}
+	for _, size := range []int{1, 7, 100, 4096, 1 << 20} {
+		r := b.reader()
+		var got []byte
+		buf := make([]byte, size)
+		for {
+			n, err := r.Read(buf)
+			got = append(got, buf[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, whole.Bytes()) {
+			t.Errorf("read %d bytes at a time: differs", size)
+		}
+		// Part read, then copied: the rest.
+		r = b.reader()
+		first := make([]byte, size%1000+1)
+		n, _ := io.ReadFull(r, first)
+		var rest bytes.Buffer
+		if _, err := io.Copy(&rest, r); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(append(first[:n], rest.Bytes()...), whole.Bytes()) {
+			t.Errorf("%d bytes read, then the rest copied: differs", n)
 		}
 	}
 }

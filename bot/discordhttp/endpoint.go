@@ -363,11 +363,14 @@ func deferTypeOf(t discordgo.InteractionType) (discordgo.InteractionResponseType
 	return 0, false
 }
 
-// writeBody writes an answer as the HTTP response.
+// writeBody writes an answer as the HTTP response, its pieces one by
+// one, and releases its buffer.
 func writeBody(w http.ResponseWriter, b body) error {
-	w.Header().Set("Content-Type", b.contentType)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b.b)))
-	if _, err := w.Write(b.b); err != nil {
+	defer b.release()
+	h := w.Header()
+	h["Content-Type"] = []string{b.contentType}
+	h["Content-Length"] = []string{strconv.FormatInt(b.size, 10)}
+	if err := b.writeTo(w); err != nil {
 		return fmt.Errorf("writing the answer: %w", withoutAddress(err))
 	}
 	// Out now, not when the handler returns: the bot goes on (and may
@@ -386,11 +389,14 @@ func (p *pending) Answer(ctx context.Context, i *discordgo.Interaction, resp *di
 	if err != nil {
 		return err
 	}
-	b, err := requestBody(resp, files.fresh())
+	b, err := pooledRequestBody(resp, files)
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: encoding the answer: %w", err)
 	}
 	p.mu.Lock()
+	if p.state != waiting {
+		b.release() // not written: the answer goes by webhook
+	}
 	switch p.state {
 	case waiting:
 		p.state = answered

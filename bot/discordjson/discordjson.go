@@ -9,6 +9,8 @@
 package discordjson
 
 import (
+	"sync"
+
 	"github.com/bwmarrin/discordgo"
 	fastjson "github.com/segmentio/encoding/json"
 )
@@ -20,27 +22,54 @@ import (
 // each inside its parent, which then checks and copies the child's
 // output again (that was about 3 % of the bot's time per click).
 func Request(data any) ([]byte, error) {
+	bp := buffers.Get().(*[]byte)
+	out, err := AppendRequest((*bp)[:0], data)
+	var b []byte
+	if err == nil {
+		b = append(make([]byte, 0, len(out)), out...)
+	}
+	if cap(out) <= keepBuffer {
+		*bp = out[:0]
+		buffers.Put(bp)
+	}
+	return b, err
+}
+
+// buffers are Request's buffers; those grown past keepBuffer are left to
+// the collector.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+const keepBuffer = 256 << 10
+
+// AppendRequest appends Request(data) to dst.
+func AppendRequest(dst []byte, data any) ([]byte, error) {
 	switch d := data.(type) {
 	case *discordgo.InteractionResponse:
 		if d.Data == nil {
-			return fastjson.Marshal(responseWire{Type: d.Type})
+			return appendFast(dst, responseWire{Type: d.Type})
 		}
 		if comps, ok := wireComponents(d.Data.Components); ok {
-			return fastjson.Marshal(responseWire{Type: d.Type, Data: &responseDataWire{*d.Data, comps}})
+			return appendFast(dst, responseWire{Type: d.Type, Data: &responseDataWire{*d.Data, comps}})
 		}
 	case *discordgo.WebhookParams:
 		if comps, ok := wireComponents(d.Components); ok {
-			return fastjson.Marshal(paramsWire{*d, comps})
+			return appendFast(dst, paramsWire{*d, comps})
 		}
 	case *discordgo.WebhookEdit:
 		if d.Components == nil {
-			return fastjson.Marshal(editWire{WebhookEdit: *d})
+			return appendFast(dst, editWire{WebhookEdit: *d})
 		}
 		if comps, ok := wireComponents(*d.Components); ok {
-			return fastjson.Marshal(editWire{*d, &comps})
+			return appendFast(dst, editWire{*d, &comps})
 		}
 	}
-	return discordgo.Marshal(data)
+	b, err := discordgo.Marshal(data)
+	return append(dst, b...), err
+}
+
+// appendFast appends x's JSON as segmentio's Marshal writes it.
+func appendFast(dst []byte, x any) ([]byte, error) {
+	return fastjson.Append(dst, x, fastjson.EscapeHTML|fastjson.SortMapKeys)
 }
 
 // The requests with their components replaced (the outer field hides the
