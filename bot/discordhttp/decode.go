@@ -3,6 +3,7 @@ package discordhttp
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/bwmarrin/discordgo"
 	fastjson "github.com/segmentio/encoding/json"
@@ -99,12 +100,36 @@ func decodeComponents(raw []byte) ([]discordgo.MessageComponent, error) {
 // fastComponents decodes components that are action rows of buttons and
 // select menus in one pass, or says it cannot.
 func fastComponents(raw []byte) ([]discordgo.MessageComponent, bool) {
-	var rows []wireRow
-	if fastjson.Unmarshal(raw, &rows) != nil {
-		return nil, false
+	sp := rowScratch.Get().(*[]wireRow)
+	rows := (*sp)[:0]
+	var comps []discordgo.MessageComponent
+	ok := fastjson.Unmarshal(raw, &rows) == nil
+	if ok {
+		comps, ok = rowComponents(rows)
 	}
-	return rowComponents(rows)
+	// Zeroed for the next decode (segmentio decodes into a slice's
+	// elements where they lie, and keeps what a key left out): the
+	// components made hold their own copies of the rows' fields, and the
+	// pointers in them (emoji, options) are no longer the scratch's.
+	rows = rows[:cap(rows)]
+	leaves := 0
+	for k := range rows {
+		l := rows[k].Components[:cap(rows[k].Components)]
+		clear(l)
+		leaves += len(l)
+		rows[k] = wireRow{Components: l[:0]}
+	}
+	if len(rows) <= 10 && leaves <= 100 {
+		*sp = rows[:0]
+		rowScratch.Put(sp)
+	}
+	return comps, ok
 }
+
+// rowScratch are the rows fastComponents decodes into, reused (a message
+// has at most 5 rows of 5 components; segmentio makes room for 10 at a
+// time).
+var rowScratch = sync.Pool{New: func() any { return new([]wireRow) }}
 
 // rowComponents are rows as discordgo's components, or false if one is
 // not an action row of buttons and select menus (or is null).
