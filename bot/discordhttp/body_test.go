@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"io"
 	"mime"
+	"net/http"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -159,6 +162,64 @@ func TestBodyReadInAnyPieces(t *testing.T) {
 		}
 		if !bytes.Equal(append(first[:n], rest.Bytes()...), whole.Bytes()) {
 			t.Errorf("%d bytes read, then the rest copied: differs", n)
+		}
+	}
+}
+
+// TestInteractionRequestBodyInPiecesWithLength: a request to Discord with a
+// picture goes with its Content-Length (not chunked), and an attempt sent
+// again after a server error carries the same body, picture included.
+func TestInteractionRequestBodyInPiecesWithLength(t *testing.T) {
+	picture := bytes.Repeat([]byte("\x89PNG 40 KB "), 4000)
+	type seen struct {
+		length  int64
+		chunked bool
+		body    []byte
+	}
+	var mu sync.Mutex
+	var reqs []seen
+	is, _, _ := interactionServerSeeing(t, func(n int, _ fakeRequest, w http.ResponseWriter) {
+		if n < 2 {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	inner := is.Client.Transport
+	is.Client.Transport = roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		reqs = append(reqs, seen{r.ContentLength, slices.Contains(r.TransferEncoding, "chunked"), b})
+		mu.Unlock()
+		if r.GetBody == nil {
+			t.Error("no GetBody: the client cannot send the body again")
+		} else if again, err := r.GetBody(); err != nil {
+			t.Error(err)
+		} else if b2, _ := io.ReadAll(again); !bytes.Equal(b2, b) {
+			t.Error("GetBody gives another body")
+		}
+		r2 := r.Clone(r.Context())
+		r2.Body = io.NopCloser(bytes.NewReader(b))
+		return inner.RoundTrip(r2)
+	})
+	err := is.InteractionRespond(unitInteraction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: &discordgo.InteractionResponseData{Content: "moved",
+			Files: []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(picture)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (two server errors)", len(reqs))
+	}
+	for k, r := range reqs {
+		if r.length != int64(len(r.body)) || r.chunked || !bytes.Contains(r.body, picture) || !bytes.Equal(r.body, reqs[0].body) {
+			t.Errorf("attempt %d: Content-Length %d for %d bytes, chunked %v, picture in it %v, as the first %v",
+				k, r.length, len(r.body), r.chunked, bytes.Contains(r.body, picture), bytes.Equal(r.body, reqs[0].body))
 		}
 	}
 }
