@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -141,12 +142,23 @@ func (e *Endpoint) Wait() { e.inflight.Wait() }
 // Verify reports whether the request's signature headers sign body with
 // key, with a timestamp within MaxSignatureAge of now.
 func Verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) error {
-	sigHex, ts := h.Get("X-Signature-Ed25519"), h.Get("X-Signature-Timestamp")
+	ts := h.Get("X-Signature-Timestamp")
+	return verifySigned(key, h, ts, append([]byte(ts), body...), now)
+}
+
+// verifySigned is Verify of signed, the timestamp ts followed by the body,
+// as the signature signs them (the endpoint reads the body after ts, and
+// verifies it without a copy).
+func verifySigned(key ed25519.PublicKey, h http.Header, ts string, signed []byte, now time.Time) error {
+	sigHex := h.Get("X-Signature-Ed25519")
 	if sigHex == "" || ts == "" {
 		return errors.New("missing signature headers")
 	}
-	sig, err := hex.DecodeString(sigHex)
-	if err != nil || len(sig) != ed25519.SignatureSize {
+	var sig [ed25519.SignatureSize]byte
+	if len(sigHex) != 2*len(sig) {
+		return errors.New("malformed signature")
+	}
+	if _, err := hex.Decode(sig[:], []byte(sigHex)); err != nil {
 		return errors.New("malformed signature")
 	}
 	secs, err := strconv.ParseInt(ts, 10, 64)
@@ -156,12 +168,58 @@ func Verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) er
 	if d := now.Sub(time.Unix(secs, 0)); d > MaxSignatureAge || d < -MaxSignatureAge {
 		return fmt.Errorf("timestamp %s off by %v", ts, d.Round(time.Second))
 	}
-	msg := make([]byte, 0, len(ts)+len(body))
-	msg = append(append(msg, ts...), body...)
-	if !ed25519.Verify(key, msg, sig) {
+	if !ed25519.Verify(key, signed, sig[:]) {
 		return errors.New("bad signature")
 	}
 	return nil
+}
+
+// The buffers request bodies are read into, reused: a request's body
+// is garbage once it is decoded (the interaction holds copies of what it
+// keeps). Buffers grown past keepBodyBuffer are left to the collector.
+var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+const keepBodyBuffer = 64 << 10
+
+// readBody reads r's body after prefix into a buffer of bodyBuffers, the
+// size its Content-Length says (when it says one), at most
+// MaxInteractionBody (else an *http.MaxBytesError, before reading when
+// Content-Length says it is larger). The caller puts the buffer back.
+func readBody(w http.ResponseWriter, r *http.Request, prefix string) (*[]byte, error) {
+	if r.ContentLength > MaxInteractionBody {
+		return nil, &http.MaxBytesError{Limit: MaxInteractionBody}
+	}
+	bp := bodyBuffers.Get().(*[]byte)
+	b := append((*bp)[:0], prefix...)
+	if r.ContentLength > 0 {
+		// One more byte: io.EOF comes without growing the buffer.
+		b = slices.Grow(b, int(r.ContentLength)+1)
+	}
+	body := http.MaxBytesReader(w, r.Body, MaxInteractionBody)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, len(b))
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*bp = b
+			return bp, nil
+		}
+		if err != nil {
+			*bp = b
+			putBody(bp)
+			return nil, err
+		}
+	}
+}
+
+// putBody puts a body's buffer back into bodyBuffers.
+func putBody(bp *[]byte) {
+	if cap(*bp) <= keepBodyBuffer {
+		*bp = (*bp)[:0]
+		bodyBuffers.Put(bp)
+	}
 }
 
 // ServeHTTP answers one POST from Discord.
@@ -171,7 +229,8 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxInteractionBody))
+	ts := r.Header.Get("X-Signature-Timestamp")
+	bp, err := readBody(w, r, ts)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -183,13 +242,15 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad body", http.StatusBadRequest)
 		return
 	}
-	if err := Verify(e.key, r.Header, body, e.now()); err != nil {
+	if err := verifySigned(e.key, r.Header, ts, *bp, e.now()); err != nil {
+		putBody(bp)
 		// Discord sends bad signatures on purpose to check this.
 		e.log.Info().Err(err).Str("remote", r.RemoteAddr).Msg("interactions endpoint: refused")
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	i, err := DecodeInteraction(body)
+	i, err := DecodeInteraction((*bp)[len(ts):])
+	putBody(bp)
 	if err != nil {
 		e.log.Warn().Err(err).Msg("interactions endpoint: undecodable interaction")
 		http.Error(w, "bad interaction", http.StatusBadRequest)
@@ -302,11 +363,14 @@ func deferTypeOf(t discordgo.InteractionType) (discordgo.InteractionResponseType
 	return 0, false
 }
 
-// writeBody writes an answer as the HTTP response.
+// writeBody writes an answer as the HTTP response, its pieces one by
+// one, and releases its buffer.
 func writeBody(w http.ResponseWriter, b body) error {
-	w.Header().Set("Content-Type", b.contentType)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b.b)))
-	if _, err := w.Write(b.b); err != nil {
+	defer b.release()
+	h := w.Header()
+	h["Content-Type"] = []string{b.contentType}
+	h["Content-Length"] = []string{strconv.FormatInt(b.size, 10)}
+	if err := b.writeTo(w); err != nil {
 		return fmt.Errorf("writing the answer: %w", withoutAddress(err))
 	}
 	// Out now, not when the handler returns: the bot goes on (and may
@@ -325,11 +389,14 @@ func (p *pending) Answer(ctx context.Context, i *discordgo.Interaction, resp *di
 	if err != nil {
 		return err
 	}
-	b, err := requestBody(resp, files.fresh())
+	b, err := pooledRequestBody(resp, files)
 	if err != nil {
 		return fmt.Errorf("interactions endpoint: encoding the answer: %w", err)
 	}
 	p.mu.Lock()
+	if p.state != waiting {
+		b.release() // not written: the answer goes by webhook
+	}
 	switch p.state {
 	case waiting:
 		p.state = answered

@@ -482,3 +482,49 @@ func TestDecodeInteractionAsDiscordgo(t *testing.T) {
 		t.Error("data of the wrong shape decoded")
 	}
 }
+
+// TestEndpointBodiesWithoutLength: a body sent without a Content-Length
+// (chunked) is read as well, and refused with 413 past
+// MaxInteractionBody; bodies read one after another into the reused
+// buffers each decode as themselves.
+func TestEndpointBodiesWithoutLength(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	rig := newEndpointRig(t, func(i *discordgo.Interaction, to bot.Answerer) {
+		mu.Lock()
+		seen = append(seen, i.ID)
+		mu.Unlock()
+		answerText("ok")(i, to)
+	}, nil)
+	post := func(body []byte) int {
+		ts := strconv.FormatInt(time.Now().Unix(), 10)
+		// A reader of unknown length: the client sends it chunked.
+		req, err := http.NewRequest(http.MethodPost, rig.url, io.MultiReader(bytes.NewReader(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(rig.priv, append([]byte(ts), body...))))
+		req.Header.Set("X-Signature-Timestamp", ts)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	big := append(clickJSON("20"), bytes.Repeat([]byte(" "), 40<<10)...) // grows the buffer past its first size
+	for _, body := range [][]byte{commandJSON("21"), big, clickJSON("22"), commandJSON("23")} {
+		if c := post(body); c != http.StatusOK {
+			t.Errorf("chunked body of %d bytes: %d", len(body), c)
+		}
+	}
+	if c := post(append(commandJSON("24"), bytes.Repeat([]byte(" "), MaxInteractionBody)...)); c != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversize chunked body: %d, want 413", c)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"21", "20", "22", "23"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("the bot was handed %v, want %v", seen, want)
+	}
+}

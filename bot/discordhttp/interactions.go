@@ -180,7 +180,7 @@ type bufferedFiles struct {
 func bufferFiles(files []*discordgo.File) (bufferedFiles, error) {
 	b := bufferedFiles{files: files, data: make([]piece, len(files))}
 	for k, f := range files {
-		d, err := fileData(f.Reader)
+		d, err := readFile(f.Reader)
 		if err != nil {
 			return b, fmt.Errorf("reading %s: %w", f.Name, err)
 		}
@@ -364,8 +364,15 @@ func (s *InteractionSession) interactionRequest(method, url string, body body, o
 		if s.Token != "" {
 			req.Header.Set("authorization", s.Token)
 		}
-		if body.b != nil {
+		if body.contentType != "" {
 			req.Header.Set("Content-Type", body.contentType)
+			// The body in pieces, its length known, and read again from
+			// its start if the client sends it again.
+			req.ContentLength = body.size
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.reader()), nil }
+			if body.size == 0 {
+				req.Body, req.GetBody = http.NoBody, nil
+			}
 		}
 		req.Header.Set("User-Agent", s.UserAgent)
 		cfg := &discordgo.RequestConfig{

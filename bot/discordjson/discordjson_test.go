@@ -62,6 +62,12 @@ func TestRequestAsDiscordgo(t *testing.T) {
 		if !sameJSON(t, got, want) {
 			t.Errorf("request %d: %s\nwant %s", di, got, want)
 		}
+		// Appended after what a buffer holds, it is the same bytes.
+		prefix := []byte("--framing\r\n")
+		app, err := AppendRequest(prefix[:len(prefix):len(prefix)], data)
+		if err != nil || string(app) != string(prefix)+string(got) {
+			t.Errorf("request %d appended: %s (%v), want %s after the prefix", di, app, err, got)
+		}
 	}
 	for ci, comps := range [][]discordgo.MessageComponent{rows, odd, empty, nil} {
 		want, _ := discordgo.Marshal(comps)
