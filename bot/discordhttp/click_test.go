@@ -193,7 +193,7 @@ func BenchmarkEndpointClick(b *testing.B) {
 	}
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	sig := hex.EncodeToString(ed25519.Sign(priv, append([]byte(ts), body...)))
-	e := NewEndpoint(pub, func(i *discordgo.Interaction, to bot.Answerer) {
+	e := NewEndpoint(mustPublicKey(b, pub), func(i *discordgo.Interaction, to bot.Answerer) {
 		d := data
 		d.Files = []*discordgo.File{{Name: "table.png", ContentType: "image/png", Reader: bytes.NewReader(png)}}
 		d.Attachments = &[]*discordgo.MessageAttachment{{ID: "0", Filename: "table.png"}}

@@ -68,7 +68,7 @@ type Webhooks interface {
 // is the deferred answer (5 for a command, 6 for a click) and the bot's
 // answer follows through Webhooks.
 type Endpoint struct {
-	key    ed25519.PublicKey
+	key    *PublicKey
 	handle func(i *discordgo.Interaction, to bot.Answerer)
 	hooks  Webhooks
 	log    zerolog.Logger
@@ -81,23 +81,10 @@ type Endpoint struct {
 	inflight sync.WaitGroup
 }
 
-// ParsePublicKey reads an application's public key as the developer
-// portal shows it (64 hexadecimal digits).
-func ParsePublicKey(s string) (ed25519.PublicKey, error) {
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		return nil, fmt.Errorf("public key: not hexadecimal: %w", err)
-	}
-	if len(b) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("public key: %d bytes, want %d (64 hexadecimal digits)", len(b), ed25519.PublicKeySize)
-	}
-	return ed25519.PublicKey(b), nil
-}
-
 // NewEndpoint makes the endpoint for the application's public key: handle
 // (the bot's HandleVia) answers each interaction, hooks carry the answers
 // that come after a deferred one.
-func NewEndpoint(key ed25519.PublicKey, handle func(i *discordgo.Interaction, to bot.Answerer), hooks Webhooks, log zerolog.Logger) *Endpoint {
+func NewEndpoint(key *PublicKey, handle func(i *discordgo.Interaction, to bot.Answerer), hooks Webhooks, log zerolog.Logger) *Endpoint {
 	return &Endpoint{key: key, handle: handle, hooks: hooks, log: log, now: time.Now, deferAfter: DeferAfter, timeouts: defaultTimeouts}
 }
 
@@ -141,7 +128,7 @@ func (e *Endpoint) Wait() { e.inflight.Wait() }
 
 // Verify reports whether the request's signature headers sign body with
 // key, with a timestamp within MaxSignatureAge of now.
-func Verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) error {
+func Verify(key *PublicKey, h http.Header, body []byte, now time.Time) error {
 	ts := h.Get("X-Signature-Timestamp")
 	return verifySigned(key, h, ts, append([]byte(ts), body...), now)
 }
@@ -149,7 +136,7 @@ func Verify(key ed25519.PublicKey, h http.Header, body []byte, now time.Time) er
 // verifySigned is Verify of signed, the timestamp ts followed by the body,
 // as the signature signs them (the endpoint reads the body after ts, and
 // verifies it without a copy).
-func verifySigned(key ed25519.PublicKey, h http.Header, ts string, signed []byte, now time.Time) error {
+func verifySigned(key *PublicKey, h http.Header, ts string, signed []byte, now time.Time) error {
 	sigHex := h.Get("X-Signature-Ed25519")
 	if sigHex == "" || ts == "" {
 		return errors.New("missing signature headers")
@@ -168,7 +155,7 @@ func verifySigned(key ed25519.PublicKey, h http.Header, ts string, signed []byte
 	if d := now.Sub(time.Unix(secs, 0)); d > MaxSignatureAge || d < -MaxSignatureAge {
 		return fmt.Errorf("timestamp %s off by %v", ts, d.Round(time.Second))
 	}
-	if !ed25519.Verify(key, signed, sig[:]) {
+	if !key.Verify(signed, sig[:]) {
 		return errors.New("bad signature")
 	}
 	return nil

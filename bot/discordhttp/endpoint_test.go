@@ -85,7 +85,7 @@ func newEndpointRig(t *testing.T, handle func(i *discordgo.Interaction, to bot.A
 		t.Fatal(err)
 	}
 	rig := &endpointRig{priv: priv, hook: newHookRecorder()}
-	rig.e = NewEndpoint(pub, func(i *discordgo.Interaction, to bot.Answerer) {
+	rig.e = NewEndpoint(mustPublicKey(t, pub), func(i *discordgo.Interaction, to bot.Answerer) {
 		rig.mu.Lock()
 		rig.calls++
 		rig.mu.Unlock()

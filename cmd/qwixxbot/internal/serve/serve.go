@@ -5,7 +5,6 @@ package serve
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -209,7 +208,7 @@ func newSession(cfg config.Discord, so Options, met *metrics) (*discordgo.Sessio
 // listenEndpoint takes the interactions endpoint's address and parses
 // the application's public key, or returns a nil listener when the
 // endpoint is off.
-func listenEndpoint(cfg config.Discord) (net.Listener, ed25519.PublicKey, error) {
+func listenEndpoint(cfg config.Discord) (net.Listener, *discordhttp.PublicKey, error) {
 	if cfg.InteractionsAddr == "" {
 		return nil, nil, nil
 	}
