@@ -377,10 +377,10 @@ func FuzzVerifyAsCryptoEd25519(f *testing.F) {
 			} else {
 				msg = []byte{x}
 			}
-		case 3: // S + nℓ
-			sig = sigWithS(sig, new(big.Int).Add(leInt(sig[32:]), new(big.Int).Mul(order, big.NewInt(int64(x%16)+1))))
+		case 3: // S + nℓ (n ≤ 14: 15ℓ < 2²⁵⁶)
+			sig = sigWithS(sig, new(big.Int).Add(leInt(sig[32:]), new(big.Int).Mul(order, big.NewInt(int64(x%14)+1))))
 		case 4: // the length changed
-			n := int(at) % 130
+			n := int(at) % 129
 			if n == 64 {
 				n = 65
 			}
