@@ -12,7 +12,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -346,6 +348,30 @@ func TestVerifyStoredVectorsAsCryptoEd25519(t *testing.T) {
 	if compared < 200 || accepted < 50 || refusedKeys == 0 {
 		t.Errorf("%d compared, %d accepted, %d keys refused: the vectors are not all read", compared, accepted, refusedKeys)
 	}
+}
+
+// The endpoint verifies its requests concurrently with the one key: its
+// tables are only read (go test -race would see a write).
+func TestPublicKeyVerifiesConcurrently(t *testing.T) {
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, 32))
+	k := mustPublicKey(t, priv.Public().(ed25519.PublicKey))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				msg := []byte(strconv.Itoa(g*1000 + i))
+				sig := ed25519.Sign(priv, msg)
+				if !k.Verify(msg, sig) {
+					t.Errorf("goroutine %d: signature %d refused", g, i)
+				}
+				sig[i%64] ^= 4
+				if k.Verify(msg, sig) {
+					t.Errorf("goroutine %d: altered signature %d accepted", g, i)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // FuzzVerifyAsCryptoEd25519 compares Verify with crypto/ed25519.Verify on

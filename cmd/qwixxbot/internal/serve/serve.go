@@ -59,6 +59,10 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if err := supported(cfg.Discord); err != nil {
 		return err
 	}
+	publicKey, err := endpointKey(cfg.Discord)
+	if err != nil {
+		return err
+	}
 	met := newMetrics()
 	st, err := OpenStore(cfg.Store.Path, store.WithLogger(log), store.WithRetention(Retention(cfg.Store)), store.WithCommitObserver(met.observeCommit))
 	if err != nil {
@@ -97,7 +101,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	}
 	// Discord's HTTP interactions endpoint, a second way in: its address
 	// is taken now, so that a port in use stops the bot at once.
-	endpoint, publicKey, err := listenEndpoint(cfg.Discord)
+	endpoint, err := listenEndpoint(cfg.Discord)
 	if err != nil {
 		return err
 	}
@@ -205,22 +209,32 @@ func newSession(cfg config.Discord, so Options, met *metrics) (*discordgo.Sessio
 	return s, nil
 }
 
-// listenEndpoint takes the interactions endpoint's address and parses
-// the application's public key, or returns a nil listener when the
-// endpoint is off.
-func listenEndpoint(cfg config.Discord) (net.Listener, *discordhttp.PublicKey, error) {
+// endpointKey is the application's public key, made ready to verify
+// the interactions endpoint's requests, or nil when the endpoint is off.
+// A key no key pair has (no point of the curve, or one of small order)
+// stops the start before anything opens.
+func endpointKey(cfg config.Discord) (*discordhttp.PublicKey, error) {
 	if cfg.InteractionsAddr == "" {
-		return nil, nil, nil
+		return nil, nil
 	}
-	publicKey, err := discordhttp.ParsePublicKey(cfg.PublicKey)
+	k, err := discordhttp.ParsePublicKey(cfg.PublicKey)
 	if err != nil {
-		return nil, nil, fmt.Errorf("discord.public_key: %w", err)
+		return nil, fmt.Errorf("discord.public_key: %w (copy it from the developer portal's General Information > Public Key)", err)
+	}
+	return k, nil
+}
+
+// listenEndpoint takes the interactions endpoint's address, or returns a
+// nil listener when the endpoint is off.
+func listenEndpoint(cfg config.Discord) (net.Listener, error) {
+	if cfg.InteractionsAddr == "" {
+		return nil, nil
 	}
 	endpoint, err := net.Listen("tcp", cfg.InteractionsAddr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("discord.interactions_addr: %w", err)
+		return nil, fmt.Errorf("discord.interactions_addr: %w", err)
 	}
-	return endpoint, publicKey, nil
+	return endpoint, nil
 }
 
 // addHandlers hands the gateway's events to b and returns where the first
