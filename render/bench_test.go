@@ -168,8 +168,7 @@ func BenchmarkGameTables(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		if i%len(vs) == 0 {
-			bands.SetBudget(0)
-			bands.SetBudget(bandBudget)
+			resetEncodeCaches()
 		}
 		out, err := Table(vs[i%len(vs)], l)
 		if err != nil {

@@ -1,0 +1,7 @@
+package render
+
+// resetEncodeCaches empties the caches of compressed PNG parts.
+func resetEncodeCaches() {
+	bands.SetBudget(0)
+	bands.SetBudget(bandBudget)
+}
