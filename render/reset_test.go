@@ -4,4 +4,6 @@ package render
 func resetEncodeCaches() {
 	bands.SetBudget(0)
 	bands.SetBudget(bandBudget)
+	sectionBands.SetBudget(0)
+	sectionBands.SetBudget(bandBudget)
 }

@@ -1,0 +1,223 @@
+package render
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/qwixxbot/qwixxbot/game"
+	"github.com/qwixxbot/qwixxbot/render/lru"
+)
+
+// The table and the sheet are made of sections, runs of whole rows each
+// drawn from inputs of its own: the top (the dice or the card display), a
+// player's panel, the scoring strip. From one state of a game to the next
+// most sections show the same inputs (a cross changes one player's panel,
+// a roll the dice), so a section's compressed bands are kept under its
+// inputs (sectionKey …) and a section whose inputs did not change is
+// neither drawn, nor hashed, nor compressed: its bands are copied into the
+// PNG. A section that changed is drawn alone, on a canvas of its rows, and
+// its bands go through the band cache (png.go), so only the bands whose
+// pixels changed are compressed. Its bands end where its content changes
+// on its own (a panel's header, each of its rows), so a cross or the
+// active player's mark changes one band, not the two or three 16-row
+// bands it straddled.
+//
+// A section's pixels are those the whole picture has in its rows (nothing
+// is drawn across a section's edge): TestSectionsDrawAsWhole compares the
+// decoded pictures with pictures drawn whole, over games of every
+// variant, 2 to 5 players, every language's labels and bidi names.
+
+// section is a run of rows of a picture.
+type section struct {
+	key  any   // comparable, everything the rows show; nil: never kept
+	h    int   // rows
+	cuts []int // ends of bands inside the section, ascending, 0 < cut < h
+	// draw draws the rows on c, a Width × h canvas filled with the page
+	// colour, with the section's top at y 0.
+	draw func(c canvas)
+}
+
+// sectionBands holds the compressed bands of sections by their keys, least
+// recently used out first. The bands are shared with the band cache, so
+// the two together hold about one copy of each.
+var sectionBands = lru.New[any](bandBudget, func(bs []*band) int {
+	n := 0
+	for _, b := range bs {
+		n += len(b.z)
+	}
+	return n
+})
+
+// encodeSections draws what it must of the sections, one under the other,
+// and returns the PNG of the Width-wide picture they make.
+func encodeSections(secs []section, what string) ([]byte, error) {
+	var all [24]*band
+	bs := all[:0]
+	ht := 0
+	for _, s := range secs {
+		var sb []*band
+		var err error
+		if s.key == nil {
+			sb, err = drawSection(s)
+		} else {
+			sb, err = sectionBands.GetOrLoad(s.key, func() ([]*band, error) { return drawSection(s) })
+		}
+		if err != nil {
+			return nil, fmt.Errorf("render: %s: %w", what, err)
+		}
+		bs = append(bs, sb...)
+		ht += s.h
+	}
+	return writePNG(nil, Width, ht, palette, bs), nil
+}
+
+// maxBandRows is the most rows a section's band has: a longer run between
+// two cuts is compressed in bands of bandRows.
+const maxBandRows = 48
+
+// drawSection draws section s and compresses its bands.
+func drawSection(s section) ([]*band, error) {
+	c := pooledPage(Width, s.h)
+	defer func() { pix := c.p.Pix[:cap(c.p.Pix)]; pixPool.Put(&pix) }()
+	s.draw(c)
+	rp := scratchPool.Get().(*[]byte)
+	defer scratchPool.Put(rp)
+	bs := make([]*band, 0, len(s.cuts)+2)
+	add := func(y0, y1 int) error {
+		bd, err := compressBand(c.p.Pix[y0*Width:y1*Width], Width, rp)
+		if err != nil {
+			return fmt.Errorf("compress png: %w", err)
+		}
+		bs = append(bs, bd)
+		return nil
+	}
+	y := 0
+	for i := 0; i <= len(s.cuts); i++ {
+		end := s.h
+		if i < len(s.cuts) {
+			end = s.cuts[i]
+		}
+		if end-y > maxBandRows {
+			for ; end-y > bandRows; y += bandRows {
+				if err := add(y, y+bandRows); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if end > y {
+			if err := add(y, end); err != nil {
+				return nil, err
+			}
+		}
+		y = end
+	}
+	return bs, nil
+}
+
+// optsKey is what sheetOpts holds but the choices (which are not
+// comparable); TestOptsKeyCoversSheetOpts checks it has every other field.
+type optsKey struct {
+	active, decided, cards bool
+	closed                 [game.NumColors]bool
+	winner                 bool
+	noFresh                bool
+	strip                  bool
+}
+
+func keyOf(o sheetOpts) optsKey {
+	return optsKey{o.active, o.decided, o.cards, o.closed, o.winner, o.noFresh, o.strip}
+}
+
+// topKey is what the top section shows (drawTop): the dice, or the card
+// display, the piles and the cards last played with their player's name.
+type topKey struct {
+	l       Labels
+	variant game.Variant
+	turn    int
+	dice    [6]int
+	// Card games.
+	display                     [game.DisplaySize]int
+	nDisplay                    int
+	drawTop, drawSize, discards int
+	played                      [3]game.PlayedCard
+	nPlayed                     int
+	playedBy                    string
+}
+
+// topSection is the picture's top margin, the dice or the cards, and the
+// gap under them. v is checked (checkView) and its names filled in.
+func topSection(v game.PublicView, l Labels) section {
+	k := topKey{l: l, variant: v.Variant, turn: v.Turn}
+	if t := v.Table; v.Variant.CardGame() && t != nil {
+		k.nDisplay = copy(k.display[:], t.Display)
+		k.drawTop, k.drawSize, k.discards = t.DrawTop, t.DrawSize, t.DiscardSize
+		k.nPlayed = copy(k.played[:], t.Played)
+		if len(t.Played) > 0 && t.PlayedBy >= 0 && t.PlayedBy < len(v.Players) {
+			k.playedBy = v.Players[t.PlayedBy].Name
+		}
+	} else {
+		k.dice = v.Dice
+	}
+	return section{key: k, h: margin + topHeight(v) + gapY, draw: func(c canvas) { drawTop(c, v, l, margin) }}
+}
+
+// compactKey is what a player's compact panel on the table shows, and the
+// rows under it (the gap to the next panel, or the picture's margin).
+type compactKey struct {
+	l     Labels
+	pv    game.PlayerView
+	o     optsKey
+	below int
+}
+
+// compactCuts end a compact panel's bands: the header, each row.
+var compactCuts = []int{cHdrH, cRowY(1), cRowY(2), cRowY(3)}
+
+func compactSection(pv game.PlayerView, o sheetOpts, l Labels, below int) section {
+	return section{
+		key:  compactKey{l, pv, keyOf(o), below},
+		h:    cPanelH + below,
+		cuts: compactCuts,
+		draw: func(c canvas) { drawCompact(c, l, pv, o, margin, 0) },
+	}
+}
+
+// maxKeyChoices is the most choices a sheet's key holds; a sheet with more
+// is drawn every time.
+const maxKeyChoices = 8
+
+// sheetKey is what a player's full sheet shows, with the gap under it.
+type sheetKey struct {
+	l        Labels
+	pv       game.PlayerView
+	o        optsKey
+	choices  [maxKeyChoices]Cell
+	nChoices int
+}
+
+// sheetCuts end a full sheet's bands: the header, each row, the footer.
+var sheetCuts = []int{hdrH, rowY(1), rowY(2), rowY(3), footY}
+
+func sheetSection(st *statics, pv game.PlayerView, o sheetOpts, l Labels) section {
+	s := section{
+		h:    panelH + gapY,
+		cuts: sheetCuts,
+		draw: func(c canvas) { drawSheet(c, st, l, pv, o, margin, 0) },
+	}
+	if len(o.choices) <= maxKeyChoices {
+		k := sheetKey{l: l, pv: pv, o: keyOf(o), nChoices: len(o.choices)}
+		copy(k.choices[:], o.choices)
+		s.key = k
+	}
+	return s
+}
+
+// stripKey names the scoring strip under a sheet, with the picture's
+// bottom margin.
+type stripKey struct{ l Labels }
+
+func stripSection(st *statics, l Labels) section {
+	return section{key: stripKey{l}, h: stripH + margin, draw: func(c canvas) {
+		c.blit(st.strip, st.strip.Rect, image.Pt(margin, 0))
+	}}
+}

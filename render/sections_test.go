@@ -1,0 +1,111 @@
+package render
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"reflect"
+	"testing"
+
+	"github.com/qwixxbot/qwixxbot/game"
+)
+
+// TestSectionsDrawAsWhole: the table and the sheet, encoded from sections
+// kept under their inputs (sections.go), decode to the pixels of the same
+// picture drawn whole (TableImage, SheetImage), at every state of games of
+// dice, cards and jokers with 2 to 5 players, in every language, with
+// names in bidi scripts, shaped scripts and an empty name; and most
+// sections of a picture come from the cache (a move changes few).
+func TestSectionsDrawAsWhole(t *testing.T) {
+	names := []string{"محمد (12) علي", "Anna", "שלום (דני) 12", "\u200b\u200e", "प्रिया शर्मा"}
+	langs := []Labels{DefaultLabels(), germanLabels(), frenchLabels()}
+	resetEncodeCaches()
+	hits0, misses0, _ := sectionBands.Stats()
+	pictures := 0
+	for vi, variant := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
+		for _, n := range [][]int{{2, 4, 5}, {3, 5}, {2, 4}}[vi] {
+			l := langs[(vi+n)%len(langs)]
+			g := newGame(t, variant, byte(10*vi+n), names[:n]...)
+			for step := 0; step < 400 && !g.Over(); step++ {
+				v := g.Public()
+				checkDecoded(t, "table", v, l, func() ([]byte, error) { return Table(v, l) }, func() (*image.Paletted, error) { return TableImage(v, l) })
+				seat := v.Active
+				var choices []Cell
+				if variant == game.Dice && v.Phase != game.PhaseOver {
+					for _, m := range g.LegalMoves(seat) {
+						if m.Kind == game.White {
+							choices = append(choices, Cell{m.Color, g.WhiteSum()})
+						}
+					}
+				}
+				checkDecoded(t, "sheet", v, l, func() ([]byte, error) { return Sheet(v, seat, l, choices...) },
+					func() (*image.Paletted, error) { return SheetImage(v, seat, l, choices...) })
+				pictures += 2
+				if t.Failed() {
+					t.Fatalf("%v, %d players, step %d", variant, n, step)
+				}
+				if err := g.Apply(choose(g, g.Waiting()[0], 1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	hits, misses, _ := sectionBands.Stats()
+	hits, misses = hits-hits0, misses-misses0
+	t.Logf("%d pictures: %d sections from the cache, %d drawn", pictures, hits, misses)
+	if pictures < 600 || hits < 2*misses {
+		t.Fatalf("%d pictures: %d sections from the cache, %d drawn; want most from the cache", pictures, hits, misses)
+	}
+}
+
+func checkDecoded(t *testing.T, what string, v game.PublicView, l Labels, encode func() ([]byte, error), whole func() (*image.Paletted, error)) {
+	t.Helper()
+	out, err := encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkZlib(t, what, out)
+	got, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("%s: decode: %v", what, err)
+	}
+	want, err := whole()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := got.(*image.Paletted); ok && p.Rect == want.Rect && p.Stride == want.Stride && bytes.Equal(p.Pix, want.Pix) {
+		return
+	}
+	if d := diffPixels(got, want); d != "" {
+		t.Errorf("%s, turn %d: %s", what, v.Turn, d)
+	}
+}
+
+// TestOptsKeyCoversSheetOpts: the key of a section holds every field of
+// sheetOpts but the choices (kept apart), so no option a panel is drawn
+// with is left out of its key.
+func TestOptsKeyCoversSheetOpts(t *testing.T) {
+	o, k := reflect.TypeFor[sheetOpts](), reflect.TypeFor[optsKey]()
+	if o.NumField() != k.NumField()+1 {
+		t.Fatalf("sheetOpts has %d fields, optsKey %d: want one less (choices)", o.NumField(), k.NumField())
+	}
+	for i := range o.NumField() {
+		f := o.Field(i)
+		if f.Name == "choices" {
+			continue
+		}
+		kf, ok := k.FieldByName(f.Name)
+		if !ok || kf.Type != f.Type {
+			t.Errorf("optsKey lacks sheetOpts.%s %v", f.Name, f.Type)
+		}
+	}
+	// And keyOf copies them: every option set alone gives a key of its own.
+	seen := map[optsKey]bool{keyOf(sheetOpts{}): true}
+	for _, o := range []sheetOpts{{active: true}, {decided: true}, {cards: true}, {closed: [4]bool{2: true}}, {winner: true}, {noFresh: true}, {strip: true}} {
+		if k := keyOf(o); seen[k] {
+			t.Errorf("keyOf(%+v) = %+v, seen before", o, k)
+		} else {
+			seen[k] = true
+		}
+	}
+}
