@@ -14,7 +14,7 @@ import (
 
 // gameSheets are the "My sheet" pictures of a 4-player dice game: after
 // every move, the sheet of the player whose turn it is.
-func gameSheets(b *testing.B) (vs []game.PublicView, seats []int) {
+func gameSheets(b testing.TB) (vs []game.PublicView, seats []int) {
 	g := newGame(b, game.Dice, 1, "Anna", "Ben", "Chloé", "Dörte")
 	playUntil(b, g, 1, func(g *game.Game) bool {
 		vs = append(vs, g.Public())

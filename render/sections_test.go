@@ -11,8 +11,9 @@ import (
 )
 
 // TestSectionsDrawAsWhole: the table and the sheet, encoded from sections
-// kept under their inputs (sections.go), decode to the pixels of the same
-// picture drawn whole (TableImage, SheetImage), at every state of games of
+// kept under their inputs (sections.go), and the hand, in bands of its
+// own, decode to the pixels of the same picture drawn whole (TableImage,
+// SheetImage, HandImage), at every state of games of
 // dice, cards and jokers with 2 to 5 players, in every language, with
 // names in bidi scripts, shaped scripts and an empty name; and most
 // sections of a picture come from the cache (a move changes few).
@@ -41,6 +42,10 @@ func TestSectionsDrawAsWhole(t *testing.T) {
 				checkDecoded(t, "sheet", v, l, func() ([]byte, error) { return Sheet(v, seat, l, choices...) },
 					func() (*image.Paletted, error) { return SheetImage(v, seat, l, choices...) })
 				pictures += 2
+				if variant.CardGame() {
+					pv := g.Private(seat)
+					checkDecoded(t, "hand", v, l, func() ([]byte, error) { return Hand(pv, l) }, func() (*image.Paletted, error) { return HandImage(pv, l) })
+				}
 				if t.Failed() {
 					t.Fatalf("%v, %d players, step %d", variant, n, step)
 				}

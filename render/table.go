@@ -61,14 +61,15 @@ func Table(v game.PublicView, l Labels) ([]byte, error) {
 		return nil, fmt.Errorf("render: table: %w", err)
 	}
 	v = withNames(v, l)
+	lid := labelsID(&l)
 	var all [1 + game.MaxPlayers]section
-	secs := append(all[:0], topSection(v, l))
+	secs := append(all[:0], topSection(v, &l, lid))
 	for p, pv := range v.Players {
 		below := cGapY
 		if p == len(v.Players)-1 {
 			below = margin
 		}
-		secs = append(secs, compactSection(pv, optsFor(v, p), l, below))
+		secs = append(secs, compactSection(pv, optsFor(v, p), &l, lid, below))
 	}
 	return encodeSections(secs, "table")
 }
@@ -114,7 +115,8 @@ func Sheet(v game.PublicView, seat int, l Labels, choices ...Cell) ([]byte, erro
 	st := staticsFor(l)
 	o := optsFor(v, seat)
 	o.choices = choices
-	return encodeSections([]section{topSection(v, l), sheetSection(st, v.Players[seat], o, l), stripSection(st, l)}, "sheet")
+	lid := labelsID(&l)
+	return encodeSections([]section{topSection(v, &l, lid), sheetSection(st, v.Players[seat], o, &l, lid), stripSection(st, lid)}, "sheet")
 }
 
 // SheetImage draws one player's sheet (see Sheet) without encoding it.
