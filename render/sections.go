@@ -206,15 +206,6 @@ func topSection(v game.PublicView, l *Labels, lid uint32) section {
 	return s
 }
 
-// compactKey is what a player's compact panel on the table shows, and the
-// rows under it (the gap to the next panel, or the picture's margin).
-type compactKey struct {
-	l     uint32 // labelsID
-	pv    game.PlayerView
-	o     optsKey
-	below int
-}
-
 // diceTopCuts end the dice top's bands: above the dice (the panel's edge,
 // never changes), the dice and the turn, below them.
 var diceTopCuts = []int{margin + 38 - dieS/2, margin + 38 + dieS/2}
@@ -222,46 +213,119 @@ var diceTopCuts = []int{margin + 38 - dieS/2, margin + 38 + dieS/2}
 // cardsTopCuts end the card top's bands: the turn, the rest.
 var cardsTopCuts = []int{margin + 34}
 
-// compactCuts end a compact panel's bands: the header, each row.
-var compactCuts = []int{cHdrH, cRowY(1), cRowY(2), cRowY(3)}
+// A player's panel, compact on the table or full on the sheet, is a
+// section per band: its header (name, badges, total, misthrows, who is
+// active), each of its four rows, and (the full sheet) its footer of
+// scores. Each is keyed by what its rows show, so a badge that comes or
+// goes draws the header alone, and a cross its row and the header (the
+// total). A part is drawn by drawing the panel on a canvas of the part's
+// rows, the panel moved up by the part's top (the canvas clips the rest).
 
-func compactSection(pv game.PlayerView, o sheetOpts, l *Labels, lid uint32, below int) section {
-	return section{
-		key:  compactKey{lid, pv, keyOf(o), below},
-		h:    cPanelH + below,
-		cuts: compactCuts,
-		draw: func(c canvas) { drawCompact(c, *l, pv, o, margin, 0) },
-	}
+// headKey is what a panel's header shows.
+type headKey struct {
+	full      bool   // the full sheet's header, else the compact one
+	l         uint32 // labelsID
+	name      string
+	score     int
+	misthrows int
+	handSize  int
+	o         optsKey
+	strip     game.Sheet // the score line of the results (o.strip)
 }
 
-// maxKeyChoices is the most choices a sheet's key holds; a sheet with more
-// is drawn every time.
+func headOf(full bool, pv game.PlayerView, o sheetOpts, lid uint32) headKey {
+	k := headKey{full: full, l: lid, name: pv.Name, score: pv.Score, misthrows: pv.Sheet.Misthrows, handSize: pv.HandSize, o: keyOf(o)}
+	if o.strip {
+		k.strip = pv.Sheet
+	}
+	return k
+}
+
+// rowKey is what one row of a panel shows, with the rows under it down to
+// the next part (the gap to the next row, or the panel's bottom and what
+// is below it).
+type rowKey struct {
+	full          bool
+	l             uint32 // labelsID
+	color         game.Color
+	row, fresh    game.Row
+	closed        bool
+	winner, dim   bool   // the panel's gold outline; noFresh
+	rings         uint16 // positions with a choice ring (full sheet)
+	below, height int
+	// The first row: its header's key too, for the glyphs of a name
+	// that reach below the header (Arabic, Devanagari …).
+	head headKey
+}
+
+func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, lid uint32, height, below int) rowKey {
+	k := rowKey{full: full, l: lid, color: c, row: pv.Sheet.Rows[c], fresh: pv.Fresh[c], closed: o.closed[c],
+		winner: o.winner, dim: o.noFresh, below: below, height: height}
+	if c == game.Colors[0] {
+		k.head = headOf(full, pv, o, lid)
+	}
+	for _, ch := range o.choices {
+		if ch.Color == c {
+			if pos := game.Position(c, ch.Number); pos >= 0 && pos < 16 {
+				k.rings |= 1 << pos
+			}
+		}
+	}
+	return k
+}
+
+// footKey is what a full sheet's footer shows: the rows' scores, the
+// misthrows, the total, with the gap under the sheet.
+type footKey struct {
+	l     uint32 // labelsID
+	sheet game.Sheet
+	o     optsKey
+}
+
+// part is a section of rows [top, bottom) of a panel drawn by draw with
+// its top-left corner at (x, y).
+func part(key any, top, bottom int, draw func(c canvas, y int)) section {
+	return section{key: key, h: bottom - top, draw: func(c canvas) { draw(c, -top) }}
+}
+
+// compactSections are player pv's compact panel on the table and the
+// below rows under it.
+func compactSections(secs []section, pv game.PlayerView, o sheetOpts, l *Labels, lid uint32, below int) []section {
+	draw := func(c canvas, y int) { drawCompact(c, *l, pv, o, margin, y) }
+	secs = append(secs, part(headOf(false, pv, o, lid), 0, cHdrH, draw))
+	for _, col := range game.Colors {
+		top, bottom := cRowY(col), cPanelH+below
+		if int(col)+1 < game.NumColors {
+			bottom = cRowY(col + 1)
+		}
+		secs = append(secs, part(rowOf(false, col, pv, o, lid, bottom-top, below), top, bottom, draw))
+	}
+	return secs
+}
+
+// maxKeyChoices is the most choices a sheet's parts are kept with; a
+// sheet with more is drawn every time.
 const maxKeyChoices = 8
 
-// sheetKey is what a player's full sheet shows, with the gap under it.
-type sheetKey struct {
-	l        uint32 // labelsID
-	pv       game.PlayerView
-	o        optsKey
-	choices  [maxKeyChoices]Cell
-	nChoices int
-}
-
-// sheetCuts end a full sheet's bands: the header, each row, the footer.
-var sheetCuts = []int{hdrH, rowY(1), rowY(2), rowY(3), footY}
-
-func sheetSection(st *statics, pv game.PlayerView, o sheetOpts, l *Labels, lid uint32) section {
-	s := section{
-		h:    panelH + gapY,
-		cuts: sheetCuts,
-		draw: func(c canvas) { drawSheet(c, st, *l, pv, o, margin, 0) },
+// sheetSections are player pv's full sheet and the gap under it.
+func sheetSections(secs []section, st *statics, pv game.PlayerView, o sheetOpts, l *Labels, lid uint32) []section {
+	draw := func(c canvas, y int) { drawSheet(c, st, *l, pv, o, margin, y) }
+	keep := len(o.choices) <= maxKeyChoices
+	key := func(k any) any {
+		if !keep {
+			return nil
+		}
+		return k
 	}
-	if len(o.choices) <= maxKeyChoices {
-		k := sheetKey{l: lid, pv: pv, o: keyOf(o), nChoices: len(o.choices)}
-		copy(k.choices[:], o.choices)
-		s.key = k
+	secs = append(secs, part(key(headOf(true, pv, o, lid)), 0, hdrH, draw))
+	for _, col := range game.Colors {
+		top, bottom := rowY(col), footY
+		if int(col)+1 < game.NumColors {
+			bottom = rowY(col + 1)
+		}
+		secs = append(secs, part(key(rowOf(true, col, pv, o, lid, bottom-top, 0)), top, bottom, draw))
 	}
-	return s
+	return append(secs, part(key(footKey{lid, pv.Sheet, keyOf(o)}), footY, panelH+gapY, draw))
 }
 
 // stripKey names the scoring strip under a sheet, with the picture's

@@ -18,7 +18,8 @@ import (
 // names in bidi scripts, shaped scripts and an empty name; and most
 // sections of a picture come from the cache (a move changes few).
 func TestSectionsDrawAsWhole(t *testing.T) {
-	names := []string{"محمد (12) علي", "Anna", "שלום (דני) 12", "\u200b\u200e", "प्रिया शर्मा"}
+	names := []string{"محمد (12) علي", "Anna", "שלום (דני) 12", "\u200b\u200e", "प्रिया शर्मा",
+		"Nguyễn Thị Ánh", "สมชาย ใจดี", "Z̷̢̛a̵̗͝l̶̰͒g̸̱̈́o̴͇͊", "Benedikt-Maximilian von Hohenzollern"}
 	langs := []Labels{DefaultLabels(), germanLabels(), frenchLabels()}
 	resetEncodeCaches()
 	hits0, misses0, _ := sectionBands.Stats()
@@ -26,7 +27,11 @@ func TestSectionsDrawAsWhole(t *testing.T) {
 	for vi, variant := range []game.Variant{game.Dice, game.Cards, game.Jokers} {
 		for _, n := range [][]int{{2, 4, 5}, {3, 5}, {2, 4}}[vi] {
 			l := langs[(vi+n)%len(langs)]
-			g := newGame(t, variant, byte(10*vi+n), names[:n]...)
+			var ns []string
+			for k := range n {
+				ns = append(ns, names[(3*vi+n+k)%len(names)])
+			}
+			g := newGame(t, variant, byte(10*vi+n), ns...)
 			for step := 0; step < 400 && !g.Over(); step++ {
 				v := g.Public()
 				checkDecoded(t, "table", v, l, func() ([]byte, error) { return Table(v, l) }, func() (*image.Paletted, error) { return TableImage(v, l) })

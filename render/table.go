@@ -62,14 +62,14 @@ func Table(v game.PublicView, l Labels) ([]byte, error) {
 	}
 	v = withNames(v, l)
 	lid := labelsID(&l)
-	var all [1 + game.MaxPlayers]section
+	var all [1 + 5*game.MaxPlayers]section
 	secs := append(all[:0], topSection(v, &l, lid))
 	for p, pv := range v.Players {
 		below := cGapY
 		if p == len(v.Players)-1 {
 			below = margin
 		}
-		secs = append(secs, compactSection(pv, optsFor(v, p), &l, lid, below))
+		secs = compactSections(secs, pv, optsFor(v, p), &l, lid, below)
 	}
 	return encodeSections(secs, "table")
 }
@@ -116,7 +116,10 @@ func Sheet(v game.PublicView, seat int, l Labels, choices ...Cell) ([]byte, erro
 	o := optsFor(v, seat)
 	o.choices = choices
 	lid := labelsID(&l)
-	return encodeSections([]section{topSection(v, &l, lid), sheetSection(st, v.Players[seat], o, &l, lid), stripSection(st, lid)}, "sheet")
+	var all [7]section
+	secs := append(all[:0], topSection(v, &l, lid))
+	secs = sheetSections(secs, st, v.Players[seat], o, &l, lid)
+	return encodeSections(append(secs, stripSection(st, lid)), "sheet")
 }
 
 // SheetImage draws one player's sheet (see Sheet) without encoding it.
