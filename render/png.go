@@ -71,25 +71,33 @@ type band struct {
 	n     int    // the number of raw bytes (scanlines with their filter bytes)
 }
 
-// bandBudget bounds the band cache. A table's bands take about its PNG's
-// size (40–100 KiB at 3–5 players); 48 MiB keeps the last picture of
-// about 500 tables, and a table that falls out only costs one picture
-// compressed whole.
+// bandBudget bounds the compressed bands kept: those of sections
+// (sectionBands, sections.go) take it all, those kept by their pixels
+// (bands) a quarter of it, and the two share most of their bands. A
+// table's bands take about its PNG's size (40–100 KiB at 3–5 players);
+// 48 MiB keeps the last picture of about 500 tables, and a table that
+// falls out only costs one picture compressed whole.
 const bandBudget = 48 << 20
 
+// pixelBandShare is the share (1/pixelBandShare) of the budget for bands
+// kept by their pixels alone: once the table and the sheet reuse their
+// sections' bands, these serve a section drawn again to find its bands
+// that did not change, soon after it last was.
+const pixelBandShare = 4
+
 // bands holds compressed bands by the hash of their pixels, least
-// recently used out first once they take more than bandBudget bytes.
+// recently used out first once they take more than their budget.
 var (
-	bands    = lru.New[bandKey](bandBudget, func(b *band) int { return len(b.z) })
+	bands    = lru.New[bandKey](bandBudget/pixelBandShare, func(b *band) int { return len(b.z) })
 	bandSeed = rand.Uint64() // math/rand/v2's generator, seeded by the runtime
 )
 
-// SetBandBudget bounds the cache of compressed PNG bands, shared by every
-// picture the process draws, to budget bytes (48 MiB by default: the last
-// picture of about 500 tables); a process that shows a few tables (the
-// sandbox) needs far less.
+// SetBandBudget bounds the caches of compressed PNG bands, shared by every
+// picture the process draws, to about budget bytes together (48 MiB by
+// default: the last picture of about 500 tables); a process that shows a
+// few tables (the sandbox) needs far less.
 func SetBandBudget(budget int) {
-	bands.SetBudget(budget)
+	bands.SetBudget(budget / pixelBandShare)
 	sectionBands.SetBudget(budget)
 }
 

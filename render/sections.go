@@ -260,16 +260,22 @@ type rowKey struct {
 	winner, dim   bool   // the panel's gold outline; noFresh
 	rings         uint16 // positions with a choice ring (full sheet)
 	below, height int
-	// The first row: its header's key too, for the glyphs of a name
-	// that reach below the header (Arabic, Devanagari …).
+	// The first row, when the header's texts may reach into it (an
+	// Arabic name's descenders): the header's key too.
 	head headKey
 }
 
-func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, lid uint32, height, below int) rowKey {
+func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, l *Labels, lid uint32, height, below int) rowKey {
 	k := rowKey{full: full, l: lid, color: c, row: pv.Sheet.Rows[c], fresh: pv.Fresh[c], closed: o.closed[c],
 		winner: o.winner, dim: o.noFresh, below: below, height: height}
 	if c == game.Colors[0] {
-		k.head = headOf(full, pv, o, lid)
+		h := cHdrH
+		if full {
+			h = hdrH
+		}
+		if !staysInHeader(h, pv.Name, l) {
+			k.head = headOf(full, pv, o, lid)
+		}
 	}
 	for _, ch := range o.choices {
 		if ch.Color == c {
@@ -279,6 +285,28 @@ func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, lid uint32,
 		}
 	}
 	return k
+}
+
+// staysInHeader reports whether the texts a header of height h, centred on
+// h/2, may show (the name, however it is cut, the badges, the hand size)
+// keep their ink inside it, so that the row under it does not depend on
+// them. Text that is shaped is not checked (false): its glyphs are not
+// one per character.
+func staysInHeader(h int, name string, l *Labels) bool {
+	inside := func(f *face, s string) bool {
+		s = clean(s)
+		if complexText(s) {
+			return false
+		}
+		base := h/2 + f.capH/2
+		for _, r := range s + "…" {
+			if m := &f.glyph(r).m; m.w > 0 && base+m.oy+m.h > h {
+				return false
+			}
+		}
+		return true
+	}
+	return inside(fName, name+" 0123456789") && inside(fLabel, l.Active) && inside(fLabel, l.Decided) && inside(fLabel, l.Hand+" 0123456789")
 }
 
 // footKey is what a full sheet's footer shows: the rows' scores, the
@@ -305,7 +333,7 @@ func compactSections(secs []section, pv game.PlayerView, o sheetOpts, l *Labels,
 		if int(col)+1 < game.NumColors {
 			bottom = cRowY(col + 1)
 		}
-		secs = append(secs, part(rowOf(false, col, pv, o, lid, bottom-top, below), top, bottom, draw))
+		secs = append(secs, part(rowOf(false, col, pv, o, l, lid, bottom-top, below), top, bottom, draw))
 	}
 	return secs
 }
@@ -330,7 +358,7 @@ func sheetSections(secs []section, st *statics, pv game.PlayerView, o sheetOpts,
 		if int(col)+1 < game.NumColors {
 			bottom = rowY(col + 1)
 		}
-		secs = append(secs, part(key(rowOf(true, col, pv, o, lid, bottom-top, 0)), top, bottom, draw))
+		secs = append(secs, part(key(rowOf(true, col, pv, o, l, lid, bottom-top, 0)), top, bottom, draw))
 	}
 	return append(secs, part(key(footKey{lid, pv.Sheet, keyOf(o)}), footY, panelH+gapY, draw))
 }

@@ -119,3 +119,49 @@ func TestOptsKeyCoversSheetOpts(t *testing.T) {
 		}
 	}
 }
+
+// TestStaysInHeader: when staysInHeader holds for a name, the rows under
+// the header are the same whatever the header shows (the first row's key
+// leaves the header out then), for names in many scripts, with and
+// without badges and a hand size, compact and full, in every language.
+func TestStaysInHeader(t *testing.T) {
+	if err := loadFonts(); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"Anna", "gjpqy Quigley", "Nguyễn Thị Ánh", "Z̷̢̛a̵̗͝l̶̰͒g̸̱̈́o̴͇͊", "ḁ̢̛̖̗̘̙̜̝̞̟̠", "Ѭ̤̥ Жорж", "Γιώργος", "田中 太郎", "김민준",
+		"محمد (12) علي", "שלום (דני) 12", "प्रिया शर्मा", "สมชาย ใจดี", "ལྷ་སྐྱིད", "Benedikt-Maximilian von Hohenzollern-Sigmaringen", "😀 Emoji"}
+	inside := 0
+	for _, l := range []Labels{DefaultLabels(), germanLabels(), frenchLabels()} {
+		for _, full := range []bool{false, true} {
+			h, rows := cHdrH, cRowY(1)
+			if full {
+				h, rows = hdrH, rowY(1)
+			}
+			draw := func(pv game.PlayerView, o sheetOpts) []byte {
+				c := newCanvas(Width, rows, cPage)
+				if full {
+					drawSheet(c, staticsFor(l), l, pv, o, margin, 0)
+				} else {
+					drawCompact(c, l, pv, o, margin, 0)
+				}
+				return c.p.Pix[h*Width:]
+			}
+			plain := draw(game.PlayerView{Name: "A"}, sheetOpts{})
+			for _, name := range names {
+				if !staysInHeader(h, name, &l) {
+					continue
+				}
+				inside++
+				for _, o := range []sheetOpts{{}, {active: true, decided: true, cards: true}} {
+					pv := game.PlayerView{Name: name, HandSize: 7, Score: -12}
+					if !bytes.Equal(draw(pv, o), plain) {
+						t.Errorf("full %v, %q, %+v: the header reaches into the first row", full, name, o)
+					}
+				}
+			}
+		}
+	}
+	if inside < 30 {
+		t.Fatalf("only %d names stay in the header: too little checked", inside)
+	}
+}
