@@ -88,7 +88,17 @@ func hand(v game.PrivateView, l Labels, alloc alloc) (canvas, error) {
 	}
 	x := (Width - (hcW + (n-1)*p)) / 2
 	for i, k := range v.Hand {
-		handCard(c, l, x+i*p, y, k)
+		if p >= hcW {
+			// Apart, each on the paper: a sprite. Overlapping, a card's
+			// corners show the one under it, so it is painted in place.
+			key := spriteKey{kind: spriteHandCard, a: int(k)}
+			if k.Joker() {
+				key.s = l.Joker
+			}
+			c.sprite(key, hcW, hcH, x+i*p, y, func(c canvas, x, y int) { handCard(c, l, x, y, k) })
+		} else {
+			handCard(c, l, x+i*p, y, k)
+		}
 	}
 	return c, nil
 }
