@@ -273,7 +273,7 @@ func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, l *Labels, 
 		if full {
 			h = hdrH
 		}
-		if !staysInHeader(h, pv.Name, l) {
+		if !staysInHeader(h, pv.Name, l, lid) {
 			k.head = headOf(full, pv, o, lid)
 		}
 	}
@@ -292,7 +292,40 @@ func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, l *Labels, 
 // keep their ink inside it, so that the row under it does not depend on
 // them. Text that is shaped is not checked (false): its glyphs are not
 // one per character.
-func staysInHeader(h int, name string, l *Labels) bool {
+func staysInHeader(h int, name string, l *Labels, lid uint32) bool {
+	k := headerCheck{h, name, lid}
+	headerChecksMu.Lock()
+	in, ok := headerChecks[k]
+	headerChecksMu.Unlock()
+	if ok {
+		return in
+	}
+	in = textsStayInHeader(h, name, l)
+	headerChecksMu.Lock()
+	if len(headerChecks) >= maxHeaderChecks {
+		clear(headerChecks)
+	}
+	headerChecks[k] = in
+	headerChecksMu.Unlock()
+	return in
+}
+
+// headerChecks keeps staysInHeader's answers (a picture asks for every
+// panel).
+var (
+	headerChecksMu sync.Mutex
+	headerChecks   = map[headerCheck]bool{}
+)
+
+type headerCheck struct {
+	h    int
+	name string
+	lid  uint32
+}
+
+const maxHeaderChecks = 1 << 14
+
+func textsStayInHeader(h int, name string, l *Labels) bool {
 	inside := func(f *face, s string) bool {
 		s = clean(s)
 		if complexText(s) {

@@ -148,7 +148,7 @@ func TestStaysInHeader(t *testing.T) {
 			}
 			plain := draw(game.PlayerView{Name: "A"}, sheetOpts{})
 			for _, name := range names {
-				if !staysInHeader(h, name, &l) {
+				if !staysInHeader(h, name, &l, labelsID(&l)) {
 					continue
 				}
 				inside++
