@@ -23,6 +23,13 @@ import (
 // active player's mark changes one band, not the two or three 16-row
 // bands it straddled.
 //
+// Measured before and after, alternated (go test ./render -run '^$' -bench
+// 'Game(Tables|CardTables|Sheets|Hands)' -benchtime 1500x -cpu 1, six
+// times each; cpu-ns/op, the process's CPU a picture, GC included):
+// tables of a 4-player dice game 304 → 160 µs, of a jokers game 395 →
+// 217 µs, sheets 270 → 183 µs, hands (in three bands, their cards
+// sprites) 406 → 240 µs; 5–11 % fewer bytes.
+//
 // A section's pixels are those the whole picture has in its rows (nothing
 // is drawn across a section's edge): TestSectionsDrawAsWhole compares the
 // decoded pictures with pictures drawn whole, over games of every
