@@ -10,18 +10,19 @@ import (
 )
 
 // The table and the sheet are made of sections, runs of whole rows each
-// drawn from inputs of its own: the top (the dice or the card display), a
-// player's panel, the scoring strip. From one state of a game to the next
-// most sections show the same inputs (a cross changes one player's panel,
-// a roll the dice), so a section's compressed bands are kept under its
-// inputs (sectionKey …) and a section whose inputs did not change is
-// neither drawn, nor hashed, nor compressed: its bands are copied into the
-// PNG. A section that changed is drawn alone, on a canvas of its rows, and
-// its bands go through the band cache (png.go), so only the bands whose
-// pixels changed are compressed. Its bands end where its content changes
-// on its own (a panel's header, each of its rows), so a cross or the
-// active player's mark changes one band, not the two or three 16-row
-// bands it straddled.
+// drawn from inputs of its own: the top (the dice or the card display),
+// each part of a player's panel (its header, each row, the full sheet's
+// footer), the scoring strip. From one state of a game to the next most
+// sections show the same inputs (a cross changes a row and a total, a
+// roll the dice), so a section's compressed bands are kept under its
+// inputs (topKey, headKey, rowKey, footKey, stripKey) and a section whose
+// inputs did not change is neither drawn, nor hashed, nor compressed: its
+// bands are copied into the PNG. A section that changed is drawn alone,
+// on a canvas of its rows, and its bands go through the band cache
+// (png.go), so only the bands whose pixels changed are compressed. The
+// bands end where the content changes on its own (the dice's edges, the
+// card labels), so a cross or the active player's mark changes one band,
+// not the two or three 16-row bands it straddled.
 //
 // Measured before and after, alternated (go test ./render -run '^$' -bench
 // 'Game(Tables|CardTables|Sheets|Hands)' -benchtime 1500x -cpu 1, six
@@ -30,10 +31,13 @@ import (
 // 217 µs, sheets 270 → 183 µs, hands (in three bands, their cards
 // sprites) 406 → 240 µs; 5–11 % fewer bytes.
 //
-// A section's pixels are those the whole picture has in its rows (nothing
-// is drawn across a section's edge): TestSectionsDrawAsWhole compares the
-// decoded pictures with pictures drawn whole, over games of every
-// variant, 2 to 5 players, every language's labels and bidi names.
+// A section drawn on its own canvas has the pixels the whole picture has
+// in its rows (the canvas clips what is drawn elsewhere), and its key holds
+// everything that draws into its rows (the first row's holds the header's
+// when the header's texts may reach into it, staysInHeader):
+// TestSectionsDrawAsWhole compares the decoded pictures with pictures
+// drawn whole, over games of every variant, 2 to 5 players, every
+// language's labels, names in many scripts.
 
 // section is a run of rows of a picture.
 type section struct {
@@ -350,11 +354,11 @@ func textsStayInHeader(h int, name string, l *Labels) bool {
 }
 
 // footKey is what a full sheet's footer shows: the rows' scores, the
-// misthrows, the total, with the gap under the sheet.
+// misthrows, the total, with the gap under the sheet (no option changes
+// it: the active player's outline and the winner's star are the header's).
 type footKey struct {
 	l     uint32 // labelsID
 	sheet game.Sheet
-	o     optsKey
 }
 
 // part is a section of rows [top, bottom) of a panel drawn by draw with
@@ -400,7 +404,7 @@ func sheetSections(secs []section, st *statics, pv game.PlayerView, o sheetOpts,
 		}
 		secs = append(secs, part(key(rowOf(true, col, pv, o, l, lid, bottom-top, 0)), top, bottom, draw))
 	}
-	return append(secs, part(key(footKey{lid, pv.Sheet, keyOf(o)}), footY, panelH+gapY, draw))
+	return append(secs, part(key(footKey{lid, pv.Sheet}), footY, panelH+gapY, draw))
 }
 
 // stripKey names the scoring strip under a sheet, with the picture's

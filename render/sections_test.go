@@ -186,3 +186,52 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestSectionsConcurrent: goroutines drawing the tables and sheets of the
+// same game at once, in different orders (sharing sections, loading the
+// same ones together), get the bytes drawn alone, the caches emptied.
+func TestSectionsConcurrent(t *testing.T) {
+	g := newGame(t, game.Cards, 4, "Anna", "Ben", "Chloé")
+	l := germanLabels()
+	var vs []game.PublicView
+	playUntil(t, g, 1, func(g *game.Game) bool {
+		vs = append(vs, g.Public())
+		return len(vs) == 60
+	})
+	draw := func(i int) []byte {
+		tb, err := Table(vs[i], l)
+		if err != nil {
+			t.Error(err)
+		}
+		sh, err := Sheet(vs[i], i%3, l)
+		if err != nil {
+			t.Error(err)
+		}
+		return append(tb, sh...)
+	}
+	resetEncodeCaches()
+	want := make([][]byte, len(vs))
+	for i := range vs {
+		want[i] = draw(i)
+	}
+	resetEncodeCaches()
+	done := make(chan struct{})
+	for w := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for k := range vs {
+				i := k
+				if w%2 == 1 {
+					i = len(vs) - 1 - k
+				}
+				if got := draw(i); !bytes.Equal(got, want[i]) {
+					t.Errorf("worker %d, state %d: other bytes than drawn alone", w, i)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
