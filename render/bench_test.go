@@ -163,23 +163,7 @@ func gameTables(b *testing.B) []game.PublicView {
 // compressed). ns/op is per picture.
 func BenchmarkGameTables(b *testing.B) {
 	vs, l := gameTables(b), DefaultLabels()
-	b.ReportAllocs()
-	var size, n int
-	i := 0
-	for b.Loop() {
-		if i%len(vs) == 0 {
-			bands.SetBudget(0)
-			bands.SetBudget(bandBudget)
-		}
-		out, err := Table(vs[i%len(vs)], l)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size += len(out)
-		n++
-		i++
-	}
-	b.ReportMetric(float64(size)/float64(n), "bytes/image")
+	benchSeq(b, len(vs), func(i int) ([]byte, error) { return Table(vs[i], l) })
 }
 
 // BenchmarkSheet draws and encodes one player's sheet with their choices

@@ -44,6 +44,7 @@ const (
 	spriteCardBack
 	spriteStack
 	spritePlayed
+	spriteHandCard
 )
 
 // sprites holds the sprites painted so far; there are a few hundred at

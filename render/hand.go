@@ -22,8 +22,29 @@ const (
 // from v only the variant, the hand, the seat and the players' names
 // (bot.PictureCache keeps hand pictures under those).
 func Hand(v game.PrivateView, l Labels) ([]byte, error) {
-	return encodePooled(func(a alloc) (canvas, error) { return hand(v, l, a) }, "hand")
+	// Drawn whole (the bot keeps a hand's picture), in three bands: the
+	// title, which does not change while the seat's name does not, the
+	// cards, whose every row changes with the hand, and the margin under
+	// them (sections.go: a band costs besides its bytes).
+	var err error
+	s := section{h: handHeight, cuts: handCuts, maxBand: handHeight, draw: func(c canvas) {
+		_, err = hand(v, l, func(w, h int) canvas { return c })
+	}}
+	bs, derr := drawSection(s)
+	if err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, fmt.Errorf("render: hand: %w", derr)
+	}
+	return writePNG(nil, Width, handHeight, palette, bs), nil
 }
+
+// handHeight is the height of a hand's picture.
+const handHeight = margin + handTitH + hcH + 24 + margin
+
+// handCuts end a hand's bands: the title, the cards.
+var handCuts = []int{margin + handTitH + 8, margin + handTitH + 8 + hcH}
 
 // HandImage draws a private hand (see Hand) without encoding it.
 func HandImage(v game.PrivateView, l Labels) (*image.Paletted, error) {
@@ -47,7 +68,7 @@ func hand(v game.PrivateView, l Labels, alloc alloc) (canvas, error) {
 			return fail(fmt.Errorf("%w: card %v", ErrView, k))
 		}
 	}
-	h := margin + handTitH + hcH + 24 + margin
+	h := handHeight
 	c := alloc(Width, h)
 	c.rbox(margin, margin, panelW, h-2*margin, 14, cPaper)
 	title := l.Hand
@@ -67,7 +88,17 @@ func hand(v game.PrivateView, l Labels, alloc alloc) (canvas, error) {
 	}
 	x := (Width - (hcW + (n-1)*p)) / 2
 	for i, k := range v.Hand {
-		handCard(c, l, x+i*p, y, k)
+		if p >= hcW {
+			// Apart, each on the paper: a sprite. Overlapping, a card's
+			// corners show the one under it, so it is painted in place.
+			key := spriteKey{kind: spriteHandCard, a: int(k)}
+			if k.Joker() {
+				key.s = l.Joker
+			}
+			c.sprite(key, hcW, hcH, x+i*p, y, func(c canvas, x, y int) { handCard(c, l, x, y, k) })
+		} else {
+			handCard(c, l, x+i*p, y, k)
+		}
 	}
 	return c, nil
 }

@@ -7,6 +7,7 @@ import (
 	"hash/adler32"
 	"hash/crc32"
 	"image"
+	"image/color"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -31,7 +32,16 @@ import (
 // of its pixels: the next picture compresses only the bands that changed
 // and copies the others. Concatenated, the bands with a final empty block
 // are one valid deflate stream; matches do not reach across bands, which
-// costs a few per cent of size.
+// costs a few per cent of size. The table, the sheet and the hand choose
+// their own bands (sections.go); other pictures are cut every bandRows.
+//
+// Compressing the bands that changed is most of a picture's cost, and
+// klauspost's level 1 is as fast as what was tried instead, on the bands
+// of the 4-player table and a hand: levels 2 and 3 are slower for 2–5 %
+// fewer bytes, HuffmanOnly no faster for 4 times the bytes, and a deflate
+// written for these pictures (only runs and copies of the row above,
+// greedy, one dynamic Huffman block a band) took 20–30 µs a 16-row band
+// against 25–30 µs, for tables 10 % larger (hands 16 % smaller).
 const pngLevel = 1
 
 // bandRows is the height of a band: 16 rows of an 800-pixel picture are
@@ -67,26 +77,38 @@ type bandKey struct {
 type band struct {
 	z     []byte // deflate blocks ending in a sync flush
 	adler uint32 // Adler-32 of the raw bytes
+	n     int    // the number of raw bytes (scanlines with their filter bytes)
 }
 
-// bandBudget bounds the band cache. A table's bands take about its PNG's
-// size (40–100 KiB at 3–5 players); 48 MiB keeps the last picture of
-// about 500 tables, and a table that falls out only costs one picture
-// compressed whole.
+// bandBudget bounds the compressed bands kept: those of sections
+// (sectionBands, sections.go) take it all, those kept by their pixels
+// (bands) a quarter of it, and the two share most of their bands. A
+// table's bands take about its PNG's size (40–100 KiB at 3–5 players);
+// 48 MiB keeps the last picture of about 500 tables, and a table that
+// falls out only costs one picture compressed whole.
 const bandBudget = 48 << 20
 
+// pixelBandShare is the share (1/pixelBandShare) of the budget for bands
+// kept by their pixels alone: once the table and the sheet reuse their
+// sections' bands, these serve a section drawn again to find its bands
+// that did not change, soon after it last was.
+const pixelBandShare = 4
+
 // bands holds compressed bands by the hash of their pixels, least
-// recently used out first once they take more than bandBudget bytes.
+// recently used out first once they take more than their budget.
 var (
-	bands    = lru.New[bandKey](bandBudget, func(b *band) int { return len(b.z) })
+	bands    = lru.New[bandKey](bandBudget/pixelBandShare, func(b *band) int { return len(b.z) })
 	bandSeed = rand.Uint64() // math/rand/v2's generator, seeded by the runtime
 )
 
-// SetBandBudget bounds the cache of compressed PNG bands, shared by every
-// picture the process draws, to budget bytes (48 MiB by default: the last
-// picture of about 500 tables); a process that shows a few tables (the
-// sandbox) needs far less.
-func SetBandBudget(budget int) { bands.SetBudget(budget) }
+// SetBandBudget bounds the caches of compressed PNG bands, shared by every
+// picture the process draws, to about budget bytes together (48 MiB by
+// default: the last picture of about 500 tables); a process that shows a
+// few tables (the sandbox) needs far less.
+func SetBandBudget(budget int) {
+	bands.SetBudget(budget / pixelBandShare)
+	sectionBands.SetBudget(budget)
+}
 
 // compressBand returns the deflate blocks, ending in a sync flush, of the
 // scanlines (a filter byte 0 and the pixels) of pix, rows of w pixels one
@@ -127,7 +149,7 @@ func deflateBand(raw []byte) (*band, error) {
 		return nil, err
 	}
 	fw.Reset(io.Discard) // keeps no reference to buf
-	return &band{z: bytes.Clone(buf.Bytes()), adler: adler32.Checksum(raw)}, nil
+	return &band{z: bytes.Clone(buf.Bytes()), adler: adler32.Checksum(raw), n: len(raw)}, nil
 }
 
 // adler32Combine is the Adler-32 of two byte strings one after the other,
@@ -184,11 +206,8 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 		return p
 	}
 
-	// The bands first, so that the PNG is allocated once at its size.
 	var zs [64]*band
 	bs := zs[:0]
-	size := 8 + 25 + 12 + 3*len(img.Palette) + 12 + 2 + 2 + 4 + 12
-	adler := uint32(1) // of nothing
 	for y := 0; y < ht; y += bandRows {
 		rows := min(bandRows, ht-y)
 		bd, err := compressBand(bandPix(y, rows), wd, rp)
@@ -196,8 +215,18 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 			return nil, fmt.Errorf("render: compress png: %w", err)
 		}
 		bs = append(bs, bd)
+	}
+	return writePNG(out, wd, ht, img.Palette, bs), nil
+}
+
+// writePNG appends to out the 8-bit paletted PNG of a wd×ht picture whose
+// rows, compressed, are bs.
+func writePNG(out []byte, wd, ht int, palette color.Palette, bs []*band) []byte {
+	size := 8 + 25 + 12 + 3*len(palette) + 12 + 2 + 2 + 4 + 12
+	adler := uint32(1) // of nothing
+	for _, bd := range bs {
 		size += len(bd.z)
-		adler = adler32Combine(adler, bd.adler, rows*(wd+1))
+		adler = adler32Combine(adler, bd.adler, bd.n)
 	}
 	out = slices.Grow(out, size)
 
@@ -207,17 +236,19 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(ht))
 	ihdr[8], ihdr[9] = 8, 3 // 8 bits, paletted
 	out = chunk(out, "IHDR", ihdr[:])
-	pal := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
+	start := len(out)
+	out = binary.BigEndian.AppendUint32(out, uint32(3*len(palette)))
+	out = append(out, "PLTE"...)
+	for _, c := range palette {
 		r, g, bl, _ := c.RGBA()
-		pal = append(pal, byte(r>>8), byte(g>>8), byte(bl>>8))
+		out = append(out, byte(r>>8), byte(g>>8), byte(bl>>8))
 	}
-	out = chunk(out, "PLTE", pal)
+	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
 
 	// IDAT: a zlib stream (header, the bands' deflate blocks, a final
 	// empty block, the Adler-32 of the raw rows), written straight after
 	// the chunk's header.
-	start := len(out)
+	start = len(out)
 	out = append(out, 0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x78, 0x01)
 	for _, bd := range bs {
 		out = append(out, bd.z...)
@@ -226,7 +257,7 @@ func appendPNG(out []byte, img *image.Paletted) ([]byte, error) {
 	out = binary.BigEndian.AppendUint32(out, adler)
 	binary.BigEndian.PutUint32(out[start:], uint32(len(out)-start-8))
 	out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start+4:]))
-	return chunk(out, "IEND", nil), nil
+	return chunk(out, "IEND", nil)
 }
 
 // chunk appends a PNG chunk.

@@ -57,7 +57,21 @@ func prepare(v game.PublicView, l Labels) error {
 // sheet in full. It uses only the public view, so it cannot show a hidden
 // card.
 func Table(v game.PublicView, l Labels) ([]byte, error) {
-	return encodePooled(func(a alloc) (canvas, error) { return table(v, l, a) }, "table")
+	if err := prepare(v, l); err != nil {
+		return nil, fmt.Errorf("render: table: %w", err)
+	}
+	v = withNames(v, l)
+	lid := labelsID(&l)
+	var all [1 + 5*game.MaxPlayers]section
+	secs := append(all[:0], topSection(v, &l, lid))
+	for p, pv := range v.Players {
+		below := cGapY
+		if p == len(v.Players)-1 {
+			below = margin
+		}
+		secs = compactSections(secs, pv, optsFor(v, p), &l, lid, below)
+	}
+	return encodeSections(secs, "table")
 }
 
 // TableImage draws the public table (see Table) without encoding it.
@@ -91,7 +105,21 @@ func tableHeight(v game.PublicView) int {
 // choices, the cells their current choices would cross, gets a dashed ring
 // (the public table never shows them).
 func Sheet(v game.PublicView, seat int, l Labels, choices ...Cell) ([]byte, error) {
-	return encodePooled(func(a alloc) (canvas, error) { return sheet(v, seat, l, choices, a) }, "sheet")
+	if err := prepare(v, l); err != nil {
+		return nil, fmt.Errorf("render: sheet: %w", err)
+	}
+	v = withNames(v, l)
+	if seat < 0 || seat >= len(v.Players) {
+		return nil, fmt.Errorf("render: sheet: %w: seat %d of %d", ErrView, seat, len(v.Players))
+	}
+	st := staticsFor(l)
+	o := optsFor(v, seat)
+	o.choices = choices
+	lid := labelsID(&l)
+	var all [7]section
+	secs := append(all[:0], topSection(v, &l, lid))
+	secs = sheetSections(secs, st, v.Players[seat], o, &l, lid)
+	return encodeSections(append(secs, stripSection(st, lid)), "sheet")
 }
 
 // SheetImage draws one player's sheet (see Sheet) without encoding it.
