@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/segmentio/encoding/json"
 )
@@ -22,13 +23,22 @@ type snapshot struct {
 // MarshalBinary serialises the whole game, the generator's state included,
 // so that a restored game continues exactly (same dice, same shuffles).
 func (g *Game) MarshalBinary() ([]byte, error) {
+	// The moves' JSON, most of the snapshot, is kept once written
+	// (movesJSON): AppendBinary's call finds it made.
+	return g.AppendBinary(make([]byte, 0, len(g.movesJSON())+1024))
+}
+
+// AppendBinary appends what MarshalBinary returns to b (the
+// encoding.BinaryAppender interface): a caller that writes the snapshot
+// into a buffer of its own (the stored table) saves a copy.
+func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 	r, err := g.src.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("game: save generator: %w", err)
 	}
-	mj := g.movesJSON()
-	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: mj}}
-	b, err := json.Append(make([]byte, 0, len(mj)+1024), snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage|json.SortMapKeys)
+	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: g.movesJSON()}}
+	st.cards(&g.st)
+	b, err = json.Append(b, snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage|json.SortMapKeys)
 	if err != nil {
 		return nil, fmt.Errorf("game: save: %w", err)
 	}
@@ -49,13 +59,99 @@ type (
 	}
 	stateWire struct {
 		state
-		Log logWire `json:"log"`
+		Hands   json.RawMessage `json:"hands,omitempty"`
+		Display json.RawMessage `json:"display,omitempty"`
+		Draw    json.RawMessage `json:"draw,omitempty"`
+		Discard json.RawMessage `json:"discard,omitempty"`
+		Played  json.RawMessage `json:"played,omitempty"`
+		Log     logWire         `json:"log"`
 	}
 	logWire struct {
 		history
-		Moves json.RawMessage `json:"moves"`
+		Deck       json.RawMessage `json:"deck,omitempty"`
+		Reshuffles json.RawMessage `json:"reshuffles,omitempty"`
+		Moves      json.RawMessage `json:"moves"`
 	}
 )
+
+// The lists of cards are written by hand too (cards): the encoder would
+// box every card to call its MarshalText, an allocation a card. They say
+// what the plain encoding says: the cards' names, null for a nil list
+// inside a list, and an empty list left out where the state's field says
+// omitempty (as a nil RawMessage is).
+
+// cards fills w's lists of cards from st, written into one buffer.
+func (w *stateWire) cards(st *state) {
+	n := 64
+	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played, st.Log.Deck} {
+		n += 4*len(l) + 2
+	}
+	for _, ls := range [][][]Card{st.Hands, st.Log.Reshuffles} {
+		for _, l := range ls {
+			n += 4*len(l) + 5
+		}
+	}
+	buf := make([]byte, 0, n)
+	w.Display, buf = appendCardField(buf, st.Display)
+	w.Draw, buf = appendCardField(buf, st.Draw)
+	w.Discard, buf = appendCardField(buf, st.Discard)
+	w.Played, buf = appendCardField(buf, st.Played)
+	w.Log.Deck, buf = appendCardField(buf, st.Log.Deck)
+	w.Hands, buf = appendCardListsField(buf, st.Hands)
+	w.Log.Reshuffles, _ = appendCardListsField(buf, st.Log.Reshuffles)
+}
+
+// appendCardField appends the JSON of cards to buf and returns it (nil
+// for no cards, which omitempty leaves out) and buf.
+func appendCardField(buf []byte, cards []Card) (json.RawMessage, []byte) {
+	if len(cards) == 0 {
+		return nil, buf
+	}
+	at := len(buf)
+	buf = appendCards(buf, cards)
+	return buf[at:len(buf):len(buf)], buf
+}
+
+// appendCardListsField is appendCardField for a list of lists of cards.
+func appendCardListsField(buf []byte, lists [][]Card) (json.RawMessage, []byte) {
+	if len(lists) == 0 {
+		return nil, buf
+	}
+	at := len(buf)
+	buf = append(buf, '[')
+	for i, l := range lists {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendCards(buf, l)
+	}
+	buf = append(buf, ']')
+	return buf[at:len(buf):len(buf)], buf
+}
+
+// appendCards appends the JSON array of the cards' names (null for nil).
+func appendCards(b []byte, cards []Card) []byte {
+	if cards == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, k := range cards {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		switch {
+		case !k.Valid():
+			b = append(b, k.String()...) // card(n): no quote or backslash to escape
+		case k.Joker():
+			b = strconv.AppendInt(append(b, 'J'), int64(k.Number()), 10)
+		default:
+			b = strconv.AppendInt(append(b, k.Color().Letter()), int64(k.Number()), 10)
+		}
+		b = append(b, '"')
+	}
+	return append(b, ']')
+}
 
 // encodedMoves is the JSON array of moves, a copy of which they are: a
 // value never changed once made, shared by a game and its clones.
@@ -281,35 +377,101 @@ func (g *Game) validateCards() error {
 // Clone returns an independent copy of the game: the same state and the
 // generator at the same position, so that both go on alike and a change
 // to one never shows in the other. It is much cheaper than a round trip
-// through MarshalBinary and Restore.
+// through MarshalBinary and Restore: the game, its generator and every
+// list of cards share a few allocations (each list capped at its own
+// length, so that growing one moves it out rather than into its
+// neighbour's room).
 func (g *Game) Clone() *Game {
 	st := g.st
 	st.Players = slices.Clone(st.Players)
 	st.Sheets = slices.Clone(st.Sheets)
-	st.Pending = slices.Clone(st.Pending)
 	st.Fresh = slices.Clone(st.Fresh)
-	st.Hands = cloneCardLists(st.Hands)
-	st.Display = slices.Clone(st.Display)
-	st.Draw = slices.Clone(st.Draw)
-	st.Discard = slices.Clone(st.Discard)
-	st.Played = slices.Clone(st.Played)
-	st.Log.Deck = slices.Clone(st.Log.Deck)
 	st.Log.Rolls = slices.Clone(st.Log.Rolls)
-	st.Log.Reshuffles = cloneCardLists(st.Log.Reshuffles)
-	st.Log.Moves = slices.Clone(st.Log.Moves)
 	st.Log.Left = slices.Clone(st.Log.Left)
 	st.Known = slices.Clone(st.Known)
+
+	// The log grows by a move or so a click: room for a few.
+	const room = 8
+	moves := make([]Move, 0, len(st.Log.Moves)+room+len(st.Pending))
+	if st.Log.Moves != nil {
+		n := len(st.Log.Moves)
+		moves = append(moves, st.Log.Moves...)
+		st.Log.Moves = moves[: n : n+room]
+		moves = moves[n+room : n+room]
+	}
+	st.Pending, _ = carve(moves, st.Pending)
+
+	n, lists := 0, len(st.Hands)+len(st.Log.Reshuffles)
+	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played, st.Log.Deck} {
+		n += len(l)
+	}
+	for _, ls := range [][][]Card{st.Hands, st.Log.Reshuffles} {
+		for _, l := range ls {
+			n += len(l)
+		}
+	}
+	cards := make([]Card, 0, n)
+	st.Display, cards = carve(cards, st.Display)
+	st.Draw, cards = carve(cards, st.Draw)
+	st.Discard, cards = carve(cards, st.Discard)
+	st.Played, cards = carve(cards, st.Played)
+	st.Log.Deck, cards = carve(cards, st.Log.Deck)
+	var outer [][]Card
+	if lists > 0 {
+		outer = make([][]Card, 0, lists)
+	}
+	st.Hands, outer, cards = carveLists(outer, cards, st.Hands)
+	st.Log.Reshuffles, _, _ = carveLists(outer, cards, st.Log.Reshuffles)
+
 	if st.Script != nil {
 		sc := *st.Script
 		sc.Rolls = slices.Clone(sc.Rolls)
 		sc.Shuffles = cloneCardLists(sc.Shuffles)
 		st.Script = &sc
 	}
-	src := *g.src
-	c := &Game{st: st, src: &src}
-	c.rnd = rand.New(c.src)
+	box := &struct {
+		g   Game
+		src rand.ChaCha8
+		rnd rand.Rand
+	}{src: *g.src}
+	box.rnd = *rand.New(&box.src)
+	c := &box.g
+	c.st, c.src, c.rnd = st, &box.src, &box.rnd
 	c.encMoves.Store(g.encMoves.Load())
 	return c
+}
+
+// carve copies src into the room after free's length, which has room for
+// it, and returns the copy, capped at its length, and free with the copy
+// taken. nil stays nil and empty stays empty, as slices.Clone keeps them.
+func carve[T any](free, src []T) (dst, rest []T) {
+	if src == nil {
+		return nil, free
+	}
+	if len(src) == 0 {
+		return []T{}, free
+	}
+	at := len(free)
+	free = append(free, src...)
+	return free[at:len(free):len(free)], free
+}
+
+// carveLists is carve for a list of lists: the list in outer's room, the
+// lists in cards'.
+func carveLists[T any](outer [][]T, cards []T, src [][]T) (dst, restOuter [][]T, rest []T) {
+	if src == nil {
+		return nil, outer, cards
+	}
+	if len(src) == 0 {
+		return [][]T{}, outer, cards
+	}
+	at := len(outer)
+	for _, l := range src {
+		var c []T
+		c, cards = carve(cards, l)
+		outer = append(outer, c)
+	}
+	return outer[at:len(outer):len(outer)], outer, cards
 }
 
 func cloneCardLists(ls [][]Card) [][]Card {

@@ -1,0 +1,173 @@
+package game
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/segmentio/encoding/json"
+)
+
+// A clone's state is the original's to the letter (reflect.DeepEqual:
+// nil lists stay nil, empty ones empty, the script and the generator
+// alike), at every move of whole random games of each variant and of a
+// replayed record; and a clone whose lists all grow and change leaves
+// every other list of its own and the original's as they were, though
+// the clone's lists share their memory.
+func TestCloneStateEqualAndListsApart(t *testing.T) {
+	check := func(g *Game) {
+		t.Helper()
+		c := g.Clone()
+		if !reflect.DeepEqual(c.st, g.st) {
+			t.Fatalf("the clone's state differs:\n%+v\nwant\n%+v", c.st, g.st)
+		}
+		if *c.src != *g.src || c.encMoves.Load() != g.encMoves.Load() {
+			t.Fatal("the clone's generator or kept moves differ")
+		}
+		want := g.Clone()
+		lists := func(s *state) []*[]Card {
+			ls := []*[]Card{&s.Display, &s.Draw, &s.Discard, &s.Played, &s.Log.Deck}
+			for i := range s.Hands {
+				ls = append(ls, &s.Hands[i])
+			}
+			for i := range s.Log.Reshuffles {
+				ls = append(ls, &s.Log.Reshuffles[i])
+			}
+			return ls
+		}
+		for i, l := range lists(&c.st) {
+			if len(*l) > 0 {
+				(*l)[0] ^= 0x7f
+			}
+			*l = append(*l, Card(i), Card(i))
+		}
+		c.st.Log.Moves = append(c.st.Log.Moves, slices.Repeat([]Move{{Player: 9}}, 20)...)
+		if len(c.st.Pending) > 0 {
+			c.st.Pending[0].Player = 9
+		}
+		c.st.Pending = append(c.st.Pending, Move{Player: 8})
+		for i, l := range lists(&c.st) {
+			if w := *lists(&want.st)[i]; !slices.Equal((*l)[:len(*l)-2][min(1, len(*l)-2):], w[min(1, len(w)):]) {
+				t.Fatalf("list %d of the clone changed with another: %v, want %v", i, *l, w)
+			}
+		}
+		if !slices.Equal(c.st.Log.Moves[:len(want.st.Log.Moves)], want.st.Log.Moves) {
+			t.Fatal("the clone's moves changed with another list")
+		}
+		if !reflect.DeepEqual(g.st, want.st) {
+			t.Fatal("changes to the clone showed in the original")
+		}
+	}
+	for _, v := range []Variant{Dice, Cards, Jokers} {
+		for s := range uint64(3) {
+			playRandom(t, v, 2+int(s), s+31, func(_ observed, g *Game, _ Move) { check(g) })
+		}
+	}
+	g, err := Replay(playRandom(t, Jokers, 4, 5, nil).Record())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(g)
+	check(&Game{st: state{Hands: [][]Card{}, Log: history{Moves: []Move{}}}, src: &rand.ChaCha8{}})
+}
+
+// AppendBinary appends to what it is given exactly the bytes
+// MarshalBinary returns, at every move of a whole game.
+func TestAppendBinaryIsMarshalBinary(t *testing.T) {
+	prefix := []byte("table\n")
+	playRandom(t, Cards, 3, 41, func(_ observed, g *Game, _ Move) {
+		want, err := g.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.Clone().AppendBinary(slices.Clone(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
+			t.Fatalf("AppendBinary wrote\n%s\nMarshalBinary\n%s", got, want)
+		}
+	})
+}
+
+// midGame is a game of 3 players, dice and cards, 40 moves in: the
+// stored tables' usual game.
+func midGame(tb testing.TB) *Game {
+	tb.Helper()
+	g, err := New(Config{Variant: Cards, Players: names[:3], Seed: seed(9)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 40 {
+		w := g.Waiting()
+		ms := g.LegalMoves(w[r.IntN(len(w))])
+		if err := g.Apply(ms[r.IntN(len(ms))]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return g
+}
+
+// BenchmarkCloneMidGame clones a mid-game game, as the bot does for every
+// read of a table it holds decoded.
+func BenchmarkCloneMidGame(b *testing.B) {
+	g := midGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = g.Clone()
+	}
+}
+
+// BenchmarkMarshalBinaryMidGame writes a mid-game game's snapshot after a
+// move, as the bot does for every table it saves (the moves' JSON of the
+// snapshot before kept).
+func BenchmarkMarshalBinaryMidGame(b *testing.B) {
+	g := midGame(b)
+	last := g.st.Log.Moves[len(g.st.Log.Moves)-1]
+	g.st.Log.Moves = g.st.Log.Moves[:len(g.st.Log.Moves)-1]
+	if _, err := g.MarshalBinary(); err != nil {
+		b.Fatal(err)
+	}
+	kept := g.encMoves.Load()
+	g.st.Log.Moves = append(g.st.Log.Moves, last)
+	b.ReportAllocs()
+	for b.Loop() {
+		g.encMoves.Store(kept)
+		if _, err := g.MarshalBinary(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The snapshot's lists of cards, written by hand, are what the encoder
+// writes for them: every card (jokers and a card that is none included),
+// empty and nil lists, and nil lists inside a list.
+func TestCardsWrittenAsTheEncoderWrites(t *testing.T) {
+	var all []Card
+	for k := range 256 {
+		all = append(all, Card(k))
+	}
+	lists := [][]Card{nil, {}, all, FullDeck(true), {ColorCard(Red, 5)}}
+	for _, l := range lists {
+		want, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCards(nil, l); !bytes.Equal(got, want) {
+			t.Errorf("cards written as\n%s\nthe encoder writes\n%s", got, want)
+		}
+	}
+	want, err := json.Marshal(lists)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := appendCardListsField(nil, lists); !bytes.Equal(got, want) {
+		t.Errorf("lists written as\n%s\nthe encoder writes\n%s", got, want)
+	}
+	if f, _ := appendCardField(nil, []Card{}); f != nil {
+		t.Errorf("an empty list is written as %q, not left out", f)
+	}
+}
