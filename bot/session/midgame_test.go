@@ -1,11 +1,14 @@
 package session
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/segmentio/encoding/json"
 
 	"github.com/qwixxbot/qwixxbot/bot/session/surface"
 	"github.com/qwixxbot/qwixxbot/game"
@@ -78,4 +81,80 @@ func TestMidGameBlob(t *testing.T) {
 		t.Fatalf("the stored mid-game table decodes as game %v variant %v", tb.Game != nil, tb.Variant)
 	}
 	t.Logf("%d bytes", len(blob))
+}
+
+// Encode writes the table's JSON (json.Marshal's, without the snapshot), a
+// newline and its game's snapshot (MarshalBinary's), in one buffer whose
+// snapshot part Snapshot then is, capped so that nothing appended to it
+// shows in the stored bytes; a table without a game keeps the snapshot it
+// has. Checked for a mid-game table as it is saved move after move.
+func TestEncodeIsJSONThenSnapshot(t *testing.T) {
+	tb := midGameTable(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20 {
+		blob, err := tb.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		snapshot, err := tb.Game.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := *tb
+		plain.Snapshot = nil
+		head, err := json.Marshal(&plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append(append(head, '\n'), snapshot...)
+		if !bytes.Equal(blob, want) {
+			t.Fatalf("encoded as\n%s\nwant\n%s", blob, want)
+		}
+		if !bytes.Equal(tb.Snapshot, snapshot) || cap(tb.Snapshot) != len(tb.Snapshot) {
+			t.Fatalf("Snapshot is %q (cap %d), want the snapshot written", tb.Snapshot, cap(tb.Snapshot))
+		}
+		_ = append(tb.Snapshot, "more"...)
+		if !bytes.Equal(blob, want) {
+			t.Fatal("appending to Snapshot changed the stored bytes")
+		}
+		w := tb.Game.Waiting()
+		ms := tb.Game.LegalMoves(w[r.IntN(len(w))])
+		if err := tb.Game.Apply(ms[r.IntN(len(ms))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb.Game = nil
+	kept := tb.Snapshot
+	blob, err := tb.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, after, _ := bytes.Cut(blob, []byte{'\n'}); !bytes.Equal(after, kept) {
+		t.Fatalf("a table without a game wrote the snapshot %q, want %q", after, kept)
+	}
+}
+
+// BenchmarkEncodeMidGame writes a mid-game table as the bot saves it (its
+// game's moves' JSON kept from the save before).
+func BenchmarkEncodeMidGame(b *testing.B) {
+	tb := midGameTable(b)
+	if _, err := tb.Encode(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tb.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCloneStoredMidGame copies a mid-game table, as the bot does
+// for every read of a table it holds decoded.
+func BenchmarkCloneStoredMidGame(b *testing.B) {
+	tb := midGameTable(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = tb.CloneStored()
+	}
 }
