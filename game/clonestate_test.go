@@ -13,9 +13,11 @@ import (
 // A clone's state is the original's to the letter (reflect.DeepEqual:
 // nil lists stay nil, empty ones empty, the script and the generator
 // alike), at every move of whole random games of each variant and of a
-// replayed record; and a clone whose lists all grow and change leaves
-// every other list of its own and the original's as they were, though
-// the clone's lists share their memory.
+// replayed record; and a clone whose lists all grow (and whose lists
+// outside the log, which is only ever appended to, change in place)
+// leaves every other list of its own and the original as they were,
+// though the clone's lists share their memory with each other and its
+// log with the original's.
 func TestCloneStateEqualAndListsApart(t *testing.T) {
 	check := func(g *Game) {
 		t.Helper()
@@ -26,37 +28,59 @@ func TestCloneStateEqualAndListsApart(t *testing.T) {
 		if *c.src != *g.src || c.encMoves.Load() != g.encMoves.Load() {
 			t.Fatal("the clone's generator or kept moves differ")
 		}
-		want := g.Clone()
+		before, err := g.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The clone's lists of cards: those it may change in place, then
+		// the log's.
 		lists := func(s *state) []*[]Card {
-			ls := []*[]Card{&s.Display, &s.Draw, &s.Discard, &s.Played, &s.Log.Deck}
+			ls := []*[]Card{&s.Display, &s.Draw, &s.Discard, &s.Played}
 			for i := range s.Hands {
 				ls = append(ls, &s.Hands[i])
 			}
+			ls = append(ls, &s.Log.Deck)
 			for i := range s.Log.Reshuffles {
 				ls = append(ls, &s.Log.Reshuffles[i])
 			}
 			return ls
 		}
+		inPlace := 4 + len(c.st.Hands)
+		var was [][]Card
+		for _, l := range lists(&c.st) {
+			was = append(was, slices.Clone(*l))
+		}
+		wasMoves, wasPending := slices.Clone(c.st.Log.Moves), slices.Clone(c.st.Pending)
 		for i, l := range lists(&c.st) {
-			if len(*l) > 0 {
+			if i < inPlace && len(*l) > 0 {
 				(*l)[0] ^= 0x7f
 			}
 			*l = append(*l, Card(i), Card(i))
 		}
+		c.st.Log.Reshuffles = append(c.st.Log.Reshuffles, []Card{1, 2})
 		c.st.Log.Moves = append(c.st.Log.Moves, slices.Repeat([]Move{{Player: 9}}, 20)...)
+		c.st.Log.Rolls = append(c.st.Log.Rolls, [6]int{9, 9, 9, 9, 9, 9})
+		c.st.Log.Left = append(c.st.Log.Left, Departure{Player: 9})
 		if len(c.st.Pending) > 0 {
 			c.st.Pending[0].Player = 9
 		}
 		c.st.Pending = append(c.st.Pending, Move{Player: 8})
 		for i, l := range lists(&c.st) {
-			if w := *lists(&want.st)[i]; !slices.Equal((*l)[:len(*l)-2][min(1, len(*l)-2):], w[min(1, len(w)):]) {
-				t.Fatalf("list %d of the clone changed with another: %v, want %v", i, *l, w)
+			if i >= len(was) {
+				break
+			}
+			got, w := (*l)[:len(*l)-2], was[i]
+			if i < inPlace && len(w) > 0 {
+				got, w = got[1:], w[1:]
+			}
+			if !slices.Equal(got, w) {
+				t.Fatalf("list %d of the clone changed with another: %v, want %v", i, got, w)
 			}
 		}
-		if !slices.Equal(c.st.Log.Moves[:len(want.st.Log.Moves)], want.st.Log.Moves) {
+		if !slices.Equal(c.st.Log.Moves[:len(wasMoves)], wasMoves) || len(wasPending) > 0 && !slices.Equal(c.st.Pending[1:len(wasPending)], wasPending[1:]) {
 			t.Fatal("the clone's moves changed with another list")
 		}
-		if !reflect.DeepEqual(g.st, want.st) {
+		if after, _ := g.MarshalBinary(); !bytes.Equal(after, before) {
 			t.Fatal("changes to the clone showed in the original")
 		}
 	}
@@ -71,6 +95,42 @@ func TestCloneStateEqualAndListsApart(t *testing.T) {
 	}
 	check(g)
 	check(&Game{st: state{Hands: [][]Card{}, Log: history{Moves: []Move{}}}, src: &rand.ChaCha8{}})
+}
+
+// A clone shares its log with the original (Clone): a game whose log is
+// shared so, made into another game in its own memory (CloneInto, and a
+// deal of hidden cards for a computer player's search, which renews a
+// game), leaves the games it shares its log with as they were. Checked
+// with both ends of the sharing as the game reused.
+func TestSharedLogNotReused(t *testing.T) {
+	a := midGame(t)
+	other := midGameOf(t, Jokers, 4, 3)
+	for _, reuse := range []string{"clone", "original"} {
+		g := a.Clone()
+		c := g.Clone()
+		keep, dst := g, c
+		if reuse == "original" {
+			keep, dst = c, g
+		}
+		before, err := keep.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.CloneInto(dst)
+		if after, _ := keep.MarshalBinary(); !bytes.Equal(after, before) {
+			t.Fatalf("CloneInto over the %s changed the game it shares its log with", reuse)
+		}
+		d, err := NewDealer(other.Private(other.Waiting()[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Deal(rand.New(rand.NewPCG(1, 2)), dst); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := keep.MarshalBinary(); !bytes.Equal(after, before) {
+			t.Fatalf("a deal into the %s changed the game it shares its log with", reuse)
+		}
+	}
 }
 
 // AppendBinary appends to what it is given exactly the bytes
@@ -94,9 +154,12 @@ func TestAppendBinaryIsMarshalBinary(t *testing.T) {
 
 // midGame is a game of 3 players, dice and cards, 40 moves in: the
 // stored tables' usual game.
-func midGame(tb testing.TB) *Game {
+func midGame(tb testing.TB) *Game { return midGameOf(tb, Cards, 3, 9) }
+
+// midGameOf is a game of variant v and n players, 40 moves in.
+func midGameOf(tb testing.TB, v Variant, n int, s uint64) *Game {
 	tb.Helper()
-	g, err := New(Config{Variant: Cards, Players: names[:3], Seed: seed(9)})
+	g, err := New(Config{Variant: v, Players: names[:n], Seed: seed(s)})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -380,48 +380,34 @@ func (g *Game) validateCards() error {
 // through MarshalBinary and Restore: the game, its generator and every
 // list of cards share a few allocations (each list capped at its own
 // length, so that growing one moves it out rather than into its
-// neighbour's room).
+// neighbour's room), and the log is not copied at all but shared (see
+// logShared).
 func (g *Game) Clone() *Game {
 	st := g.st
 	st.Players = slices.Clone(st.Players)
 	st.Sheets = slices.Clone(st.Sheets)
 	st.Fresh = slices.Clone(st.Fresh)
-	st.Log.Rolls = slices.Clone(st.Log.Rolls)
-	st.Log.Left = slices.Clone(st.Log.Left)
 	st.Known = slices.Clone(st.Known)
+	st.Pending = slices.Clone(st.Pending)
+	st.Log = st.Log.shared()
 
-	// The log grows by a move or so a click: room for a few.
-	const room = 8
-	moves := make([]Move, 0, len(st.Log.Moves)+room+len(st.Pending))
-	if st.Log.Moves != nil {
-		n := len(st.Log.Moves)
-		moves = append(moves, st.Log.Moves...)
-		st.Log.Moves = moves[: n : n+room]
-		moves = moves[n+room : n+room]
-	}
-	st.Pending, _ = carve(moves, st.Pending)
-
-	n, lists := 0, len(st.Hands)+len(st.Log.Reshuffles)
-	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played, st.Log.Deck} {
+	n, lists := 0, len(st.Hands)
+	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played} {
 		n += len(l)
 	}
-	for _, ls := range [][][]Card{st.Hands, st.Log.Reshuffles} {
-		for _, l := range ls {
-			n += len(l)
-		}
+	for _, l := range st.Hands {
+		n += len(l)
 	}
 	cards := make([]Card, 0, n)
 	st.Display, cards = carve(cards, st.Display)
 	st.Draw, cards = carve(cards, st.Draw)
 	st.Discard, cards = carve(cards, st.Discard)
 	st.Played, cards = carve(cards, st.Played)
-	st.Log.Deck, cards = carve(cards, st.Log.Deck)
 	var outer [][]Card
 	if lists > 0 {
 		outer = make([][]Card, 0, lists)
 	}
-	st.Hands, outer, cards = carveLists(outer, cards, st.Hands)
-	st.Log.Reshuffles, _, _ = carveLists(outer, cards, st.Log.Reshuffles)
+	st.Hands, _, _ = carveLists(outer, cards, st.Hands)
 
 	if st.Script != nil {
 		sc := *st.Script
@@ -438,7 +424,34 @@ func (g *Game) Clone() *Game {
 	c := &box.g
 	c.st, c.src, c.rnd = st, &box.src, &box.rnd
 	c.encMoves.Store(g.encMoves.Load())
+	c.logShared.Store(true)
+	if !g.logShared.Load() {
+		g.logShared.Store(true)
+	}
 	return c
+}
+
+// shared is the log's lists, each capped at its length: a copy that
+// shares their arrays and grows into arrays of its own (see logShared).
+func (h history) shared() history {
+	h.Deck = h.Deck[:len(h.Deck):len(h.Deck)]
+	h.Rolls = h.Rolls[:len(h.Rolls):len(h.Rolls)]
+	h.Reshuffles = h.Reshuffles[:len(h.Reshuffles):len(h.Reshuffles)]
+	h.Moves = h.Moves[:len(h.Moves):len(h.Moves)]
+	h.Left = h.Left[:len(h.Left):len(h.Left)]
+	return h
+}
+
+// logMemory is the log whose arrays dst may reuse to become another game
+// (CloneInto, renewGame): its own, or none while they may be shared with
+// another game's (logShared), which then no longer holds once dst's log
+// is in new arrays.
+func (dst *Game) logMemory() history {
+	if dst.logShared.Load() {
+		dst.logShared.Store(false)
+		return history{}
+	}
+	return dst.st.Log
 }
 
 // carve copies src into the room after free's length, which has room for
@@ -504,11 +517,12 @@ func (g *Game) CloneInto(dst *Game) *Game {
 	st.Draw = copyInto(d.Draw, st.Draw)
 	st.Discard = copyInto(d.Discard, st.Discard)
 	st.Played = copyInto(d.Played, st.Played)
-	st.Log.Deck = copyInto(d.Log.Deck, st.Log.Deck)
-	st.Log.Rolls = copyInto(d.Log.Rolls, st.Log.Rolls)
-	st.Log.Reshuffles = copyCardLists(d.Log.Reshuffles, st.Log.Reshuffles)
-	st.Log.Moves = copyInto(d.Log.Moves, st.Log.Moves)
-	st.Log.Left = copyInto(d.Log.Left, st.Log.Left)
+	dl := dst.logMemory()
+	st.Log.Deck = copyInto(dl.Deck, st.Log.Deck)
+	st.Log.Rolls = copyInto(dl.Rolls, st.Log.Rolls)
+	st.Log.Reshuffles = copyCardLists(dl.Reshuffles, st.Log.Reshuffles)
+	st.Log.Moves = copyInto(dl.Moves, st.Log.Moves)
+	st.Log.Left = copyInto(dl.Left, st.Log.Left)
 	st.Known = copyInto(d.Known, st.Known)
 	if st.Script != nil {
 		sc := *st.Script
