@@ -97,14 +97,38 @@ func TestCloneStateEqualAndListsApart(t *testing.T) {
 	check(&Game{st: state{Hands: [][]Card{}, Log: history{Moves: []Move{}}}, src: &rand.ChaCha8{}})
 }
 
-// A clone shares its log with the original (Clone): a game whose log is
-// shared so, made into another game in its own memory (CloneInto, and a
-// deal of hidden cards for a computer player's search, which renews a
-// game), leaves the games it shares its log with as they were. Checked
-// with both ends of the sharing as the game reused.
+// A clone shares its log with the original (Clone), and a snapshot's kept
+// moves share it too (movesJSON): a game whose log is shared so, made into
+// another game in its own memory (CloneInto, and a deal of hidden cards
+// for a computer player's search, which renews a game), leaves the games
+// and the kept moves it shares its log with as they were. Checked with
+// both ends of the sharing as the game reused.
 func TestSharedLogNotReused(t *testing.T) {
 	a := midGame(t)
 	other := midGameOf(t, Jokers, 4, 3)
+	for _, into := range []func(g *Game){
+		func(g *Game) { other.CloneInto(g) },
+		func(g *Game) {
+			d, err := NewDealer(other.Private(other.Waiting()[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Deal(rand.New(rand.NewPCG(1, 2)), g); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		g := midGameOf(t, Cards, 3, 11) // its log its own, until:
+		if _, err := g.MarshalBinary(); err != nil {
+			t.Fatal(err)
+		}
+		kept := g.encMoves.Load()
+		was := slices.Clone(kept.moves)
+		into(g)
+		if !slices.Equal(kept.moves, was) {
+			t.Fatal("a game made into another changed the moves its last snapshot kept")
+		}
+	}
 	for _, reuse := range []string{"clone", "original"} {
 		g := a.Clone()
 		c := g.Clone()

@@ -153,8 +153,9 @@ func appendCards(b []byte, cards []Card) []byte {
 	return append(b, ']')
 }
 
-// encodedMoves is the JSON array of moves, a copy of which they are: a
-// value never changed once made, shared by a game and its clones.
+// encodedMoves is the JSON array of moves, and the moves (the game's log's
+// as they were then, sharing its array: see logShared): a value never
+// changed once made, shared by a game and its clones.
 type encodedMoves struct {
 	moves []Move
 	json  []byte
@@ -190,7 +191,12 @@ func (g *Game) movesJSON() json.RawMessage {
 		}
 	}
 	out = append(out, ']')
-	g.encMoves.Store(&encodedMoves{moves: slices.Clone(moves), json: out})
+	// The moves are the log's, shared as a clone shares them (logShared):
+	// only ever appended to, never changed in place.
+	g.encMoves.Store(&encodedMoves{moves: moves[:len(moves):len(moves)], json: out})
+	if !g.logShared.Load() {
+		g.logShared.Store(true)
+	}
 	return out
 }
 
