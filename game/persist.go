@@ -23,9 +23,7 @@ type snapshot struct {
 // MarshalBinary serialises the whole game, the generator's state included,
 // so that a restored game continues exactly (same dice, same shuffles).
 func (g *Game) MarshalBinary() ([]byte, error) {
-	// The moves' JSON, most of the snapshot, is kept once written
-	// (movesJSON): AppendBinary's call finds it made.
-	return g.AppendBinary(make([]byte, 0, len(g.movesJSON())+1024))
+	return g.AppendBinary(nil)
 }
 
 // AppendBinary appends what MarshalBinary returns to b (the
@@ -37,7 +35,9 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 		return nil, fmt.Errorf("game: save generator: %w", err)
 	}
 	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: g.movesJSON()}}
-	st.cards(&g.st)
+	cards := st.cards(&g.st)
+	// Room for all of it, the moves and the cards most of it, at once.
+	b = slices.Grow(b, len(st.Log.Moves)+cards+1024)
 	b, err = json.Append(b, snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage|json.SortMapKeys)
 	if err != nil {
 		return nil, fmt.Errorf("game: save: %w", err)
@@ -80,8 +80,9 @@ type (
 // inside a list, and an empty list left out where the state's field says
 // omitempty (as a nil RawMessage is).
 
-// cards fills w's lists of cards from st, written into one buffer.
-func (w *stateWire) cards(st *state) {
+// cards fills w's lists of cards from st, written into one buffer, and
+// returns their length.
+func (w *stateWire) cards(st *state) int {
 	n := 64
 	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played, st.Log.Deck} {
 		n += 4*len(l) + 2
@@ -98,7 +99,8 @@ func (w *stateWire) cards(st *state) {
 	w.Played, buf = appendCardField(buf, st.Played)
 	w.Log.Deck, buf = appendCardField(buf, st.Log.Deck)
 	w.Hands, buf = appendCardListsField(buf, st.Hands)
-	w.Log.Reshuffles, _ = appendCardListsField(buf, st.Log.Reshuffles)
+	w.Log.Reshuffles, buf = appendCardListsField(buf, st.Log.Reshuffles)
+	return len(buf)
 }
 
 // appendCardField appends the JSON of cards to buf and returns it (nil
