@@ -2,9 +2,11 @@ package game
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/segmentio/encoding/json"
@@ -222,7 +224,7 @@ func BenchmarkMarshalBinaryMidGame(b *testing.B) {
 	g.st.Log.Moves = append(g.st.Log.Moves, last)
 	b.ReportAllocs()
 	for b.Loop() {
-		g.encMoves.Store(kept)
+		g.encMoves.Store(&encodedMoves{moves: kept.moves, json: kept.json}) // as the save before left it
 		if _, err := g.MarshalBinary(); err != nil {
 			b.Fatal(err)
 		}
@@ -256,5 +258,54 @@ func TestCardsWrittenAsTheEncoderWrites(t *testing.T) {
 	}
 	if f, _ := appendCardField(nil, []Card{}); f != nil {
 		t.Errorf("an empty list is written as %q, not left out", f)
+	}
+}
+
+// Clones of one game share the JSON of its moves written last (movesJSON)
+// and the first to write more writes it in place: 8 clones at once, each
+// playing its own moves on and writing a snapshot after each, write what
+// a copy that has written nothing yet writes, byte for byte (and the race
+// detector finds no two writing the same bytes).
+func TestSharedMovesJSONWrittenApart(t *testing.T) {
+	g := midGame(t)
+	if _, err := g.MarshalBinary(); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 {
+		c := g.Clone()
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 3))
+			for step := 0; step < 30 && !c.Over(); step++ {
+				ws := c.Waiting()
+				ms := c.LegalMoves(ws[r.IntN(len(ws))])
+				if err := c.Apply(ms[r.IntN(len(ms))]); err != nil {
+					errs <- err
+					return
+				}
+				got, err := c.MarshalBinary()
+				if err != nil {
+					errs <- err
+					return
+				}
+				fresh := c.Clone()
+				fresh.encMoves.Store(nil)
+				want, err := fresh.MarshalBinary()
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(got, want) {
+					errs <- fmt.Errorf("clone %d step %d wrote\n%s\nwant\n%s", w, step, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }

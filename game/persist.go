@@ -1,11 +1,13 @@
 package game
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/segmentio/encoding/json"
 )
@@ -34,13 +36,26 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game: save generator: %w", err)
 	}
-	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: g.movesJSON()}}
+	body, ok := g.movesJSON()
+	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: json.RawMessage("null")}}
+	if ok {
+		st.Log.Moves = json.RawMessage("[]")
+	}
 	cards := st.cards(&g.st)
 	// Room for all of it, the moves and the cards most of it, at once.
-	b = slices.Grow(b, len(st.Log.Moves)+cards+1024)
-	b, err = json.Append(b, snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage|json.SortMapKeys)
+	b = slices.Grow(b, len(body)+cards+1024)
+	at := len(b)
+	b, err = json.Append(b, snapshotWire{Version: StateVersion, Rand: r, State: st}, json.TrustRawMessage|json.SortMapKeys)
 	if err != nil {
 		return nil, fmt.Errorf("game: save: %w", err)
+	}
+	if ok {
+		// The moves, last of all, go between the brackets.
+		const tail = "]}}}"
+		if !bytes.HasSuffix(b[at:], []byte("[]}}}")) {
+			return nil, fmt.Errorf("game: save: the moves are not where they go") // not reached
+		}
+		b = append(append(b[:len(b)-len(tail)], body...), tail...)
 	}
 	return b, nil
 }
@@ -49,13 +64,14 @@ func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 // late in a game. The log is only ever appended to, so the JSON of the
 // moves written last time is kept (movesJSON) and only the moves made
 // since are encoded. The snapshot is written as snapshot reads (Restore),
-// with the log's moves as that JSON (the outer field hides the embedded
-// one of the same name).
+// with the log's moves, which come last (an outer field comes after the
+// embedded struct's, and hides the embedded one of the same name),
+// written in after the encoder's work.
 type (
 	snapshotWire struct {
 		Version int       `json:"version"`
-		State   stateWire `json:"state"`
 		Rand    []byte    `json:"rand"`
+		State   stateWire `json:"state"`
 	}
 	stateWire struct {
 		state
@@ -155,51 +171,58 @@ func appendCards(b []byte, cards []Card) []byte {
 	return append(b, ']')
 }
 
-// encodedMoves is the JSON array of moves, and the moves (the game's log's
-// as they were then, sharing its array: see logShared): a value never
-// changed once made, shared by a game and its clones.
+// encodedMoves is the JSON of moves (the array's elements, without its
+// brackets) and the moves (the game's log's as they were then, sharing
+// its array: see logShared). Neither changes once made, and a game and its
+// clones share them; the first game to write more moves (extended) writes
+// them after the JSON in its array's spare room, which nobody else reads.
 type encodedMoves struct {
-	moves []Move
-	json  []byte
+	moves    []Move
+	json     []byte
+	extended atomic.Bool
 }
 
-// movesJSON is the JSON of the game's moves, from the moves encoded last
-// time (when they are the first of today's, as they are unless the game
-// was changed by other means than its moves) and the moves since.
-func (g *Game) movesJSON() json.RawMessage {
+// movesJSON is the JSON of the game's moves, without the brackets (ok
+// false for a nil log, written as null), from the moves encoded last time
+// (when they are the first of today's, as they are unless the game was
+// changed by other means than its moves) and the moves since.
+func (g *Game) movesJSON() (body []byte, ok bool) {
 	moves := g.st.Log.Moves
 	if moves == nil {
-		return json.RawMessage("null")
+		return nil, false
 	}
 	prev := g.encMoves.Load()
-	var out []byte
 	from := 0
-	if prev != nil && len(prev.moves) <= len(moves) && slices.Equal(prev.moves, moves[:len(prev.moves)]) {
+	switch {
+	case prev != nil && len(prev.moves) <= len(moves) && slices.Equal(prev.moves, moves[:len(prev.moves)]):
 		if len(prev.moves) == len(moves) {
-			return prev.json
+			return prev.json, true
 		}
-		out = append(make([]byte, 0, len(prev.json)*(len(moves)+4)/max(len(prev.moves), 1)), prev.json[:len(prev.json)-1]...)
 		from = len(prev.moves)
-	} else {
-		out = append(make([]byte, 0, 64*len(moves)+2), '[')
+		if prev.extended.CompareAndSwap(false, true) {
+			body = prev.json // grown in place, after what prev holds
+		} else {
+			body = append(make([]byte, 0, len(prev.json)*(len(moves)+8)/max(from, 1)), prev.json...)
+		}
+	default:
+		body = make([]byte, 0, 64*len(moves))
 	}
 	for i, m := range moves[from:] {
 		if from+i > 0 {
-			out = append(out, ',')
+			body = append(body, ',')
 		}
 		var err error
-		if out, err = json.Append(out, m, 0); err != nil {
-			return nil // not reached: a Move always encodes
+		if body, err = json.Append(body, m, 0); err != nil {
+			return nil, false // not reached: a Move always encodes
 		}
 	}
-	out = append(out, ']')
 	// The moves are the log's, shared as a clone shares them (logShared):
 	// only ever appended to, never changed in place.
-	g.encMoves.Store(&encodedMoves{moves: moves[:len(moves):len(moves)], json: out})
+	g.encMoves.Store(&encodedMoves{moves: moves[:len(moves):len(moves)], json: body})
 	if !g.logShared.Load() {
 		g.logShared.Store(true)
 	}
-	return out
+	return body, true
 }
 
 // Restore rebuilds a game saved by MarshalBinary. A snapshot of another
