@@ -123,6 +123,13 @@ type Game struct {
 	// encMoves is the JSON of the moves written in the last snapshot
 	// (MarshalBinary), kept to write the next one.
 	encMoves atomic.Pointer[encodedMoves]
+	// logShared is set when the arrays of the log's lists may be shared
+	// with another game's: Clone shares them rather than copying them.
+	// The log is only ever appended to and a clone's lists are capped at
+	// their length, so neither game sees the other's appends; but while
+	// it is set, nothing may write into those arrays in place, as
+	// CloneInto and renewGame would reuse them (logMemory).
+	logShared atomic.Bool
 }
 
 // state is everything that persists, apart from the generator.
@@ -220,8 +227,9 @@ func renewGame(dst *Game, v Variant, players []string, seed [32]byte) *Game {
 	}
 	dst.encMoves.Store(nil)
 	d := &dst.st
+	dl := dst.logMemory()
 	n := len(players)
-	moves := d.Log.Moves[:0]
+	moves := dl.Moves[:0]
 	if moves == nil {
 		moves = []Move{}
 	}
@@ -236,7 +244,7 @@ func renewGame(dst *Game, v Variant, players []string, seed [32]byte) *Game {
 		Draw:    d.Draw[:0],
 		Discard: d.Discard[:0],
 		Played:  d.Played[:0],
-		Log:     history{Deck: d.Log.Deck[:0], Moves: moves},
+		Log:     history{Deck: dl.Deck[:0], Moves: moves},
 	}
 	if v.CardGame() {
 		st.Known = zeroed(d.Known, n)

@@ -1,10 +1,13 @@
 package game
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/segmentio/encoding/json"
 )
@@ -22,15 +25,37 @@ type snapshot struct {
 // MarshalBinary serialises the whole game, the generator's state included,
 // so that a restored game continues exactly (same dice, same shuffles).
 func (g *Game) MarshalBinary() ([]byte, error) {
+	return g.AppendBinary(nil)
+}
+
+// AppendBinary appends what MarshalBinary returns to b (the
+// encoding.BinaryAppender interface): a caller that writes the snapshot
+// into a buffer of its own (the stored table) saves a copy.
+func (g *Game) AppendBinary(b []byte) ([]byte, error) {
 	r, err := g.src.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("game: save generator: %w", err)
 	}
-	mj := g.movesJSON()
-	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: mj}}
-	b, err := json.Append(make([]byte, 0, len(mj)+1024), snapshotWire{Version: StateVersion, State: st, Rand: r}, json.TrustRawMessage|json.SortMapKeys)
+	body, ok := g.movesJSON()
+	st := stateWire{state: g.st, Log: logWire{history: g.st.Log, Moves: json.RawMessage("null")}}
+	if ok {
+		st.Log.Moves = json.RawMessage("[]")
+	}
+	cards := st.cards(&g.st)
+	// Room for all of it, the moves and the cards most of it, at once.
+	b = slices.Grow(b, len(body)+cards+1024)
+	at := len(b)
+	b, err = json.Append(b, snapshotWire{Version: StateVersion, Rand: r, State: st}, json.TrustRawMessage|json.SortMapKeys)
 	if err != nil {
 		return nil, fmt.Errorf("game: save: %w", err)
+	}
+	if ok {
+		// The moves, last of all, go between the brackets.
+		const tail = "]}}}"
+		if !bytes.HasSuffix(b[at:], []byte("[]}}}")) {
+			return nil, fmt.Errorf("game: save: the moves are not where they go") // not reached
+		}
+		b = append(append(b[:len(b)-len(tail)], body...), tail...)
 	}
 	return b, nil
 }
@@ -39,63 +64,165 @@ func (g *Game) MarshalBinary() ([]byte, error) {
 // late in a game. The log is only ever appended to, so the JSON of the
 // moves written last time is kept (movesJSON) and only the moves made
 // since are encoded. The snapshot is written as snapshot reads (Restore),
-// with the log's moves as that JSON (the outer field hides the embedded
-// one of the same name).
+// with the log's moves, which come last (an outer field comes after the
+// embedded struct's, and hides the embedded one of the same name),
+// written in after the encoder's work.
 type (
 	snapshotWire struct {
 		Version int       `json:"version"`
-		State   stateWire `json:"state"`
 		Rand    []byte    `json:"rand"`
+		State   stateWire `json:"state"`
 	}
 	stateWire struct {
 		state
-		Log logWire `json:"log"`
+		Hands   json.RawMessage `json:"hands,omitempty"`
+		Display json.RawMessage `json:"display,omitempty"`
+		Draw    json.RawMessage `json:"draw,omitempty"`
+		Discard json.RawMessage `json:"discard,omitempty"`
+		Played  json.RawMessage `json:"played,omitempty"`
+		Log     logWire         `json:"log"`
 	}
 	logWire struct {
 		history
-		Moves json.RawMessage `json:"moves"`
+		Deck       json.RawMessage `json:"deck,omitempty"`
+		Reshuffles json.RawMessage `json:"reshuffles,omitempty"`
+		Moves      json.RawMessage `json:"moves"`
 	}
 )
 
-// encodedMoves is the JSON array of moves, a copy of which they are: a
-// value never changed once made, shared by a game and its clones.
-type encodedMoves struct {
-	moves []Move
-	json  []byte
+// The lists of cards are written by hand too (cards): the encoder would
+// box every card to call its MarshalText, an allocation a card. They say
+// what the plain encoding says: the cards' names, null for a nil list
+// inside a list, and an empty list left out where the state's field says
+// omitempty (as a nil RawMessage is).
+
+// cards fills w's lists of cards from st, written into one buffer, and
+// returns their length.
+func (w *stateWire) cards(st *state) int {
+	n := 64
+	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played, st.Log.Deck} {
+		n += 4*len(l) + 2
+	}
+	for _, ls := range [][][]Card{st.Hands, st.Log.Reshuffles} {
+		for _, l := range ls {
+			n += 4*len(l) + 5
+		}
+	}
+	buf := make([]byte, 0, n)
+	w.Display, buf = appendCardField(buf, st.Display)
+	w.Draw, buf = appendCardField(buf, st.Draw)
+	w.Discard, buf = appendCardField(buf, st.Discard)
+	w.Played, buf = appendCardField(buf, st.Played)
+	w.Log.Deck, buf = appendCardField(buf, st.Log.Deck)
+	w.Hands, buf = appendCardListsField(buf, st.Hands)
+	w.Log.Reshuffles, buf = appendCardListsField(buf, st.Log.Reshuffles)
+	return len(buf)
 }
 
-// movesJSON is the JSON of the game's moves, from the moves encoded last
-// time (when they are the first of today's, as they are unless the game
-// was changed by other means than its moves) and the moves since.
-func (g *Game) movesJSON() json.RawMessage {
+// appendCardField appends the JSON of cards to buf and returns it (nil
+// for no cards, which omitempty leaves out) and buf.
+func appendCardField(buf []byte, cards []Card) (json.RawMessage, []byte) {
+	if len(cards) == 0 {
+		return nil, buf
+	}
+	at := len(buf)
+	buf = appendCards(buf, cards)
+	return buf[at:len(buf):len(buf)], buf
+}
+
+// appendCardListsField is appendCardField for a list of lists of cards.
+func appendCardListsField(buf []byte, lists [][]Card) (json.RawMessage, []byte) {
+	if len(lists) == 0 {
+		return nil, buf
+	}
+	at := len(buf)
+	buf = append(buf, '[')
+	for i, l := range lists {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendCards(buf, l)
+	}
+	buf = append(buf, ']')
+	return buf[at:len(buf):len(buf)], buf
+}
+
+// appendCards appends the JSON array of the cards' names (null for nil).
+func appendCards(b []byte, cards []Card) []byte {
+	if cards == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, k := range cards {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		switch {
+		case !k.Valid():
+			b = append(b, k.String()...) // card(n): no quote or backslash to escape
+		case k.Joker():
+			b = strconv.AppendInt(append(b, 'J'), int64(k.Number()), 10)
+		default:
+			b = strconv.AppendInt(append(b, k.Color().Letter()), int64(k.Number()), 10)
+		}
+		b = append(b, '"')
+	}
+	return append(b, ']')
+}
+
+// encodedMoves is the JSON of moves (the array's elements, without its
+// brackets) and the moves (the game's log's as they were then, sharing
+// its array: see logShared). Neither changes once made, and a game and its
+// clones share them; the first game to write more moves (extended) writes
+// them after the JSON in its array's spare room, which nobody else reads.
+type encodedMoves struct {
+	moves    []Move
+	json     []byte
+	extended atomic.Bool
+}
+
+// movesJSON is the JSON of the game's moves, without the brackets (ok
+// false for a nil log, written as null), from the moves encoded last time
+// (when they are the first of today's, as they are unless the game was
+// changed by other means than its moves) and the moves since.
+func (g *Game) movesJSON() (body []byte, ok bool) {
 	moves := g.st.Log.Moves
 	if moves == nil {
-		return json.RawMessage("null")
+		return nil, false
 	}
 	prev := g.encMoves.Load()
-	var out []byte
 	from := 0
-	if prev != nil && len(prev.moves) <= len(moves) && slices.Equal(prev.moves, moves[:len(prev.moves)]) {
+	switch {
+	case prev != nil && len(prev.moves) <= len(moves) && slices.Equal(prev.moves, moves[:len(prev.moves)]):
 		if len(prev.moves) == len(moves) {
-			return prev.json
+			return prev.json, true
 		}
-		out = append(make([]byte, 0, len(prev.json)*(len(moves)+4)/max(len(prev.moves), 1)), prev.json[:len(prev.json)-1]...)
 		from = len(prev.moves)
-	} else {
-		out = append(make([]byte, 0, 64*len(moves)+2), '[')
+		if prev.extended.CompareAndSwap(false, true) {
+			body = prev.json // grown in place, after what prev holds
+		} else {
+			body = append(make([]byte, 0, len(prev.json)*(len(moves)+8)/max(from, 1)), prev.json...)
+		}
+	default:
+		body = make([]byte, 0, 64*len(moves))
 	}
 	for i, m := range moves[from:] {
 		if from+i > 0 {
-			out = append(out, ',')
+			body = append(body, ',')
 		}
 		var err error
-		if out, err = json.Append(out, m, 0); err != nil {
-			return nil // not reached: a Move always encodes
+		if body, err = json.Append(body, m, 0); err != nil {
+			return nil, false // not reached: a Move always encodes
 		}
 	}
-	out = append(out, ']')
-	g.encMoves.Store(&encodedMoves{moves: slices.Clone(moves), json: out})
-	return out
+	// The moves are the log's, shared as a clone shares them (logShared):
+	// only ever appended to, never changed in place.
+	g.encMoves.Store(&encodedMoves{moves: moves[:len(moves):len(moves)], json: body})
+	if !g.logShared.Load() {
+		g.logShared.Store(true)
+	}
+	return body, true
 }
 
 // Restore rebuilds a game saved by MarshalBinary. A snapshot of another
@@ -281,35 +408,114 @@ func (g *Game) validateCards() error {
 // Clone returns an independent copy of the game: the same state and the
 // generator at the same position, so that both go on alike and a change
 // to one never shows in the other. It is much cheaper than a round trip
-// through MarshalBinary and Restore.
+// through MarshalBinary and Restore: the game, its generator and every
+// list of cards share a few allocations (each list capped at its own
+// length, so that growing one moves it out rather than into its
+// neighbour's room), and the log is not copied at all but shared (see
+// logShared).
 func (g *Game) Clone() *Game {
 	st := g.st
 	st.Players = slices.Clone(st.Players)
 	st.Sheets = slices.Clone(st.Sheets)
-	st.Pending = slices.Clone(st.Pending)
 	st.Fresh = slices.Clone(st.Fresh)
-	st.Hands = cloneCardLists(st.Hands)
-	st.Display = slices.Clone(st.Display)
-	st.Draw = slices.Clone(st.Draw)
-	st.Discard = slices.Clone(st.Discard)
-	st.Played = slices.Clone(st.Played)
-	st.Log.Deck = slices.Clone(st.Log.Deck)
-	st.Log.Rolls = slices.Clone(st.Log.Rolls)
-	st.Log.Reshuffles = cloneCardLists(st.Log.Reshuffles)
-	st.Log.Moves = slices.Clone(st.Log.Moves)
-	st.Log.Left = slices.Clone(st.Log.Left)
 	st.Known = slices.Clone(st.Known)
+	st.Pending = slices.Clone(st.Pending)
+	st.Log = st.Log.shared()
+
+	n, lists := 0, len(st.Hands)
+	for _, l := range [][]Card{st.Display, st.Draw, st.Discard, st.Played} {
+		n += len(l)
+	}
+	for _, l := range st.Hands {
+		n += len(l)
+	}
+	cards := make([]Card, 0, n)
+	st.Display, cards = carve(cards, st.Display)
+	st.Draw, cards = carve(cards, st.Draw)
+	st.Discard, cards = carve(cards, st.Discard)
+	st.Played, cards = carve(cards, st.Played)
+	var outer [][]Card
+	if lists > 0 {
+		outer = make([][]Card, 0, lists)
+	}
+	st.Hands, _, _ = carveLists(outer, cards, st.Hands)
+
 	if st.Script != nil {
 		sc := *st.Script
 		sc.Rolls = slices.Clone(sc.Rolls)
 		sc.Shuffles = cloneCardLists(sc.Shuffles)
 		st.Script = &sc
 	}
-	src := *g.src
-	c := &Game{st: st, src: &src}
-	c.rnd = rand.New(c.src)
+	box := &struct {
+		g   Game
+		src rand.ChaCha8
+		rnd rand.Rand
+	}{src: *g.src}
+	box.rnd = *rand.New(&box.src)
+	c := &box.g
+	c.st, c.src, c.rnd = st, &box.src, &box.rnd
 	c.encMoves.Store(g.encMoves.Load())
+	c.logShared.Store(true)
+	if !g.logShared.Load() {
+		g.logShared.Store(true)
+	}
 	return c
+}
+
+// shared is the log's lists, each capped at its length: a copy that
+// shares their arrays and grows into arrays of its own (see logShared).
+func (h history) shared() history {
+	h.Deck = h.Deck[:len(h.Deck):len(h.Deck)]
+	h.Rolls = h.Rolls[:len(h.Rolls):len(h.Rolls)]
+	h.Reshuffles = h.Reshuffles[:len(h.Reshuffles):len(h.Reshuffles)]
+	h.Moves = h.Moves[:len(h.Moves):len(h.Moves)]
+	h.Left = h.Left[:len(h.Left):len(h.Left)]
+	return h
+}
+
+// logMemory is the log whose arrays dst may reuse to become another game
+// (CloneInto, renewGame): its own, or none while they may be shared with
+// another game's (logShared), which then no longer holds once dst's log
+// is in new arrays.
+func (dst *Game) logMemory() history {
+	if dst.logShared.Load() {
+		dst.logShared.Store(false)
+		return history{}
+	}
+	return dst.st.Log
+}
+
+// carve copies src into the room after free's length, which has room for
+// it, and returns the copy, capped at its length, and free with the copy
+// taken. nil stays nil and empty stays empty, as slices.Clone keeps them.
+func carve[T any](free, src []T) (dst, rest []T) {
+	if src == nil {
+		return nil, free
+	}
+	if len(src) == 0 {
+		return []T{}, free
+	}
+	at := len(free)
+	free = append(free, src...)
+	return free[at:len(free):len(free)], free
+}
+
+// carveLists is carve for a list of lists: the list in outer's room, the
+// lists in cards'.
+func carveLists[T any](outer [][]T, cards []T, src [][]T) (dst, restOuter [][]T, rest []T) {
+	if src == nil {
+		return nil, outer, cards
+	}
+	if len(src) == 0 {
+		return [][]T{}, outer, cards
+	}
+	at := len(outer)
+	for _, l := range src {
+		var c []T
+		c, cards = carve(cards, l)
+		outer = append(outer, c)
+	}
+	return outer[at:len(outer):len(outer)], outer, cards
 }
 
 func cloneCardLists(ls [][]Card) [][]Card {
@@ -342,11 +548,12 @@ func (g *Game) CloneInto(dst *Game) *Game {
 	st.Draw = copyInto(d.Draw, st.Draw)
 	st.Discard = copyInto(d.Discard, st.Discard)
 	st.Played = copyInto(d.Played, st.Played)
-	st.Log.Deck = copyInto(d.Log.Deck, st.Log.Deck)
-	st.Log.Rolls = copyInto(d.Log.Rolls, st.Log.Rolls)
-	st.Log.Reshuffles = copyCardLists(d.Log.Reshuffles, st.Log.Reshuffles)
-	st.Log.Moves = copyInto(d.Log.Moves, st.Log.Moves)
-	st.Log.Left = copyInto(d.Log.Left, st.Log.Left)
+	dl := dst.logMemory()
+	st.Log.Deck = copyInto(dl.Deck, st.Log.Deck)
+	st.Log.Rolls = copyInto(dl.Rolls, st.Log.Rolls)
+	st.Log.Reshuffles = copyCardLists(dl.Reshuffles, st.Log.Reshuffles)
+	st.Log.Moves = copyInto(dl.Moves, st.Log.Moves)
+	st.Log.Left = copyInto(dl.Left, st.Log.Left)
 	st.Known = copyInto(d.Known, st.Known)
 	if st.Script != nil {
 		sc := *st.Script

@@ -166,3 +166,40 @@ func fillGuild(tb testing.TB, s *Store, guild string, n, users int) {
 		}
 	}
 }
+
+// BenchmarkGetUnless asks whether a 4 KiB game blob among 1000 is still
+// the one read before, as the bot does at every read of a table it holds
+// decoded; "parallel" has every processor ask at once.
+func BenchmarkGetUnless(b *testing.B) {
+	s := newStore(b)
+	blob := make([]byte, 4<<10)
+	for i := range 1000 {
+		if err := s.Put(channelID(i), blob); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ask := func(i int) {
+		if _, ok, same, err := s.GetUnless(channelID(i%1000), blob); err != nil || !ok || !same {
+			b.Fatal(ok, same, err)
+		}
+	}
+	b.Run("serial", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			ask(i)
+			i++
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		var next atomic.Int64
+		b.RunParallel(func(pb *testing.PB) {
+			i := int(next.Add(1)) * 7
+			for pb.Next() {
+				ask(i)
+				i++
+			}
+		})
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"runtime/debug"
+	"sync"
 
 	"go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -42,6 +43,47 @@ func encodeFrame(payload []byte) []byte {
 	binary.BigEndian.PutUint32(f[2:], crc32.Checksum(payload, castagnoli))
 	copy(f[frameHeaderLen:], payload)
 	return f
+}
+
+// framePool keeps the buffers of framed values written in group commits
+// (frameInTx) for the next transactions: a table is saved at every move,
+// and its frame is garbage once its transaction has ended.
+var framePool sync.Pool
+
+// frameInTx is encodeFrame for a value Put in the write transaction in
+// flight: the frame is a buffer of framePool's, which bbolt may read until
+// the transaction ends (Put keeps the value it is given, not a copy) and
+// which returns to the pool then (releaseFrames, by tryGroup). Only the
+// goroutine running a group's transaction calls it; without group commit
+// (solo), transactions may overlap the release and it frames as
+// encodeFrame does.
+func (s *Store) frameInTx(payload []byte) []byte {
+	if s.solo {
+		return encodeFrame(payload)
+	}
+	n := frameHeaderLen + len(payload)
+	p, _ := framePool.Get().(*[]byte)
+	if p == nil || cap(*p) < n {
+		b := make([]byte, n, n+n/8) // room for the table to grow
+		p = &b
+	}
+	f := (*p)[:n]
+	f[0], f[1] = frameMagic, frameVersion
+	binary.BigEndian.PutUint32(f[2:], crc32.Checksum(payload, castagnoli))
+	copy(f[frameHeaderLen:], payload)
+	*p = f
+	s.txFrames = append(s.txFrames, p)
+	return f
+}
+
+// releaseFrames returns the frames of the transaction that has just ended
+// (committed or rolled back) to the pool.
+func (s *Store) releaseFrames() {
+	for i, p := range s.txFrames {
+		framePool.Put(p)
+		s.txFrames[i] = nil
+	}
+	s.txFrames = s.txFrames[:0]
 }
 
 // decodeFrame verifies a framed value and returns its payload, a sub-slice

@@ -278,7 +278,7 @@ func (s *Store) UpdateSaving(channelID string, games []Finished, fn func(old []b
 		case del:
 			err = b.Delete(key)
 		default:
-			err = b.Put(key, encodeFrame(blob))
+			err = b.Put(key, s.frameInTx(blob))
 		}
 		if err != nil {
 			return err

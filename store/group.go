@@ -184,6 +184,10 @@ func (s *Store) tryGroup(pending []*writeCall) []*writeCall {
 		}
 		return nil
 	}
+	// The frames Put in tx go back to the pool once it has ended:
+	// committed or rolled back below, or by the deferred rollback (run
+	// first).
+	defer s.releaseFrames()
 	open := true
 	defer func() {
 		if open { // runtime.Goexit in an fn

@@ -53,7 +53,10 @@ type Store struct {
 	closed  bool         // Close was called: no new writes
 	queue   []*writeCall // writes waiting for the next group
 	solo    bool         // one transaction per write, no grouping (benchmarks)
-	stats   stats
+	// txFrames are the pooled frames of the group transaction in flight
+	// (frameInTx), touched only by the goroutine running it.
+	txFrames []*[]byte
+	stats    stats
 	// onCommit, if set, is told how long each group's commit (and its
 	// fsync) took and how many writes it carried (WithCommitObserver).
 	onCommit func(took time.Duration, writes int)

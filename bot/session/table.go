@@ -298,28 +298,38 @@ func GuildOf(data []byte) string {
 }
 
 // Encode writes the table, with its game's current state, the game's
-// snapshot after the table's JSON (see DecodeWith).
+// snapshot after the table's JSON (see DecodeWith). The snapshot is
+// written into the same buffer, and Snapshot is then those bytes of the
+// result (capped at their length: never changed in place).
 func (t *Table) Encode() ([]byte, error) {
 	t.Version = TableVersion
 	t.Advance()
-	if t.Game != nil {
-		data, err := t.Game.MarshalBinary()
-		if err != nil {
-			return nil, err
-		}
-		t.Snapshot = data
-	}
 	snapshot := t.Snapshot
 	t.Snapshot = nil
-	out, err := json.Marshal(t)
+	// json.Marshal's flags, into a buffer with room for the snapshot,
+	// which is about as long as last time.
+	out, err := json.Append(make([]byte, 0, encodeRoom+len(snapshot)), t, json.EscapeHTML|json.SortMapKeys)
 	t.Snapshot = snapshot
-	if err != nil || len(snapshot) == 0 {
-		return out, err
+	if err != nil {
+		return nil, err
 	}
-	out = slices.Grow(out, 1+len(snapshot))
-	out = append(out, '\n')
-	return append(out, snapshot...), nil
+	switch {
+	case t.Game != nil:
+		out = append(out, '\n')
+		at := len(out)
+		if out, err = t.Game.AppendBinary(out); err != nil {
+			return nil, err
+		}
+		t.Snapshot = out[at:len(out):len(out)]
+	case len(snapshot) > 0:
+		out = append(append(out, '\n'), snapshot...)
+	}
+	return out, nil
 }
+
+// encodeRoom is room for a stored table's JSON (a mid-game table's is
+// about 1.2 KB) and for its game's snapshot to grow by a move or two.
+const encodeRoom = 2048
 
 // CloneStored is a deep copy of what the table stores (everything but
 // Finished and Problems, which are left out): a table decoded once can be
