@@ -2,12 +2,18 @@ package bot
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/qwixxbot/qwixxbot/game"
 )
 
-// BenchmarkGameThroughClicks plays whole two-player dice games through the
-// players' clicks (each move: open the sheet, click a choice), the bot
+// BenchmarkGameThroughClicks plays whole two-player dice and card games
+// through the players' clicks (a dice move: open the sheet, click a
+// choice; a card game's: a take button, the sheet for the number for
+// everyone, the hand view's pick and Play for a play), the bot
 // drawing its real pictures (PictureCache over Images) and keeping its
 // tables in the test store: time per click, the bot's own work without
 // Discord or a disk, and its garbage per click (B/click, allocs/click; the
@@ -17,7 +23,7 @@ import (
 //
 //	go test ./bot -run '^$' -bench GameThroughClicks -cpu 1 -count 5
 func BenchmarkGameThroughClicks(b *testing.B) {
-	for _, variant := range []string{"dice"} {
+	for _, variant := range []string{"dice", "cards"} {
 		for _, pictures := range []string{"real", "tiny"} {
 			name := variant
 			if pictures == "tiny" {
@@ -35,7 +41,11 @@ func BenchmarkGameThroughClicks(b *testing.B) {
 				clicks := 0
 				for b.Loop() {
 					h.startTwo(variant)
-					clicks += 2 + h.playToEnd()
+					if variant == "dice" {
+						clicks += 2 + h.playToEnd()
+					} else {
+						clicks += 2 + h.playCardsByHand()
+					}
 					h.clock.Advance(time.Minute)
 					h.dc.forgetFiles()
 				}
@@ -47,4 +57,68 @@ func BenchmarkGameThroughClicks(b *testing.B) {
 			})
 		}
 	}
+}
+
+// playCardsByHand plays the running card game to its end through the
+// players' clicks, one card a play, and counts them.
+func (h *harness) playCardsByHand() (clicks int) {
+	h.t.Helper()
+	eph := &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral}
+	click := func(user, id string, msg *discordgo.Message, values ...string) *discordgo.InteractionResponse {
+		clicks++
+		return h.click(user, id, msg, values...)
+	}
+	for steps := 0; h.table().Stage == StagePlaying; steps++ {
+		if steps > 3000 {
+			h.t.Fatal("game did not end")
+		}
+		tb := h.table()
+		p := tb.Game.Waiting()[0]
+		user := tb.Seats[p].UserID
+		msg := h.dc.lastTable(testChannel)
+		switch tb.Game.Phase() {
+		case game.PhaseTake:
+			takes := buttons(msg.Components, "Take")
+			if len(takes) == 0 {
+				h.t.Fatal("no take buttons on the table")
+			}
+			click(user, takes[steps%len(takes)], msg)
+		case game.PhaseNumber:
+			sheet := click(user, buttons(msg.Components, "My sheet")[0], msg)
+			// A hint is the computer players' search, not the click
+			// path: not clicked here.
+			hints := buttons(sheet.Data.Components, "💡")
+			ids := slices.DeleteFunc(buttons(sheet.Data.Components, ""), func(id string) bool { return slices.Contains(hints, id) })
+			if len(ids) == 0 {
+				h.t.Fatalf("player %s may act but the sheet offers nothing", user)
+			}
+			click(user, ids[steps%len(ids)], eph)
+		case game.PhasePlay:
+			hand := click(user, buttons(msg.Components, "My cards")[0], msg)
+			pick := selectMenu(hand.Data.Components, "pick")
+			if pick == nil {
+				h.t.Fatal("the hand view has no pick menu")
+			}
+			up := click(user, pick.CustomID, eph, pick.Options[steps%len(pick.Options)].Value)
+			if as := selectMenu(up.Data.Components, "as"); as != nil {
+				up = click(user, as.CustomID, eph, as.Options[0].Value)
+			}
+			play := buttons(up.Data.Components, "Play")
+			if len(play) == 0 {
+				if cross := selectMenu(up.Data.Components, "cross"); cross != nil {
+					up = click(user, cross.CustomID, eph)
+					play = buttons(up.Data.Components, "Play")
+				}
+			}
+			if len(play) != 1 {
+				h.t.Fatalf("no Play button: %q", up.Data.Content)
+			}
+			if r := click(user, play[0], eph); r.Type != discordgo.InteractionResponseUpdateMessage {
+				h.t.Fatalf("play refused: %+v", r.Data)
+			}
+		default:
+			h.t.Fatalf("phase %s", tb.Game.Phase())
+		}
+	}
+	return clicks
 }
