@@ -162,22 +162,45 @@ func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv 
 // fingerprint hashes values' JSON.
 func fingerprint(vs ...any) string {
 	h := fnv.New64a()
+	bp := jsonBufs.Get().(*[]byte)
 	for _, v := range vs {
-		b, _ := json.Marshal(v)
-		h.Write(b)
+		// json.Marshal's bytes (its flags), without its copy
+		if b, err := json.Append((*bp)[:0], v, json.EscapeHTML|json.SortMapKeys); err == nil {
+			h.Write(b)
+			*bp = b
+		}
 	}
-	return fmt.Sprintf("%016x", h.Sum64())
+	jsonBufs.Put(bp)
+	return hex16(h.Sum64())
 }
 
 // controlsFingerprint hashes a message's text and components as they are
 // sent.
 func controlsFingerprint(content string, comps []discordgo.MessageComponent) string {
 	h := fnv.New64a()
-	b, _ := json.Marshal(content)
+	bp := jsonBufs.Get().(*[]byte)
+	if b, err := json.Append((*bp)[:0], content, json.EscapeHTML|json.SortMapKeys); err == nil {
+		h.Write(b)
+		*bp = b
+	}
+	jsonBufs.Put(bp)
+	b, _ := discordjson.ComponentsJSON(comps)
 	h.Write(b)
-	b, _ = discordjson.ComponentsJSON(comps)
-	h.Write(b)
-	return fmt.Sprintf("%016x", h.Sum64())
+	return hex16(h.Sum64())
+}
+
+// jsonBufs are buffers for the JSON the fingerprints hash and forget.
+var jsonBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// hex16 is fmt.Sprintf("%016x", v).
+func hex16(v uint64) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[:])
 }
 
 // reconcile brings the channel to the stored table, one request at a

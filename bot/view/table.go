@@ -77,40 +77,49 @@ func MoveLabel(g *game.Game, m game.Move, l i18n.Lang) string {
 // TableContent is the text of the table message.
 func TableContent(t *session.Table, l i18n.Lang) string {
 	g := t.Game
-	var sb strings.Builder
 	act := t.Seats[g.Active()]
 	if g.Over() {
 		return ""
+	}
+	var sb strings.Builder
+	sb.Grow(256)
+	line := func(s string) {
+		sb.WriteString(s)
+		sb.WriteByte('\n')
 	}
 	header := l.T(msg.TurnHeader, g.Turn(), act.Mention())
 	if m := t.Match; m != nil && m.Games > 1 {
 		header = l.T(msg.TurnMatchgame, m.Played()+1, m.Games) + " · " + header
 	}
-	fmt.Fprintln(&sb, header)
+	line(header)
 	switch g.Phase() {
 	case game.PhaseWhite:
-		fmt.Fprintln(&sb, l.T(msg.TurnWhite, g.WhiteSum()))
+		line(l.T(msg.TurnWhite, g.WhiteSum()))
 	case game.PhaseColor:
-		fmt.Fprintln(&sb, l.T(msg.TurnColor, act.Mention()))
+		line(l.T(msg.TurnColor, act.Mention()))
 	case game.PhaseTake:
-		fmt.Fprintln(&sb, l.T(msg.TurnTake, act.Mention()))
+		line(l.T(msg.TurnTake, act.Mention()))
 	case game.PhaseNumber:
-		fmt.Fprintln(&sb, l.T(msg.TurnNumber, g.TopNumber()))
+		line(l.T(msg.TurnNumber, g.TopNumber()))
 	case game.PhasePlay:
-		fmt.Fprintln(&sb, l.T(msg.TurnPlay, act.Mention()))
+		line(l.T(msg.TurnPlay, act.Mention()))
 	}
-	var waiting []string
-	for _, p := range g.Waiting() {
-		waiting = append(waiting, t.Seats[p].Mention())
+	var waiting strings.Builder
+	for i, p := range g.Waiting() {
+		if i > 0 {
+			waiting.WriteByte(' ')
+		}
+		waiting.WriteString(t.Seats[p].Mention())
 	}
-	fmt.Fprintln(&sb, l.T(msg.TurnWaiting, strings.Join(waiting, " ")))
+	line(l.T(msg.TurnWaiting, waiting.String()))
 	if !t.Deadline.IsZero() {
-		fmt.Fprintln(&sb, l.T(msg.TurnDeadline, fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
+		line(l.T(msg.TurnDeadline, "<t:"+strconv.FormatInt(t.Deadline.Unix(), 10)+":R>"))
 	}
 	// Events of this turn so far; earlier turns' are in their log lines.
 	for _, n := range t.News {
 		if n.Turn == g.Turn() {
-			fmt.Fprintln(&sb, "> "+NewsWords(n, l, t.Seats))
+			sb.WriteString("> ")
+			line(NewsWords(n, l, t.Seats))
 		}
 	}
 	return strings.TrimSpace(sb.String())
