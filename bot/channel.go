@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -157,6 +158,68 @@ func nextOp(t *Table, rev, pic string, now time.Time, coalesce time.Duration) op
 func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv game.PublicView, rev, pic string) {
 	v := view.LiveTurn(t)
 	return v.Content, v.Components, v.Picture, controlsFingerprint(v.Content, v.Components), fingerprint(v.Picture)
+}
+
+// liveMemo is the live view (liveView) a reconciler's step computed
+// last and what it was computed from: the next step, which mostly finds
+// the same game after recording a request, reuses it instead of building
+// the buttons and hashing their JSON again. What it was computed from is
+// the game's snapshot (the bytes t.Game was read from or saved as) and
+// the JSON of the table's other fields the view reads (liveInputs).
+type liveMemo struct {
+	snapshot []byte
+	inputs   []byte
+	w        liveWant
+}
+
+// liveInputs are the fields of a table besides its game that view.LiveTurn
+// reads.
+type liveInputs struct {
+	ID       string         `json:"id"`
+	Seq      int            `json:"seq"`
+	Lang     string         `json:"lang"`
+	Variant  game.Variant   `json:"variant"`
+	Deadline time.Time      `json:"deadline"`
+	Seats    []session.Seat `json:"seats"`
+	News     []session.News `json:"news"`
+	Match    *game.Match    `json:"match"`
+}
+
+// verifyLiveMemo makes every reuse of a liveMemo compare it with the view
+// computed afresh, panicking when they differ (the package's tests set it).
+var verifyLiveMemo bool
+
+// view is t's live view (liveView), reused from the memo when t's game
+// snapshot and liveInputs are the ones it was computed from.
+func (m *liveMemo) view(t *Table) liveWant {
+	if len(t.Snapshot) == 0 {
+		*m = liveMemo{}
+		var w liveWant
+		w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
+		return w
+	}
+	bp := jsonBufs.Get().(*[]byte)
+	defer jsonBufs.Put(bp)
+	in, err := json.Append((*bp)[:0], liveInputs{ID: t.ID, Seq: t.Seq, Lang: t.Lang, Variant: t.Variant, Deadline: t.Deadline, Seats: t.Seats, News: t.News, Match: t.Match}, 0)
+	*bp = in
+	if err == nil && m.inputs != nil && bytes.Equal(m.snapshot, t.Snapshot) && bytes.Equal(m.inputs, in) {
+		if verifyLiveMemo {
+			content, comps, pv, rev, pic := liveView(t)
+			if content != m.w.content || rev != m.w.rev || pic != m.w.pic || fingerprint(comps) != fingerprint(m.w.comps) || fingerprint(pv) != fingerprint(m.w.pv) {
+				panic(fmt.Sprintf("bot: the live view kept (%q, %s, %s) is not the view of the table (%q, %s, %s)", m.w.content, m.w.rev, m.w.pic, content, rev, pic))
+			}
+		}
+		return m.w
+	}
+	var w liveWant
+	w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
+	*m = liveMemo{}
+	if err == nil {
+		// The snapshot's bytes are never changed in place (Table.Encode
+		// replaces them): kept as they are.
+		*m = liveMemo{snapshot: t.Snapshot, inputs: bytes.Clone(in), w: w}
+	}
+	return w
 }
 
 // fingerprint hashes values' JSON.
@@ -317,6 +380,7 @@ type step struct {
 	ch   string
 	keep keptTable
 	fl   editInFlight
+	live liveMemo
 }
 
 // editInFlight is an edit of a message already posted (the live message,
@@ -373,7 +437,7 @@ func (s *step) run() (done bool, err error) {
 	if t == nil || t.Private != "" {
 		return true, nil // no table, or one no channel shows
 	}
-	w := wantedLive(t, &s.fl)
+	w := wantedLive(t, &s.fl, &s.live)
 	var out stepOut
 	switch op := nextOp(t, w.rev, w.pic, s.b.opt.Now(), s.b.opt.CoalesceEdits); op {
 	case opNone:

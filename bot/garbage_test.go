@@ -1,14 +1,17 @@
 package bot
 
 import (
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/segmentio/encoding/json"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordjson"
+	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/bot/view"
 )
 
@@ -65,5 +68,56 @@ func TestFingerprintsAsBefore(t *testing.T) {
 		if views < 20 {
 			t.Errorf("%s: only %d views compared", variant, views)
 		}
+	}
+}
+
+// TestLiveViewReusedOnlyForTheSameTable: a reconciler's step reuses the
+// live view it computed for another copy of the same stored table (the
+// same buttons, not built again), and computes it afresh when the game or
+// a field the view reads differs (a move, the deadline, a player's name,
+// the news, the language); the reused view is the fresh one (the
+// package's tests verify every reuse: verifyLiveMemo).
+func TestLiveViewReusedOnlyForTheSameTable(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	var memo liveMemo
+	first := memo.view(h.table())
+	again := memo.view(h.table())
+	if len(first.comps) == 0 || &again.comps[0] != &first.comps[0] || again.rev != first.rev || again.content != first.content {
+		t.Fatalf("the same table's view was built again (or differs): %q / %q", first.content, again.content)
+	}
+	changes := map[string]func(tb *Table){
+		"deadline": func(tb *Table) { tb.Deadline = tb.Deadline.Add(time.Minute) },
+		"name":     func(tb *Table) { tb.Seats[0].Name = "Zoe" },
+		"news": func(tb *Table) {
+			tb.News = append(tb.News, session.News{Turn: tb.Game.Turn(), Event: session.NewsTimeout, Seat: 1})
+		},
+		"language": func(tb *Table) { tb.Lang = "de" },
+		"stamp":    func(tb *Table) { tb.Seq++ },
+	}
+	for what, change := range changes {
+		tb := h.table()
+		change(tb)
+		w := memo.view(tb)
+		if &w.comps[0] == &first.comps[0] {
+			t.Errorf("%s changed: the old view was reused", what)
+		}
+		fresh, comps, _, rev, _ := liveView(tb)
+		if w.content != fresh || w.rev != rev || fingerprint(w.comps) != fingerprint(comps) {
+			t.Errorf("%s changed: view %q, afresh %q", what, w.content, fresh)
+		}
+		memo.view(h.table()) // back to the stored table
+	}
+	tb := h.table()
+	p := tb.Game.Waiting()[0]
+	h.bot.opt.LiveAnswers = true
+	h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p))
+	moved := h.table()
+	if bytes.Equal(moved.Snapshot, tb.Snapshot) {
+		t.Fatal("the move did not change the game's snapshot")
+	}
+	w := memo.view(moved)
+	if fresh, _, _, rev, _ := liveView(moved); w.content != fresh || w.rev != rev {
+		t.Errorf("after a move: view %q, afresh %q", w.content, fresh)
 	}
 }

@@ -106,11 +106,12 @@ func (s *step) load() (*Table, error) {
 // wantedLive is the live message t (a step's copy) wants shown while a
 // game is in play (zero otherwise). While the live message's own edit is
 // in flight (fl), it wants what that message shows, and no repost, so
-// that no other operation touches it.
-func wantedLive(t *Table, fl *editInFlight) liveWant {
+// that no other operation touches it. memo is the step's last view,
+// reused while the table shows the same (liveMemo).
+func wantedLive(t *Table, fl *editInFlight, memo *liveMemo) liveWant {
 	var w liveWant
 	if t.Game != nil && t.Stage == StagePlaying {
-		w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
+		w = memo.view(t)
 		if fl.msg != "" && t.Shown.Msg == fl.msg {
 			w.rev, w.pic, t.Shown.At = t.Shown.Rev, t.Shown.Pic, time.Time{} // no edit, no repost
 		}
