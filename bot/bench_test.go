@@ -23,9 +23,9 @@ import (
 //
 //	go test ./bot -run '^$' -bench GameThroughClicks -cpu 1 -count 5
 func BenchmarkGameThroughClicks(b *testing.B) {
-	// The bot's own work: no checks of the kept live views.
-	defer func(v bool) { verifyLiveMemo = v }(verifyLiveMemo)
-	verifyLiveMemo = false
+	// The bot's own work: no checks of the kept live views and tables.
+	defer func(v, s bool) { verifyLiveMemo, verifyShared = v, s }(verifyLiveMemo, verifyShared)
+	verifyLiveMemo, verifyShared = false, false
 	for _, variant := range []string{"dice", "cards"} {
 		for _, pictures := range []string{"real", "tiny"} {
 			name := variant

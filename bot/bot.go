@@ -729,7 +729,32 @@ func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
 	}
 	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
 	if err == nil && ok && same {
+		if verifyShared {
+			have.check()
+		}
 		return have.t.CloneStored(), nil
+	}
+	return b.decodeStored(ctx, channelID, data, ok, err)
+}
+
+// loadTableShared is loadTable for a reader that never changes the table
+// (a private view drawn from it, a hand view's refresh): while the store
+// holds the bytes last decoded or saved, it hands out the table kept for
+// them itself, not a copy (session.Table.CloneStored). That table is
+// never changed by anyone (it is only copied from), so readers may share
+// it; a reader that changed it would change every later reader's table.
+func (b *Bot) loadTableShared(ctx context.Context, channelID string) (*Table, error) {
+	v, ok := b.decoded.Load(channelID)
+	if !ok {
+		return b.loadTable(ctx, channelID)
+	}
+	have := v.(*decodedTable)
+	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
+	if err == nil && ok && same {
+		if verifyShared {
+			have.check()
+		}
+		return have.t, nil
 	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
@@ -791,6 +816,20 @@ func (b *Bot) misfiled(ctx context.Context, channelID, storedFor string) error {
 type decodedTable struct {
 	blob []byte
 	t    *Table
+}
+
+// verifyShared makes every read of a kept table check that it is still
+// the table of its bytes: that nobody changed the table loadTableShared
+// hands out (the package's tests set it).
+var verifyShared bool
+
+// check panics when d's table no longer encodes to d's bytes.
+func (d *decodedTable) check() {
+	c := d.t.CloneStored()
+	got, err := c.Encode()
+	if err != nil || !bytes.Equal(got, d.blob) {
+		panic(fmt.Sprintf("bot: a kept table was changed: it encodes to\n%s\nnot to\n%s", got, d.blob))
+	}
 }
 
 // gameSnapshot is a channel's game as last saved or restored: its

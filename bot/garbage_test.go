@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"testing"
@@ -120,4 +121,39 @@ func TestLiveViewReusedOnlyForTheSameTable(t *testing.T) {
 	if fresh, _, _, rev, _ := liveView(moved); w.content != fresh || w.rev != rev {
 		t.Errorf("after a move: view %q, afresh %q", w.content, fresh)
 	}
+}
+
+// TestSharedTableIsTheKeptOne: readers of the table that never change it
+// (the private views) share the table kept for the stored bytes instead
+// of a copy each, while loadTable still hands out copies; and the check
+// the package's tests run on every read of a kept table (verifyShared)
+// catches a reader that changed the shared table.
+func TestSharedTableIsTheKeptOne(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	ctx := context.Background()
+	a, err := h.bot.loadTableShared(ctx, testChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := h.bot.loadTableShared(ctx, testChannel)
+	c, _ := h.bot.loadTable(ctx, testChannel)
+	if a != b || c == a || c.Game == a.Game {
+		t.Fatalf("shared %p, %p; copy %p (its game %p, the shared one's %p)", a, b, c, c.Game, a.Game)
+	}
+	// A sheet drawn from the shared table leaves it as stored.
+	msg := h.dc.lastTable(testChannel)
+	h.click("anna", buttons(msg.Components, "My sheet")[0], msg)
+	if d, _ := h.bot.loadTableShared(ctx, testChannel); d != a {
+		t.Fatal("the sheet view changed what is kept")
+	}
+	name := a.Seats[0].Name
+	a.Seats[0].Name = "Mallory"
+	defer func() {
+		if recover() == nil {
+			t.Error("a changed kept table went unnoticed")
+		}
+		a.Seats[0].Name = name
+	}()
+	h.bot.loadTable(ctx, testChannel)
 }

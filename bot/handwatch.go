@@ -169,7 +169,7 @@ func (b *Bot) refreshHandOf(channelID, user string) {
 		return
 	}
 	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTable(b.life, channelID)
+	t, err := b.loadTableShared(b.life, channelID) // only read
 	unlock()
 	if err != nil {
 		return // logged by the reconciler's load
