@@ -682,18 +682,28 @@ func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTab
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
-// keyedMutex serialises work per key (channel).
+// keyedMutex serialises work per key (channel). Its entries are reused
+// (free), each with its unlock function made once: a lock costs no
+// allocation.
 type keyedMutex struct {
-	mu sync.Mutex
-	m  map[string]*keyedEntry
+	mu   sync.Mutex
+	m    map[string]*keyedEntry
+	free []*keyedEntry
 }
 
 type keyedEntry struct {
 	mu   sync.Mutex
-	refs int
+	refs int // holders and waiters
+	k    *keyedMutex
+	key  string
+	// unlock is release, as the function Lock returns.
+	unlock func()
 }
 
-// Lock locks key and returns its unlock function.
+// maxFreeEntries bounds the entries a keyedMutex keeps for reuse.
+const maxFreeEntries = 64
+
+// Lock locks key and returns its unlock function, to be called once.
 func (k *keyedMutex) Lock(key string) func() {
 	k.mu.Lock()
 	if k.m == nil {
@@ -701,20 +711,35 @@ func (k *keyedMutex) Lock(key string) func() {
 	}
 	e := k.m[key]
 	if e == nil {
-		e = &keyedEntry{}
+		if n := len(k.free); n > 0 {
+			e, k.free = k.free[n-1], k.free[:n-1]
+		} else {
+			e = &keyedEntry{k: k}
+			e.unlock = e.release
+		}
+		e.key = key
 		k.m[key] = e
 	}
 	e.refs++
 	k.mu.Unlock()
 	e.mu.Lock()
-	return func() {
-		e.mu.Unlock()
-		k.mu.Lock()
-		if e.refs--; e.refs == 0 {
-			delete(k.m, key)
+	return e.unlock
+}
+
+// release unlocks e's key; the last holder or waiter frees the entry for
+// reuse.
+func (e *keyedEntry) release() {
+	k := e.k
+	e.mu.Unlock()
+	k.mu.Lock()
+	if e.refs--; e.refs == 0 {
+		delete(k.m, e.key)
+		e.key = ""
+		if len(k.free) < maxFreeEntries {
+			k.free = append(k.free, e)
 		}
-		k.mu.Unlock()
 	}
+	k.mu.Unlock()
 }
 
 // loadTable reads the channel's table, or nil when it has none.

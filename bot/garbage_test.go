@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,4 +157,52 @@ func TestSharedTableIsTheKeptOne(t *testing.T) {
 		a.Seats[0].Name = name
 	}()
 	h.bot.loadTable(ctx, testChannel)
+}
+
+// TestKeyedMutexExcludesAndReuses: work under one key is serialised
+// (counted without atomics, under the race detector too) while other keys
+// go on; once all is unlocked no key is left behind, and a lock reuses a
+// freed entry: it allocates nothing.
+func TestKeyedMutexExcludesAndReuses(t *testing.T) {
+	var k keyedMutex
+	keys := []string{"c1", "c2", "c3"}
+	counts := make([]int, len(keys))
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				j := (g + i) % len(keys)
+				unlock := k.Lock(keys[j])
+				counts[j]++
+				unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total != 8*200 {
+		t.Fatalf("counted %d of %d", total, 8*200)
+	}
+	if len(k.m) != 0 {
+		t.Fatalf("%d keys left locked", len(k.m))
+	}
+	if n := testing.AllocsPerRun(100, func() { k.Lock("c1")() }); n != 0 {
+		t.Errorf("a lock allocates %.1f", n)
+	}
+	// Held, its key is locked: a second locker waits for the unlock.
+	unlock := k.Lock("c1")
+	got := make(chan struct{})
+	go func() { k.Lock("c1")(); close(got) }()
+	select {
+	case <-got:
+		t.Fatal("a second holder of c1")
+	case <-time.After(20 * time.Millisecond):
+	}
+	unlock()
+	<-got
 }
