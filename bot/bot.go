@@ -394,7 +394,7 @@ func missingPermissions(have int64) []msg.Key {
 type request struct {
 	b        *Bot
 	i        *discordgo.Interaction
-	log      zerolog.Logger
+	log      reqLog
 	lang     Lang // the user's language, for ephemeral answers
 	glang    Lang // the guild's language, for public messages
 	userID   string
@@ -444,9 +444,34 @@ func (b *Bot) newRequest(i *discordgo.Interaction) *request {
 		}
 	}
 	r.ctx, r.cancel = context.WithDeadline(context.Background(), r.arrived.Add(interactionLife))
-	r.log = b.log.With().Str("interaction", i.ID).Str("channel", i.ChannelID).Str("user", r.userID).Logger()
+	r.log = reqLog{base: &b.log, interaction: i.ID, channel: i.ChannelID, user: r.userID}
 	return r
 }
+
+// reqLog is a request's logger, the bot's with the interaction, channel
+// and user, made on its first use: most requests log nothing, and a
+// zerolog sub-logger costs a buffer of its own.
+type reqLog struct {
+	base                       *zerolog.Logger
+	interaction, channel, user string
+	once                       sync.Once
+	l                          zerolog.Logger
+}
+
+// Logger is the request's logger.
+func (r *reqLog) Logger() zerolog.Logger { return *r.get() }
+
+func (r *reqLog) get() *zerolog.Logger {
+	r.once.Do(func() {
+		r.l = r.base.With().Str("interaction", r.interaction).Str("channel", r.channel).Str("user", r.user).Logger()
+	})
+	return &r.l
+}
+
+// Info, Warn and Error start a message of their level.
+func (r *reqLog) Info() *zerolog.Event  { return r.get().Info() }
+func (r *reqLog) Warn() *zerolog.Event  { return r.get().Warn() }
+func (r *reqLog) Error() *zerolog.Event { return r.get().Error() }
 
 // respond sends the interaction's one response.
 func (r *request) respond(resp *discordgo.InteractionResponse) error {

@@ -273,7 +273,8 @@ func hex16(v uint64) string {
 // A failed request is retried a few times with backoff (discordgo itself
 // waits out 429s). When it gives up, the channel is left for the periodic
 // sweep (Tick) to try again: it returns either way, so that a newer state
-// is never stuck behind an old request.
+// is never stuck behind an old request. Its messages to log name the
+// channel (no sub-logger per pass: most passes log nothing).
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
 	failures := 0
@@ -284,7 +285,7 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		if s.fl.msg != "" {
 			if err := s.joinEdit(<-s.fl.done); err != nil {
 				if b.life.Err() == nil {
-					log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
+					log.Warn().Str("channel", channelID).Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
 				}
 				b.unsettled.Store(channelID, true)
 			}
@@ -316,7 +317,7 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			continue
 		}
 		if errors.Is(err, errNoToken) {
-			log.Debug().Msg("the table waits for a click to show its change")
+			log.Debug().Str("channel", channelID).Msg("the table waits for a click to show its change")
 			b.unsettled.Store(channelID, true)
 			return
 		}
@@ -324,16 +325,16 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		if b.life.Err() != nil && errors.Is(err, b.life.Err()) {
 			// Shutting down: the stored table says what the channel last
 			// showed, and the next start brings it up to date.
-			log.Debug().Err(err).Msg("channel update stopped by the shutdown")
+			log.Debug().Str("channel", channelID).Err(err).Msg("channel update stopped by the shutdown")
 			b.unsettled.Store(channelID, true)
 			return
 		}
 		if b.closing.Load() || failures > 4 || permanent(err) {
-			log.Error().Err(withoutURL(err)).Int("failures", failures).Msg("channel update failed; the sweep will try again")
+			log.Error().Str("channel", channelID).Err(withoutURL(err)).Int("failures", failures).Msg("channel update failed; the sweep will try again")
 			b.unsettled.Store(channelID, true)
 			return
 		}
-		log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
+		log.Warn().Str("channel", channelID).Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
 		select {
 		case <-time.After(delay):
 		case <-b.life.Done():
@@ -345,7 +346,7 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	}
 	// A handful of requests brings any table's channel up to date; this
 	// many means a step that does not record its progress.
-	log.Error().Msg("channel not converged after 64 requests; the sweep will try again")
+	log.Error().Str("channel", channelID).Msg("channel not converged after 64 requests; the sweep will try again")
 	b.unsettled.Store(channelID, true)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -205,4 +206,24 @@ func TestKeyedMutexExcludesAndReuses(t *testing.T) {
 	}
 	unlock()
 	<-got
+}
+
+// TestRequestLogNamesItsInteraction: a request's logger, made only when
+// the request logs, names the interaction, the channel and the user; the
+// reconciler's messages name the channel.
+func TestRequestLogNamesItsInteraction(t *testing.T) {
+	h := newHarness(t)
+	i := h.interaction("anna", discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: "x"}, nil)
+	r := h.bot.newRequest(i)
+	if n := testing.AllocsPerRun(10, func() { h.bot.newRequest(i).cancel() }); n > 5 {
+		t.Errorf("a request costs %.0f allocations", n) // 6 with a sub-logger made at once
+	}
+	r.log.Warn().Msg("hello")
+	r.cancel()
+	logged := h.logs.String()
+	for _, want := range []string{`"interaction":"` + i.ID + `"`, `"channel":"c1"`, `"user":"anna"`, `"message":"hello"`} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("the request's log %s lacks %s", logged, want)
+		}
+	}
 }

@@ -206,12 +206,12 @@ type fakeDiscord struct {
 	next      int
 	responses map[string]*discordgo.InteractionResponse // by interaction ID
 	// fresh are the interactions answered since the last forgetFiles.
-	fresh []string
-	channel   map[string][]*discordgo.Message           // channel messages, in order
-	byID      map[string]*discordgo.Message
-	edits     []hookEdit // edits of interaction responses, in order
-	edited    int        // channel message edits
-	uploads   int        // edits (channel or through a token) that uploaded a file
+	fresh   []string
+	channel map[string][]*discordgo.Message // channel messages, in order
+	byID    map[string]*discordgo.Message
+	edits   []hookEdit // edits of interaction responses, in order
+	edited  int        // channel message edits
+	uploads int        // edits (channel or through a token) that uploaded a file
 	// hookEdited counts edits of channel messages through the token of a
 	// click on them.
 	hookEdited int

@@ -179,8 +179,7 @@ func logProblems(log zerolog.Logger, t *Table) {
 // under the channel lock while it talks to Discord; the open hand views
 // have workers of their own (refresher.kick).
 func (b *Bot) refreshChannel(channelID string) {
-	log := b.log.With().Str("channel", channelID).Logger()
-	b.reconcile(log, channelID)
+	b.reconcile(b.log, channelID)
 }
 
 // resultsMessage shows the final sheets, the ranking (ties share), the

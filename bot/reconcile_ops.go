@@ -250,7 +250,7 @@ func (s *step) postResults(t *Table) (stepOut, error) {
 	if err := s.markPosting(t, t.ResultsKey()); err != nil {
 		return stepOut{}, err
 	}
-	d := s.b.resultsMessage(s.log, t, "")
+	d := s.b.resultsMessage(s.log.With().Str("channel", s.ch).Logger(), t, "")
 	m, err := s.b.post(s.ch, &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}, t.Interactions)
 	return stepOut{record: func(cur *Table) {
 		cur.Shown.Posting = ""
