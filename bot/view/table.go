@@ -2,7 +2,6 @@ package view
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,7 +160,7 @@ func TableControls(t *session.Table, l i18n.Lang) []discordgo.MessageComponent {
 			if m.Kind == game.Colored {
 				w := d[m.White-1]
 				add(l.T(msg.BtnColor, ColorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
-					"color", fmt.Sprintf("%d.%s", m.White, m.Color), discordgo.PrimaryButton, false)
+					"color", strconv.Itoa(int(m.White))+"."+m.Color.String(), discordgo.PrimaryButton, false)
 			}
 		}
 		label, style := PassButton(t, g.Active(), l)
@@ -244,7 +243,7 @@ func PersonalControls(t *session.Table, seat int, l i18n.Lang, view customid.Vie
 		case game.Colored:
 			w := d[m.White-1]
 			label = l.T(msg.BtnColor, ColorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)])
-			verb, arg = "color", fmt.Sprintf("%d.%s", m.White, m.Color)
+			verb, arg = "color", strconv.Itoa(int(m.White))+"."+m.Color.String()
 		case game.Take:
 			label, verb, arg = TakeLabel(l, m.TakeNumbers()), "take", customid.JoinInts(m.TakeNumbers(), "-")
 		default:
