@@ -160,6 +160,17 @@ func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv 
 	return v.Content, v.Components, v.Picture, controlsFingerprint(v.Content, v.Components), fingerprint(v.Picture)
 }
 
+// closed reports whether ch is closed (ch is only ever closed, never
+// sent on).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // liveMemo is the live view (liveView) a reconciler's step computed
 // last and what it was computed from: the next step, which mostly finds
 // the same game after recording a request, reuses it instead of building
@@ -291,10 +302,18 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			}
 		}
 	}()
+	key := channelKey(channelID)
+	var kicked <-chan struct{}
+	stop := func() {}
+	defer func() { stop() }()
 	for steps := 0; steps < 64; steps++ {
 		// A change of the table from here on kicks the channel: it ends
 		// a wait for an edit in flight, whose message it leaves alone.
-		kicked, stop := b.refresh.nextKick(channelKey(channelID))
+		// A wait not kicked yet serves the next step as well.
+		if kicked == nil || closed(kicked) {
+			stop()
+			kicked, stop = b.refresh.nextKick(key)
+		}
 		done, err := s.run()
 		if done && s.fl.msg != "" {
 			// Nothing left to do beside the edit in flight: wait for it,
@@ -307,7 +326,6 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			}
 			done = false
 		}
-		stop()
 		if done {
 			b.unsettled.Delete(channelID)
 			return

@@ -227,3 +227,26 @@ func TestRequestLogNamesItsInteraction(t *testing.T) {
 		}
 	}
 }
+
+// TestReconcileWaitsOnceUntilKicked: the reconciler's wait for a kick is
+// made again only after a kick (a step not kicked keeps it), and when it
+// is done none is left behind.
+func TestReconcileWaitsOnceUntilKicked(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	h.playToEnd()
+	h.bot.Idle()
+	h.bot.refresh.mu.Lock()
+	defer h.bot.refresh.mu.Unlock()
+	if n := len(h.bot.refresh.waiters); n != 0 {
+		t.Errorf("%d keys still waited on: %v", n, h.bot.refresh.waiters)
+	}
+	open := make(chan struct{})
+	if closed(open) {
+		t.Error("an open channel reads as closed")
+	}
+	close(open)
+	if !closed(open) {
+		t.Error("a closed channel reads as open")
+	}
+}
