@@ -208,9 +208,13 @@ func PassButton(t *session.Table, seat int, l i18n.Lang) (string, discordgo.Butt
 	return l.T(msg.BtnPassMisthrow, game.MisthrowPenalty), discordgo.DangerButton
 }
 
-// ChunkButtons lays buttons out in rows of at most five.
+// ChunkButtons lays buttons out in rows of at most five, with room for
+// one row more (a view's own buttons).
 func ChunkButtons(btns []discordgo.MessageComponent) []discordgo.MessageComponent {
-	var rows []discordgo.MessageComponent
+	if len(btns) == 0 {
+		return nil
+	}
+	rows := make([]discordgo.MessageComponent, 0, (len(btns)+4)/5+1)
 	for len(btns) > 0 {
 		n := min(5, len(btns))
 		rows = append(rows, discordgo.ActionsRow{Components: btns[:n]})
@@ -227,9 +231,10 @@ func PersonalControls(t *session.Table, seat int, l i18n.Lang, view customid.Vie
 	if t.Stage != session.StagePlaying || !(g.MayAct(seat) || changing) {
 		return nil
 	}
-	var btns []discordgo.MessageComponent
+	choices := ByColorPassLast(g.Choices(seat))
+	btns := make([]discordgo.MessageComponent, 0, len(choices)+1) // and Hint
 	d := g.Dice()
-	for _, m := range ByColorPassLast(g.Choices(seat)) {
+	for _, m := range choices {
 		var label, verb, arg string
 		style := discordgo.PrimaryButton
 		switch m.Kind {
