@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -696,7 +697,7 @@ type keptTable struct {
 // kept table is handed out once.
 func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTable) (*Table, error) {
 	if keep == nil || keep.t == nil {
-		return b.loadTable(ctx, channelID)
+		return b.loadTableShown(ctx, channelID)
 	}
 	kt, kb := keep.t, keep.blob
 	keep.t, keep.blob = nil, nil
@@ -805,6 +806,32 @@ func (b *Bot) loadTableShared(ctx context.Context, channelID string) (*Table, er
 			have.check()
 		}
 		return have.t, nil
+	}
+	return b.decodeStored(ctx, channelID, data, ok, err)
+}
+
+// loadTableShown is loadTable for the reconciler's step, which changes
+// only its table's own fields and what it shows (Shown), never its game,
+// seats, match or news: while the store holds the bytes last decoded or
+// saved, it is a copy of the kept table's own fields with a Shown of its
+// own (its past turns copied), sharing the rest, instead of a deep copy.
+// (The package's tests check that the kept table stays unchanged:
+// verifyShared.)
+func (b *Bot) loadTableShown(ctx context.Context, channelID string) (*Table, error) {
+	v, ok := b.decoded.Load(channelID)
+	if !ok {
+		return b.loadTable(ctx, channelID)
+	}
+	have := v.(*decodedTable)
+	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
+	if err == nil && ok && same {
+		if verifyShared {
+			have.check()
+		}
+		t := *have.t
+		t.Shown.Past = slices.Clone(t.Shown.Past)
+		t.Finished, t.Problems = nil, nil
+		return &t, nil
 	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }

@@ -250,3 +250,34 @@ func TestReconcileWaitsOnceUntilKicked(t *testing.T) {
 		t.Error("a closed channel reads as open")
 	}
 }
+
+// TestStepTableSharesOnlyWhatStepsLeave: the reconciler's step gets a
+// table of its own fields and Shown (its past turns too) over the kept
+// table's game, seats and news; what a step changes there leaves the kept
+// table as stored.
+func TestStepTableSharesOnlyWhatStepsLeave(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	h.playToEnd() // past turns to show
+	h.bot.Idle()
+	ctx := context.Background()
+	kept, _ := h.bot.loadTableShared(ctx, testChannel)
+	st, err := h.bot.loadTableShown(ctx, testChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st == kept || st.Game != kept.Game {
+		t.Fatalf("step table %p (game %p), kept %p (game %p)", st, st.Game, kept, kept.Game)
+	}
+	st.Shown.Msg, st.Shown.At, st.Seq = "other", time.Now(), st.Seq+5
+	st.Shown.Past = append(st.Shown.Past[:0], PastTurn{Msg: "m", Line: "l"})
+	v, _ := h.bot.decoded.Load(testChannel)
+	d := v.(*decodedTable)
+	if d.t != kept {
+		t.Fatal("the kept table was replaced")
+	}
+	d.check() // panics when the step's changes reached the kept table
+	if len(kept.Shown.Past) > 0 && kept.Shown.Past[0].Msg == "m" {
+		t.Error("the step's past turns are the kept table's")
+	}
+}
