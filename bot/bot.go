@@ -810,9 +810,9 @@ func (b *Bot) loadTableShared(ctx context.Context, channelID string) (*Table, er
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
-// loadTableShown is loadTable for the reconciler's step, which changes
-// only its table's own fields and what it shows (Shown), never its game,
-// seats, match or news: while the store holds the bytes last decoded or
+// loadTableShown is loadTable for the reconciler's step and its records,
+// which change only the table's own fields and what it shows (Shown),
+// never its game, seats, match or news: while the store holds the bytes last decoded or
 // saved, it is a copy of the kept table's own fields with a Shown of its
 // own (its past turns copied), sharing the rest, instead of a deep copy.
 // (The package's tests check that the kept table stays unchanged:

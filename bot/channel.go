@@ -506,7 +506,7 @@ func (s *step) run() (done bool, err error) {
 func (s *step) record(tableID string, record func(cur *Table)) error {
 	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := s.b.loadTable(s.b.life, s.ch)
+	cur, err := s.b.loadTableShown(s.b.life, s.ch) // records change only Shown
 	if err != nil || cur == nil || cur.ID != tableID {
 		return err // the table changed hands: start over
 	}

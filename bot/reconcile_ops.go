@@ -197,7 +197,7 @@ func (s *step) shrinkPast(t *Table) stepOut {
 func (s *step) markPosting(t *Table, key string) error {
 	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := s.b.loadTable(s.b.life, s.ch)
+	cur, err := s.b.loadTableShown(s.b.life, s.ch)
 	if err == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
 		cur.Shown.Posting = key
 		err = s.b.saveTable(s.b.life, s.ch, cur)
