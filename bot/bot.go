@@ -657,6 +657,19 @@ func (b *Bot) saveTable(ctx context.Context, channelID string, t *Table) error {
 
 // saveTableBlob is saveTable that also returns the bytes stored.
 func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]byte, error) {
+	return b.storeTable(ctx, channelID, t, false)
+}
+
+// saveTableShown is saveTableBlob for the reconciler's table
+// (loadTableShown), whose game, seats, match and news nobody changes: the
+// table kept for the bytes shares them (keepShown).
+func (b *Bot) saveTableShown(ctx context.Context, channelID string, t *Table) ([]byte, error) {
+	return b.storeTable(ctx, channelID, t, true)
+}
+
+// storeTable saves t (saveTableBlob), keeping it as keepShown does when
+// shown, as keepSaved does otherwise.
+func (b *Bot) storeTable(ctx context.Context, channelID string, t *Table, shown bool) ([]byte, error) {
 	var stored []byte
 	fn := func(_ []byte, exists bool) ([]byte, bool, error) {
 		if t == nil {
@@ -680,7 +693,11 @@ func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]
 		t.Finished = nil
 	}
 	b.timers.set(channelID, t)
-	b.keepSaved(channelID, stored, t)
+	if shown && t != nil {
+		b.keepShown(channelID, stored, t)
+	} else {
+		b.keepSaved(channelID, stored, t)
+	}
 	return stored, nil
 }
 
@@ -932,6 +949,22 @@ func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
 	}
 	b.snapshots.Store(channelID, &gameSnapshot{raw: bytes.Clone(raw), live: g.Clone()})
 	return g, nil
+}
+
+// keepShown is keepSaved for a table whose game, seats, match and news
+// nobody changes any more (the reconciler's: loadTableShown): the table
+// kept has its own fields and Shown (its past turns copied) and shares
+// the rest with t instead of copying it.
+func (b *Bot) keepShown(channelID string, stored []byte, t *Table) {
+	kept := *t
+	kept.Shown.Past = slices.Clone(t.Shown.Past)
+	kept.Finished, kept.Problems = nil, nil
+	b.decoded.Store(channelID, &decodedTable{blob: stored, t: &kept})
+	if kept.Game == nil || len(kept.Snapshot) == 0 {
+		b.snapshots.Delete(channelID)
+		return
+	}
+	b.snapshots.Store(channelID, &gameSnapshot{raw: kept.Snapshot, live: kept.Game})
 }
 
 // keepSaved remembers the table t was just saved as (nil: none): the next

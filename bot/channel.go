@@ -527,7 +527,7 @@ func (s *step) record(tableID string, record func(cur *Table)) error {
 		}
 	}
 	cur.Shown.Past = kept
-	blob, err := s.b.saveTableBlob(s.b.life, s.ch, cur)
+	blob, err := s.b.saveTableShown(s.b.life, s.ch, cur)
 	if err == nil {
 		s.keep.t, s.keep.blob = cur, blob
 	}

@@ -281,3 +281,33 @@ func TestStepTableSharesOnlyWhatStepsLeave(t *testing.T) {
 		t.Error("the step's past turns are the kept table's")
 	}
 }
+
+// TestKeepShownSharesTheGame: a table the reconciler saves is kept with
+// its game shared, not copied, and with its own Shown: what the step
+// changes in its table after the save leaves the kept one as stored.
+func TestKeepShownSharesTheGame(t *testing.T) {
+	h := newHarness(t)
+	h.startTwo("dice")
+	h.playToEnd()
+	h.bot.Idle()
+	ctx := context.Background()
+	st, err := h.bot.loadTableShown(ctx, testChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Shown.Past = append(st.Shown.Past, PastTurn{Msg: "m1", Line: "a line"})
+	if _, err := h.bot.saveTableShown(ctx, testChannel, st); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := h.bot.decoded.Load(testChannel)
+	d := v.(*decodedTable)
+	if d.t == st || d.t.Game != st.Game {
+		t.Fatalf("kept %p (game %p), saved %p (game %p)", d.t, d.t.Game, st, st.Game)
+	}
+	st.Shown.Past[len(st.Shown.Past)-1].Line = "changed after the save"
+	st.Shown.Msg = "changed"
+	d.check()
+	if got := d.t.Shown.Past[len(d.t.Shown.Past)-1].Line; got != "a line" {
+		t.Errorf("the kept past turn reads %q", got)
+	}
+}

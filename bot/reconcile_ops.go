@@ -83,7 +83,7 @@ func (s *step) load() (*Table, error) {
 			changed = true
 		}
 		if changed {
-			err = s.b.saveTable(s.b.life, s.ch, t)
+			_, err = s.b.saveTableShown(s.b.life, s.ch, t)
 		}
 	}
 	unlock()
@@ -200,7 +200,7 @@ func (s *step) markPosting(t *Table, key string) error {
 	cur, err := s.b.loadTableShown(s.b.life, s.ch)
 	if err == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
 		cur.Shown.Posting = key
-		err = s.b.saveTable(s.b.life, s.ch, cur)
+		_, err = s.b.saveTableShown(s.b.life, s.ch, cur)
 	}
 	return err
 }
