@@ -599,6 +599,14 @@ var errRefused = errors.New("bot: refused")
 // in which case nothing is written. The channel stays locked until the
 // returned unlock is called, so the caller can answer in order.
 func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+	return b.withTableKept(ctx, channelID, fn, false)
+}
+
+// withTableKept is withTable; with readOnly, the caller promises to only
+// read the table fn returned once it is saved, so the table kept for the
+// stored bytes shares its game, seats, match and news (keepShown) instead
+// of copying them.
+func (b *Bot) withTableKept(ctx context.Context, channelID string, fn func(t *Table) (*Table, error), readOnly bool) (unlock func(), err error) {
 	unlock = b.locks.Lock(channelID)
 	t, err := b.loadTable(ctx, channelID)
 	if err != nil {
@@ -608,7 +616,7 @@ func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table)
 	if err != nil {
 		return unlock, err
 	}
-	if err := b.saveTable(ctx, channelID, nt); err != nil {
+	if _, err := b.storeTable(ctx, channelID, nt, readOnly); err != nil {
 		return unlock, err
 	}
 	return unlock, nil
@@ -619,12 +627,22 @@ func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table)
 // unique across Discord): such an interaction is forged, refused, and fn
 // is not called.
 func (r *request) withTable(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
-	return r.b.withTable(r.ctx, r.tableKey(), func(t *Table) (*Table, error) {
+	return r.withTableKept(fn, false)
+}
+
+// withTableRead is withTable for a caller that only reads the table once
+// it is saved (Bot.withTableKept).
+func (r *request) withTableRead(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+	return r.withTableKept(fn, true)
+}
+
+func (r *request) withTableKept(fn func(t *Table) (*Table, error), readOnly bool) (unlock func(), err error) {
+	return r.b.withTableKept(r.ctx, r.tableKey(), func(t *Table) (*Table, error) {
 		if !r.sameGuild(t) {
 			return nil, errRefused
 		}
 		return fn(t)
-	})
+	}, readOnly)
 }
 
 // tableKey is the key of the table the request acts on (request.key).

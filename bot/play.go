@@ -30,7 +30,8 @@ func (b *Bot) playClick(r *request, a customid.Action) {
 		live   *liveUpdate
 	)
 	private := a.View == customid.ViewSolo || a.View == customid.ViewDaily
-	unlock, err := r.withTable(func(t *Table) (*Table, error) {
+	// The table saved is only read afterwards, to answer (after).
+	unlock, err := r.withTableRead(func(t *Table) (*Table, error) {
 		var err error
 		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
 			// An outdated view of the player's own game (a second click
