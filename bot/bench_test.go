@@ -18,7 +18,9 @@ import (
 // tables in the test store: time per click, the bot's own work without
 // Discord or a disk, and its garbage per click (B/click, allocs/click; the
 // B/op and allocs/op are per game). "tiny" draws stand-in pictures of a
-// few bytes: the click path's garbage without the pictures'. Compare two
+// few bytes: the click path's garbage without the pictures'. "dice/live"
+// plays on the live message's own buttons, each click answered by an
+// update of it (Options.LiveAnswers). Compare two
 // versions in one session:
 //
 //	go test ./bot -run '^$' -bench GameThroughClicks -cpu 1 -count 5
@@ -26,11 +28,13 @@ func BenchmarkGameThroughClicks(b *testing.B) {
 	// The bot's own work: no checks of the kept live views and tables.
 	defer func(v, s bool) { verifyLiveMemo, verifyShared = v, s }(verifyLiveMemo, verifyShared)
 	verifyLiveMemo, verifyShared = false, false
-	for _, variant := range []string{"dice", "cards"} {
+	for _, variant := range []string{"dice", "cards", "dice/live"} {
 		for _, pictures := range []string{"real", "tiny"} {
 			name := variant
 			if pictures == "tiny" {
 				name += "/tiny"
+			} else if variant == "dice/live" {
+				continue
 			}
 			b.Run(name, func(b *testing.B) {
 				h := newHarness(b)
@@ -38,16 +42,22 @@ func BenchmarkGameThroughClicks(b *testing.B) {
 					h.pictures = NewPictureCache(Images{}, 16<<20)
 				}
 				h.bot = h.newBot()
+				h.bot.opt.LiveAnswers = variant == "dice/live"
 				b.ReportAllocs()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				clicks := 0
 				for b.Loop() {
-					h.startTwo(variant)
-					if variant == "dice" {
+					switch variant {
+					case "dice":
+						h.startTwo(variant)
 						clicks += 2 + h.playToEnd()
-					} else {
+					case "cards":
+						h.startTwo(variant)
 						clicks += 2 + h.playCardsByHand()
+					default:
+						h.startTwo("dice")
+						clicks += 2 + h.playOnTheLiveMessage()
 					}
 					h.clock.Advance(time.Minute)
 					h.dc.forgetFiles()
@@ -60,6 +70,24 @@ func BenchmarkGameThroughClicks(b *testing.B) {
 			})
 		}
 	}
+}
+
+// playOnTheLiveMessage plays the running dice game to its end through
+// the buttons of the table's live message (each click answered by an
+// update of it: Options.LiveAnswers), as most players play, and counts
+// the clicks.
+func (h *harness) playOnTheLiveMessage() (clicks int) {
+	h.t.Helper()
+	for steps := 0; h.table().Stage == StagePlaying; steps++ {
+		if steps > 2000 {
+			h.t.Fatal("game did not end")
+		}
+		tb := h.table()
+		p := tb.Game.Waiting()[0]
+		h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p))
+		clicks++
+	}
+	return clicks
 }
 
 // playCardsByHand plays the running card game to its end through the

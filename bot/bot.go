@@ -159,6 +159,9 @@ type Bot struct {
 	// (decodedTable), so that reading the same bytes again does not
 	// decode them again.
 	decoded sync.Map
+	// answeredLive holds, by channel, the live view a click last answered
+	// with (liveMemo), for the reconciler's next look at the same table.
+	answeredLive sync.Map
 	// later holds, by channel, when its coalesced edit is due.
 	later sync.Map
 	// liveTokens holds, by message ID, the liveToken that may edit a
@@ -995,6 +998,7 @@ func (b *Bot) keepSaved(channelID string, stored []byte, t *Table) {
 	if t == nil {
 		b.decoded.Delete(channelID)
 		b.snapshots.Delete(channelID)
+		b.answeredLive.Delete(channelID)
 		return
 	}
 	kept := t.CloneStored()

@@ -202,7 +202,7 @@ var verifyLiveMemo bool
 
 // view is t's live view (liveView), reused from the memo when t's game
 // snapshot and liveInputs are the ones it was computed from.
-func (m *liveMemo) view(t *Table) liveWant {
+func (m *liveMemo) view(t *Table, answered *liveMemo) liveWant {
 	if len(t.Snapshot) == 0 {
 		*m = liveMemo{}
 		var w liveWant
@@ -211,16 +211,16 @@ func (m *liveMemo) view(t *Table) liveWant {
 	}
 	bp := jsonBufs.Get().(*[]byte)
 	defer jsonBufs.Put(bp)
-	in, err := json.Append((*bp)[:0], liveInputs{ID: t.ID, Seq: t.Seq, Lang: t.Lang, Variant: t.Variant, Deadline: t.Deadline, Seats: t.Seats, News: t.News, Match: t.Match}, 0)
+	in, err := appendLiveInputs((*bp)[:0], t)
 	*bp = in
-	if err == nil && m.inputs != nil && bytes.Equal(m.snapshot, t.Snapshot) && bytes.Equal(m.inputs, in) {
-		if verifyLiveMemo {
-			content, comps, pv, rev, pic := liveView(t)
-			if content != m.w.content || rev != m.w.rev || pic != m.w.pic || fingerprint(comps) != fingerprint(m.w.comps) || fingerprint(pv) != fingerprint(m.w.pv) {
-				panic(fmt.Sprintf("bot: the live view kept (%q, %s, %s) is not the view of the table (%q, %s, %s)", m.w.content, m.w.rev, m.w.pic, content, rev, pic))
-			}
+	if err == nil {
+		if m.shows(t, in) {
+			return m.w
 		}
-		return m.w
+		if answered != nil && answered.shows(t, in) {
+			*m = *answered
+			return m.w
+		}
 	}
 	var w liveWant
 	w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
@@ -231,6 +231,50 @@ func (m *liveMemo) view(t *Table) liveWant {
 		*m = liveMemo{snapshot: t.Snapshot, inputs: bytes.Clone(in), w: w}
 	}
 	return w
+}
+
+// shows reports whether m is the live view of t, whose liveInputs' JSON
+// is in; with verifyLiveMemo, it panics when m is taken for a table whose
+// view is another.
+func (m *liveMemo) shows(t *Table, in []byte) bool {
+	if m.inputs == nil || !bytes.Equal(m.snapshot, t.Snapshot) || !bytes.Equal(m.inputs, in) {
+		return false
+	}
+	if verifyLiveMemo {
+		content, comps, pv, rev, pic := liveView(t)
+		if content != m.w.content || rev != m.w.rev || pic != m.w.pic || fingerprint(comps) != fingerprint(m.w.comps) || fingerprint(pv) != fingerprint(m.w.pv) {
+			panic(fmt.Sprintf("bot: the live view kept (%q, %s, %s) is not the view of the table (%q, %s, %s)", m.w.content, m.w.rev, m.w.pic, content, rev, pic))
+		}
+	}
+	return true
+}
+
+// appendLiveInputs appends the JSON of t's liveInputs to b.
+func appendLiveInputs(b []byte, t *Table) ([]byte, error) {
+	return json.Append(b, liveInputs{ID: t.ID, Seq: t.Seq, Lang: t.Lang, Variant: t.Variant, Deadline: t.Deadline, Seats: t.Seats, News: t.News, Match: t.Match}, 0)
+}
+
+// noteAnsweredLive remembers w, the live view a click answered with, as
+// the view of t, just saved (its snapshot written): the reconciler, which
+// reads the same table next, takes it instead of computing it again.
+func (b *Bot) noteAnsweredLive(channelID string, t *Table, w liveWant) {
+	if len(t.Snapshot) == 0 {
+		return
+	}
+	in, err := appendLiveInputs(nil, t)
+	if err != nil {
+		return
+	}
+	b.answeredLive.Store(channelID, &liveMemo{snapshot: t.Snapshot, inputs: in, w: w})
+}
+
+// answeredLiveOf is the live view a click in the channel last answered
+// with (noteAnsweredLive), if any.
+func (b *Bot) answeredLiveOf(channelID string) *liveMemo {
+	if v, ok := b.answeredLive.Load(channelID); ok {
+		return v.(*liveMemo)
+	}
+	return nil
 }
 
 // fingerprint hashes values' JSON.
@@ -456,7 +500,7 @@ func (s *step) run() (done bool, err error) {
 	if t == nil || t.Private != "" {
 		return true, nil // no table, or one no channel shows
 	}
-	w := wantedLive(t, &s.fl, &s.live)
+	w := wantedLive(t, &s.fl, &s.live, s.b.answeredLiveOf(s.ch))
 	var out stepOut
 	switch op := nextOp(t, w.rev, w.pic, s.b.opt.Now(), s.b.opt.CoalesceEdits); op {
 	case opNone:
@@ -759,6 +803,7 @@ func (b *Bot) deleteMessage(channelID, messageID string) error {
 // count against the bot's global rate limit): the turn's message as it is
 // now, or its log line when the click ended the turn.
 type liveUpdate struct {
+	w       liveWant // the view shown (not for a shrink)
 	content string
 	comps   []discordgo.MessageComponent
 	png     []byte // a new picture, if it changed
@@ -774,7 +819,7 @@ func (b *Bot) liveAnswer(t *Table) *liveUpdate {
 	t.Advance() // the buttons carry the stamp this state is saved with
 	if t.Stage == StagePlaying && t.Shown.Turn == t.TurnKey() {
 		content, comps, pv, rev, pic := liveView(t)
-		u := &liveUpdate{content: content, comps: comps}
+		u := &liveUpdate{content: content, comps: comps, w: liveWant{content: content, comps: comps, pv: pv, rev: rev, pic: pic}}
 		if pic != t.Shown.Pic {
 			png, err := b.rd.Table(pv, LangFor(t.Lang))
 			if err != nil {

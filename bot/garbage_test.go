@@ -84,8 +84,8 @@ func TestLiveViewReusedOnlyForTheSameTable(t *testing.T) {
 	h := newHarness(t)
 	h.startTwo("dice")
 	var memo liveMemo
-	first := memo.view(h.table())
-	again := memo.view(h.table())
+	first := memo.view(h.table(), nil)
+	again := memo.view(h.table(), nil)
 	if len(first.comps) == 0 || &again.comps[0] != &first.comps[0] || again.rev != first.rev || again.content != first.content {
 		t.Fatalf("the same table's view was built again (or differs): %q / %q", first.content, again.content)
 	}
@@ -101,7 +101,7 @@ func TestLiveViewReusedOnlyForTheSameTable(t *testing.T) {
 	for what, change := range changes {
 		tb := h.table()
 		change(tb)
-		w := memo.view(tb)
+		w := memo.view(tb, nil)
 		if &w.comps[0] == &first.comps[0] {
 			t.Errorf("%s changed: the old view was reused", what)
 		}
@@ -109,7 +109,7 @@ func TestLiveViewReusedOnlyForTheSameTable(t *testing.T) {
 		if w.content != fresh || w.rev != rev || fingerprint(w.comps) != fingerprint(comps) {
 			t.Errorf("%s changed: view %q, afresh %q", what, w.content, fresh)
 		}
-		memo.view(h.table()) // back to the stored table
+		memo.view(h.table(), nil) // back to the stored table
 	}
 	tb := h.table()
 	p := tb.Game.Waiting()[0]
@@ -119,7 +119,7 @@ func TestLiveViewReusedOnlyForTheSameTable(t *testing.T) {
 	if bytes.Equal(moved.Snapshot, tb.Snapshot) {
 		t.Fatal("the move did not change the game's snapshot")
 	}
-	w := memo.view(moved)
+	w := memo.view(moved, nil)
 	if fresh, _, _, rev, _ := liveView(moved); w.content != fresh || w.rev != rev {
 		t.Errorf("after a move: view %q, afresh %q", w.content, fresh)
 	}
@@ -309,5 +309,38 @@ func TestKeepShownSharesTheGame(t *testing.T) {
 	d.check()
 	if got := d.t.Shown.Past[len(d.t.Shown.Past)-1].Line; got != "a line" {
 		t.Errorf("the kept past turn reads %q", got)
+	}
+}
+
+// TestReconcilerTakesTheAnsweredView: a move clicked on the live message
+// is answered with the message's new view, which the reconciler then
+// takes for the same table instead of computing it again (checked against
+// the view afresh: verifyLiveMemo); another table's view is not taken.
+func TestReconcilerTakesTheAnsweredView(t *testing.T) {
+	h := newHarness(t)
+	h.bot.opt.LiveAnswers = true
+	h.startTwo("dice")
+	h.bot.Idle()
+	tb := h.table()
+	p := tb.Game.Waiting()[0]
+	h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p))
+	answered := h.bot.answeredLiveOf(testChannel)
+	if answered == nil || len(answered.w.comps) == 0 {
+		t.Fatal("the click's live answer was not noted")
+	}
+	var memo liveMemo
+	after := h.table()
+	w := memo.view(after, answered)
+	if &w.comps[0] != &answered.w.comps[0] {
+		t.Error("the reconciler computed the answered view again")
+	}
+	if fresh, _, _, rev, _ := liveView(after); w.content != fresh || w.rev != rev {
+		t.Errorf("answered view %q, afresh %q", w.content, fresh)
+	}
+	other := h.table()
+	other.Deadline = other.Deadline.Add(time.Minute)
+	var memo2 liveMemo
+	if w := memo2.view(other, answered); &w.comps[0] == &answered.w.comps[0] {
+		t.Error("another table's view was taken")
 	}
 }

@@ -98,6 +98,10 @@ func (b *Bot) playClick(r *request, a customid.Action) {
 				b.liveTokens.Delete(r.i.Message.ID)
 			}
 		}
+		if live != nil && !live.shrink {
+			// The reconciler's next look at the table finds this view.
+			b.noteAnsweredLive(r.tableKey(), after, live.w)
+		}
 		b.refresh.kick(b, r.i.ChannelID)
 	}
 }

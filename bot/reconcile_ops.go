@@ -107,11 +107,12 @@ func (s *step) load() (*Table, error) {
 // game is in play (zero otherwise). While the live message's own edit is
 // in flight (fl), it wants what that message shows, and no repost, so
 // that no other operation touches it. memo is the step's last view,
-// reused while the table shows the same (liveMemo).
-func wantedLive(t *Table, fl *editInFlight, memo *liveMemo) liveWant {
+// reused while the table shows the same (liveMemo), and answered the view
+// a click last answered with, taken when it is the same table's.
+func wantedLive(t *Table, fl *editInFlight, memo, answered *liveMemo) liveWant {
 	var w liveWant
 	if t.Game != nil && t.Stage == StagePlaying {
-		w = memo.view(t)
+		w = memo.view(t, answered)
 		if fl.msg != "" && t.Shown.Msg == fl.msg {
 			w.rev, w.pic, t.Shown.At = t.Shown.Rev, t.Shown.Pic, time.Time{} // no edit, no repost
 		}
