@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -158,6 +159,9 @@ type Bot struct {
 	// (decodedTable), so that reading the same bytes again does not
 	// decode them again.
 	decoded sync.Map
+	// answeredLive holds, by channel, the live view a click last answered
+	// with (liveMemo), for the reconciler's next look at the same table.
+	answeredLive sync.Map
 	// later holds, by channel, when its coalesced edit is due.
 	later sync.Map
 	// liveTokens holds, by message ID, the liveToken that may edit a
@@ -394,7 +398,7 @@ func missingPermissions(have int64) []msg.Key {
 type request struct {
 	b        *Bot
 	i        *discordgo.Interaction
-	log      zerolog.Logger
+	log      reqLog
 	lang     Lang // the user's language, for ephemeral answers
 	glang    Lang // the guild's language, for public messages
 	userID   string
@@ -444,9 +448,34 @@ func (b *Bot) newRequest(i *discordgo.Interaction) *request {
 		}
 	}
 	r.ctx, r.cancel = context.WithDeadline(context.Background(), r.arrived.Add(interactionLife))
-	r.log = b.log.With().Str("interaction", i.ID).Str("channel", i.ChannelID).Str("user", r.userID).Logger()
+	r.log = reqLog{base: &b.log, interaction: i.ID, channel: i.ChannelID, user: r.userID}
 	return r
 }
+
+// reqLog is a request's logger, the bot's with the interaction, channel
+// and user, made on its first use: most requests log nothing, and a
+// zerolog sub-logger costs a buffer of its own.
+type reqLog struct {
+	base                       *zerolog.Logger
+	interaction, channel, user string
+	once                       sync.Once
+	l                          zerolog.Logger
+}
+
+// Logger is the request's logger.
+func (r *reqLog) Logger() zerolog.Logger { return *r.get() }
+
+func (r *reqLog) get() *zerolog.Logger {
+	r.once.Do(func() {
+		r.l = r.base.With().Str("interaction", r.interaction).Str("channel", r.channel).Str("user", r.user).Logger()
+	})
+	return &r.l
+}
+
+// Info, Warn and Error start a message of their level.
+func (r *reqLog) Info() *zerolog.Event  { return r.get().Info() }
+func (r *reqLog) Warn() *zerolog.Event  { return r.get().Warn() }
+func (r *reqLog) Error() *zerolog.Event { return r.get().Error() }
 
 // respond sends the interaction's one response.
 func (r *request) respond(resp *discordgo.InteractionResponse) error {
@@ -573,6 +602,14 @@ var errRefused = errors.New("bot: refused")
 // in which case nothing is written. The channel stays locked until the
 // returned unlock is called, so the caller can answer in order.
 func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+	return b.withTableKept(ctx, channelID, fn, false)
+}
+
+// withTableKept is withTable; with readOnly, the caller promises to only
+// read the table fn returned once it is saved, so the table kept for the
+// stored bytes shares its game, seats, match and news (keepShown) instead
+// of copying them.
+func (b *Bot) withTableKept(ctx context.Context, channelID string, fn func(t *Table) (*Table, error), readOnly bool) (unlock func(), err error) {
 	unlock = b.locks.Lock(channelID)
 	t, err := b.loadTable(ctx, channelID)
 	if err != nil {
@@ -582,7 +619,7 @@ func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table)
 	if err != nil {
 		return unlock, err
 	}
-	if err := b.saveTable(ctx, channelID, nt); err != nil {
+	if _, err := b.storeTable(ctx, channelID, nt, readOnly); err != nil {
 		return unlock, err
 	}
 	return unlock, nil
@@ -593,12 +630,22 @@ func (b *Bot) withTable(ctx context.Context, channelID string, fn func(t *Table)
 // unique across Discord): such an interaction is forged, refused, and fn
 // is not called.
 func (r *request) withTable(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
-	return r.b.withTable(r.ctx, r.tableKey(), func(t *Table) (*Table, error) {
+	return r.withTableKept(fn, false)
+}
+
+// withTableRead is withTable for a caller that only reads the table once
+// it is saved (Bot.withTableKept).
+func (r *request) withTableRead(fn func(t *Table) (*Table, error)) (unlock func(), err error) {
+	return r.withTableKept(fn, true)
+}
+
+func (r *request) withTableKept(fn func(t *Table) (*Table, error), readOnly bool) (unlock func(), err error) {
+	return r.b.withTableKept(r.ctx, r.tableKey(), func(t *Table) (*Table, error) {
 		if !r.sameGuild(t) {
 			return nil, errRefused
 		}
 		return fn(t)
-	})
+	}, readOnly)
 }
 
 // tableKey is the key of the table the request acts on (request.key).
@@ -631,6 +678,19 @@ func (b *Bot) saveTable(ctx context.Context, channelID string, t *Table) error {
 
 // saveTableBlob is saveTable that also returns the bytes stored.
 func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]byte, error) {
+	return b.storeTable(ctx, channelID, t, false)
+}
+
+// saveTableShown is saveTableBlob for the reconciler's table
+// (loadTableShown), whose game, seats, match and news nobody changes: the
+// table kept for the bytes shares them (keepShown).
+func (b *Bot) saveTableShown(ctx context.Context, channelID string, t *Table) ([]byte, error) {
+	return b.storeTable(ctx, channelID, t, true)
+}
+
+// storeTable saves t (saveTableBlob), keeping it as keepShown does when
+// shown, as keepSaved does otherwise.
+func (b *Bot) storeTable(ctx context.Context, channelID string, t *Table, shown bool) ([]byte, error) {
 	var stored []byte
 	fn := func(_ []byte, exists bool) ([]byte, bool, error) {
 		if t == nil {
@@ -654,7 +714,11 @@ func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]
 		t.Finished = nil
 	}
 	b.timers.set(channelID, t)
-	b.keepSaved(channelID, stored, t)
+	if shown && t != nil {
+		b.keepShown(channelID, stored, t)
+	} else {
+		b.keepSaved(channelID, stored, t)
+	}
 	return stored, nil
 }
 
@@ -671,7 +735,7 @@ type keptTable struct {
 // kept table is handed out once.
 func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTable) (*Table, error) {
 	if keep == nil || keep.t == nil {
-		return b.loadTable(ctx, channelID)
+		return b.loadTableShown(ctx, channelID)
 	}
 	kt, kb := keep.t, keep.blob
 	keep.t, keep.blob = nil, nil
@@ -682,18 +746,28 @@ func (b *Bot) loadTableKept(ctx context.Context, channelID string, keep *keptTab
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
 
-// keyedMutex serialises work per key (channel).
+// keyedMutex serialises work per key (channel). Its entries are reused
+// (free), each with its unlock function made once: a lock costs no
+// allocation.
 type keyedMutex struct {
-	mu sync.Mutex
-	m  map[string]*keyedEntry
+	mu   sync.Mutex
+	m    map[string]*keyedEntry
+	free []*keyedEntry
 }
 
 type keyedEntry struct {
 	mu   sync.Mutex
-	refs int
+	refs int // holders and waiters
+	k    *keyedMutex
+	key  string
+	// unlock is release, as the function Lock returns.
+	unlock func()
 }
 
-// Lock locks key and returns its unlock function.
+// maxFreeEntries bounds the entries a keyedMutex keeps for reuse.
+const maxFreeEntries = 64
+
+// Lock locks key and returns its unlock function, to be called once.
 func (k *keyedMutex) Lock(key string) func() {
 	k.mu.Lock()
 	if k.m == nil {
@@ -701,20 +775,35 @@ func (k *keyedMutex) Lock(key string) func() {
 	}
 	e := k.m[key]
 	if e == nil {
-		e = &keyedEntry{}
+		if n := len(k.free); n > 0 {
+			e, k.free = k.free[n-1], k.free[:n-1]
+		} else {
+			e = &keyedEntry{k: k}
+			e.unlock = e.release
+		}
+		e.key = key
 		k.m[key] = e
 	}
 	e.refs++
 	k.mu.Unlock()
 	e.mu.Lock()
-	return func() {
-		e.mu.Unlock()
-		k.mu.Lock()
-		if e.refs--; e.refs == 0 {
-			delete(k.m, key)
+	return e.unlock
+}
+
+// release unlocks e's key; the last holder or waiter frees the entry for
+// reuse.
+func (e *keyedEntry) release() {
+	k := e.k
+	e.mu.Unlock()
+	k.mu.Lock()
+	if e.refs--; e.refs == 0 {
+		delete(k.m, e.key)
+		e.key = ""
+		if len(k.free) < maxFreeEntries {
+			k.free = append(k.free, e)
 		}
-		k.mu.Unlock()
 	}
+	k.mu.Unlock()
 }
 
 // loadTable reads the channel's table, or nil when it has none.
@@ -729,7 +818,58 @@ func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
 	}
 	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
 	if err == nil && ok && same {
+		if verifyShared {
+			have.check()
+		}
 		return have.t.CloneStored(), nil
+	}
+	return b.decodeStored(ctx, channelID, data, ok, err)
+}
+
+// loadTableShared is loadTable for a reader that never changes the table
+// (a private view drawn from it, a hand view's refresh): while the store
+// holds the bytes last decoded or saved, it hands out the table kept for
+// them itself, not a copy (session.Table.CloneStored). That table is
+// never changed by anyone (it is only copied from), so readers may share
+// it; a reader that changed it would change every later reader's table.
+func (b *Bot) loadTableShared(ctx context.Context, channelID string) (*Table, error) {
+	v, ok := b.decoded.Load(channelID)
+	if !ok {
+		return b.loadTable(ctx, channelID)
+	}
+	have := v.(*decodedTable)
+	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
+	if err == nil && ok && same {
+		if verifyShared {
+			have.check()
+		}
+		return have.t, nil
+	}
+	return b.decodeStored(ctx, channelID, data, ok, err)
+}
+
+// loadTableShown is loadTable for the reconciler's step and its records,
+// which change only the table's own fields and what it shows (Shown),
+// never its game, seats, match or news: while the store holds the bytes last decoded or
+// saved, it is a copy of the kept table's own fields with a Shown of its
+// own (its past turns copied), sharing the rest, instead of a deep copy.
+// (The package's tests check that the kept table stays unchanged:
+// verifyShared.)
+func (b *Bot) loadTableShown(ctx context.Context, channelID string) (*Table, error) {
+	v, ok := b.decoded.Load(channelID)
+	if !ok {
+		return b.loadTable(ctx, channelID)
+	}
+	have := v.(*decodedTable)
+	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
+	if err == nil && ok && same {
+		if verifyShared {
+			have.check()
+		}
+		t := *have.t
+		t.Shown.Past = slices.Clone(t.Shown.Past)
+		t.Finished, t.Problems = nil, nil
+		return &t, nil
 	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
@@ -793,6 +933,20 @@ type decodedTable struct {
 	t    *Table
 }
 
+// verifyShared makes every read of a kept table check that it is still
+// the table of its bytes: that nobody changed the table loadTableShared
+// hands out (the package's tests set it).
+var verifyShared bool
+
+// check panics when d's table no longer encodes to d's bytes.
+func (d *decodedTable) check() {
+	c := d.t.CloneStored()
+	got, err := c.Encode()
+	if err != nil || !bytes.Equal(got, d.blob) {
+		panic(fmt.Sprintf("bot: a kept table was changed: it encodes to\n%s\nnot to\n%s", got, d.blob))
+	}
+}
+
 // gameSnapshot is a channel's game as last saved or restored: its
 // snapshot's bytes and the game they restore to, never handed out itself.
 type gameSnapshot struct {
@@ -818,6 +972,22 @@ func (b *Bot) restoreGame(channelID string, raw []byte) (*game.Game, error) {
 	return g, nil
 }
 
+// keepShown is keepSaved for a table whose game, seats, match and news
+// nobody changes any more (the reconciler's: loadTableShown): the table
+// kept has its own fields and Shown (its past turns copied) and shares
+// the rest with t instead of copying it.
+func (b *Bot) keepShown(channelID string, stored []byte, t *Table) {
+	kept := *t
+	kept.Shown.Past = slices.Clone(t.Shown.Past)
+	kept.Finished, kept.Problems = nil, nil
+	b.decoded.Store(channelID, &decodedTable{blob: stored, t: &kept})
+	if kept.Game == nil || len(kept.Snapshot) == 0 {
+		b.snapshots.Delete(channelID)
+		return
+	}
+	b.snapshots.Store(channelID, &gameSnapshot{raw: kept.Snapshot, live: kept.Game})
+}
+
 // keepSaved remembers the table t was just saved as (nil: none): the next
 // read of these bytes hands out a copy of it instead of decoding them (the
 // reconciler and the private views read the table a click has just
@@ -828,6 +998,7 @@ func (b *Bot) keepSaved(channelID string, stored []byte, t *Table) {
 	if t == nil {
 		b.decoded.Delete(channelID)
 		b.snapshots.Delete(channelID)
+		b.answeredLive.Delete(channelID)
 		return
 	}
 	kept := t.CloneStored()

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -159,25 +160,165 @@ func liveView(t *Table) (content string, comps []discordgo.MessageComponent, pv 
 	return v.Content, v.Components, v.Picture, controlsFingerprint(v.Content, v.Components), fingerprint(v.Picture)
 }
 
+// closed reports whether ch is closed (ch is only ever closed, never
+// sent on).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// liveMemo is the live view (liveView) a reconciler's step computed
+// last and what it was computed from: the next step, which mostly finds
+// the same game after recording a request, reuses it instead of building
+// the buttons and hashing their JSON again. What it was computed from is
+// the game's snapshot (the bytes t.Game was read from or saved as) and
+// the JSON of the table's other fields the view reads (liveInputs).
+type liveMemo struct {
+	snapshot []byte
+	inputs   []byte
+	w        liveWant
+}
+
+// liveInputs are the fields of a table besides its game that view.LiveTurn
+// reads.
+type liveInputs struct {
+	ID       string         `json:"id"`
+	Seq      int            `json:"seq"`
+	Lang     string         `json:"lang"`
+	Variant  game.Variant   `json:"variant"`
+	Deadline time.Time      `json:"deadline"`
+	Seats    []session.Seat `json:"seats"`
+	News     []session.News `json:"news"`
+	Match    *game.Match    `json:"match"`
+}
+
+// verifyLiveMemo makes every reuse of a liveMemo compare it with the view
+// computed afresh, panicking when they differ (the package's tests set it).
+var verifyLiveMemo bool
+
+// view is t's live view (liveView), reused from the memo when t's game
+// snapshot and liveInputs are the ones it was computed from.
+func (m *liveMemo) view(t *Table, answered *liveMemo) liveWant {
+	if len(t.Snapshot) == 0 {
+		*m = liveMemo{}
+		var w liveWant
+		w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
+		return w
+	}
+	bp := jsonBufs.Get().(*[]byte)
+	defer jsonBufs.Put(bp)
+	in, err := appendLiveInputs((*bp)[:0], t)
+	*bp = in
+	if err == nil {
+		if m.shows(t, in) {
+			return m.w
+		}
+		if answered != nil && answered.shows(t, in) {
+			*m = *answered
+			return m.w
+		}
+	}
+	var w liveWant
+	w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
+	*m = liveMemo{}
+	if err == nil {
+		// The snapshot's bytes are never changed in place (Table.Encode
+		// replaces them): kept as they are.
+		*m = liveMemo{snapshot: t.Snapshot, inputs: bytes.Clone(in), w: w}
+	}
+	return w
+}
+
+// shows reports whether m is the live view of t, whose liveInputs' JSON
+// is in; with verifyLiveMemo, it panics when m is taken for a table whose
+// view is another.
+func (m *liveMemo) shows(t *Table, in []byte) bool {
+	if m.inputs == nil || !bytes.Equal(m.snapshot, t.Snapshot) || !bytes.Equal(m.inputs, in) {
+		return false
+	}
+	if verifyLiveMemo {
+		content, comps, pv, rev, pic := liveView(t)
+		if content != m.w.content || rev != m.w.rev || pic != m.w.pic || fingerprint(comps) != fingerprint(m.w.comps) || fingerprint(pv) != fingerprint(m.w.pv) {
+			panic(fmt.Sprintf("bot: the live view kept (%q, %s, %s) is not the view of the table (%q, %s, %s)", m.w.content, m.w.rev, m.w.pic, content, rev, pic))
+		}
+	}
+	return true
+}
+
+// appendLiveInputs appends the JSON of t's liveInputs to b.
+func appendLiveInputs(b []byte, t *Table) ([]byte, error) {
+	return json.Append(b, liveInputs{ID: t.ID, Seq: t.Seq, Lang: t.Lang, Variant: t.Variant, Deadline: t.Deadline, Seats: t.Seats, News: t.News, Match: t.Match}, 0)
+}
+
+// noteAnsweredLive remembers w, the live view a click answered with, as
+// the view of t, just saved (its snapshot written): the reconciler, which
+// reads the same table next, takes it instead of computing it again.
+func (b *Bot) noteAnsweredLive(channelID string, t *Table, w liveWant) {
+	if len(t.Snapshot) == 0 {
+		return
+	}
+	in, err := appendLiveInputs(nil, t)
+	if err != nil {
+		return
+	}
+	b.answeredLive.Store(channelID, &liveMemo{snapshot: t.Snapshot, inputs: in, w: w})
+}
+
+// answeredLiveOf is the live view a click in the channel last answered
+// with (noteAnsweredLive), if any.
+func (b *Bot) answeredLiveOf(channelID string) *liveMemo {
+	if v, ok := b.answeredLive.Load(channelID); ok {
+		return v.(*liveMemo)
+	}
+	return nil
+}
+
 // fingerprint hashes values' JSON.
 func fingerprint(vs ...any) string {
 	h := fnv.New64a()
+	bp := jsonBufs.Get().(*[]byte)
 	for _, v := range vs {
-		b, _ := json.Marshal(v)
-		h.Write(b)
+		// json.Marshal's bytes (its flags), without its copy
+		if b, err := json.Append((*bp)[:0], v, json.EscapeHTML|json.SortMapKeys); err == nil {
+			h.Write(b)
+			*bp = b
+		}
 	}
-	return fmt.Sprintf("%016x", h.Sum64())
+	jsonBufs.Put(bp)
+	return hex16(h.Sum64())
 }
 
 // controlsFingerprint hashes a message's text and components as they are
 // sent.
 func controlsFingerprint(content string, comps []discordgo.MessageComponent) string {
 	h := fnv.New64a()
-	b, _ := json.Marshal(content)
+	bp := jsonBufs.Get().(*[]byte)
+	if b, err := json.Append((*bp)[:0], content, json.EscapeHTML|json.SortMapKeys); err == nil {
+		h.Write(b)
+		*bp = b
+	}
+	jsonBufs.Put(bp)
+	b, _ := discordjson.ComponentsJSON(comps)
 	h.Write(b)
-	b, _ = discordjson.ComponentsJSON(comps)
-	h.Write(b)
-	return fmt.Sprintf("%016x", h.Sum64())
+	return hex16(h.Sum64())
+}
+
+// jsonBufs are buffers for the JSON the fingerprints hash and forget.
+var jsonBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// hex16 is fmt.Sprintf("%016x", v).
+func hex16(v uint64) string {
+	const digits = "0123456789abcdef"
+	var b [16]byte
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[:])
 }
 
 // reconcile brings the channel to the stored table, one request at a
@@ -187,7 +328,8 @@ func controlsFingerprint(content string, comps []discordgo.MessageComponent) str
 // A failed request is retried a few times with backoff (discordgo itself
 // waits out 429s). When it gives up, the channel is left for the periodic
 // sweep (Tick) to try again: it returns either way, so that a newer state
-// is never stuck behind an old request.
+// is never stuck behind an old request. Its messages to log name the
+// channel (no sub-logger per pass: most passes log nothing).
 func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	delay := 250 * time.Millisecond
 	failures := 0
@@ -198,16 +340,24 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		if s.fl.msg != "" {
 			if err := s.joinEdit(<-s.fl.done); err != nil {
 				if b.life.Err() == nil {
-					log.Warn().Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
+					log.Warn().Str("channel", channelID).Err(withoutURL(err)).Msg("channel update failed; the sweep will try again")
 				}
 				b.unsettled.Store(channelID, true)
 			}
 		}
 	}()
+	key := channelKey(channelID)
+	var kicked <-chan struct{}
+	stop := func() {}
+	defer func() { stop() }()
 	for steps := 0; steps < 64; steps++ {
 		// A change of the table from here on kicks the channel: it ends
 		// a wait for an edit in flight, whose message it leaves alone.
-		kicked, stop := b.refresh.nextKick(channelKey(channelID))
+		// A wait not kicked yet serves the next step as well.
+		if kicked == nil || closed(kicked) {
+			stop()
+			kicked, stop = b.refresh.nextKick(key)
+		}
 		done, err := s.run()
 		if done && s.fl.msg != "" {
 			// Nothing left to do beside the edit in flight: wait for it,
@@ -220,7 +370,6 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			}
 			done = false
 		}
-		stop()
 		if done {
 			b.unsettled.Delete(channelID)
 			return
@@ -230,7 +379,7 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 			continue
 		}
 		if errors.Is(err, errNoToken) {
-			log.Debug().Msg("the table waits for a click to show its change")
+			log.Debug().Str("channel", channelID).Msg("the table waits for a click to show its change")
 			b.unsettled.Store(channelID, true)
 			return
 		}
@@ -238,16 +387,16 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 		if b.life.Err() != nil && errors.Is(err, b.life.Err()) {
 			// Shutting down: the stored table says what the channel last
 			// showed, and the next start brings it up to date.
-			log.Debug().Err(err).Msg("channel update stopped by the shutdown")
+			log.Debug().Str("channel", channelID).Err(err).Msg("channel update stopped by the shutdown")
 			b.unsettled.Store(channelID, true)
 			return
 		}
 		if b.closing.Load() || failures > 4 || permanent(err) {
-			log.Error().Err(withoutURL(err)).Int("failures", failures).Msg("channel update failed; the sweep will try again")
+			log.Error().Str("channel", channelID).Err(withoutURL(err)).Int("failures", failures).Msg("channel update failed; the sweep will try again")
 			b.unsettled.Store(channelID, true)
 			return
 		}
-		log.Warn().Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
+		log.Warn().Str("channel", channelID).Err(withoutURL(err)).Dur("retry_in", delay).Msg("channel update failed")
 		select {
 		case <-time.After(delay):
 		case <-b.life.Done():
@@ -259,7 +408,7 @@ func (b *Bot) reconcile(log zerolog.Logger, channelID string) {
 	}
 	// A handful of requests brings any table's channel up to date; this
 	// many means a step that does not record its progress.
-	log.Error().Msg("channel not converged after 64 requests; the sweep will try again")
+	log.Error().Str("channel", channelID).Msg("channel not converged after 64 requests; the sweep will try again")
 	b.unsettled.Store(channelID, true)
 }
 
@@ -294,6 +443,7 @@ type step struct {
 	ch   string
 	keep keptTable
 	fl   editInFlight
+	live liveMemo
 }
 
 // editInFlight is an edit of a message already posted (the live message,
@@ -350,7 +500,7 @@ func (s *step) run() (done bool, err error) {
 	if t == nil || t.Private != "" {
 		return true, nil // no table, or one no channel shows
 	}
-	w := wantedLive(t, &s.fl)
+	w := wantedLive(t, &s.fl, &s.live, s.b.answeredLiveOf(s.ch))
 	var out stepOut
 	switch op := nextOp(t, w.rev, w.pic, s.b.opt.Now(), s.b.opt.CoalesceEdits); op {
 	case opNone:
@@ -400,7 +550,7 @@ func (s *step) run() (done bool, err error) {
 func (s *step) record(tableID string, record func(cur *Table)) error {
 	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := s.b.loadTable(s.b.life, s.ch)
+	cur, err := s.b.loadTableShown(s.b.life, s.ch) // records change only Shown
 	if err != nil || cur == nil || cur.ID != tableID {
 		return err // the table changed hands: start over
 	}
@@ -421,7 +571,7 @@ func (s *step) record(tableID string, record func(cur *Table)) error {
 		}
 	}
 	cur.Shown.Past = kept
-	blob, err := s.b.saveTableBlob(s.b.life, s.ch, cur)
+	blob, err := s.b.saveTableShown(s.b.life, s.ch, cur)
 	if err == nil {
 		s.keep.t, s.keep.blob = cur, blob
 	}
@@ -653,6 +803,7 @@ func (b *Bot) deleteMessage(channelID, messageID string) error {
 // count against the bot's global rate limit): the turn's message as it is
 // now, or its log line when the click ended the turn.
 type liveUpdate struct {
+	w       liveWant // the view shown (not for a shrink)
 	content string
 	comps   []discordgo.MessageComponent
 	png     []byte // a new picture, if it changed
@@ -668,7 +819,7 @@ func (b *Bot) liveAnswer(t *Table) *liveUpdate {
 	t.Advance() // the buttons carry the stamp this state is saved with
 	if t.Stage == StagePlaying && t.Shown.Turn == t.TurnKey() {
 		content, comps, pv, rev, pic := liveView(t)
-		u := &liveUpdate{content: content, comps: comps}
+		u := &liveUpdate{content: content, comps: comps, w: liveWant{content: content, comps: comps, pv: pv, rev: rev, pic: pic}}
 		if pic != t.Shown.Pic {
 			png, err := b.rd.Table(pv, LangFor(t.Lang))
 			if err != nil {

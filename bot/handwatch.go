@@ -169,13 +169,12 @@ func (b *Bot) refreshHandOf(channelID, user string) {
 		return
 	}
 	unlock := b.locks.Lock(channelID)
-	t, err := b.loadTable(b.life, channelID)
+	t, err := b.loadTableShared(b.life, channelID) // only read
 	unlock()
 	if err != nil {
 		return // logged by the reconciler's load
 	}
-	log := b.log.With().Str("channel", channelID).Logger()
-	b.refreshHand(log, channelID, t, user, seen)
+	b.refreshHand(b.log, channelID, t, user, seen)
 }
 
 // refreshHand edits user's hand view, seen when the table t was read, if
@@ -224,7 +223,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 		data, err := handView(b.rd, t, seat, s.lang, sel, keep)
 		if err != nil {
 			unlock()
-			log.Error().Err(err).Msg("render hand")
+			log.Error().Str("channel", channelID).Err(err).Msg("render hand")
 			return
 		}
 		edit = &discordgo.WebhookEdit{Content: &data.Content, Components: &data.Components, Files: data.Files, Attachments: data.Attachments}
@@ -239,7 +238,7 @@ func (b *Bot) refreshHand(log zerolog.Logger, channelID string, t *Table, user s
 	_, err := b.dc.InteractionResponseEdit(s.it, edit)
 	if err != nil {
 		// The view was dismissed or the token refused: stop following it.
-		log.Warn().Err(withoutURL(err)).Str("user", user).Msg("refresh hand view")
+		log.Warn().Str("channel", channelID).Err(withoutURL(err)).Str("user", user).Msg("refresh hand view")
 		b.hands.update(channelID, user, s, "")
 	}
 	if now, ok := b.hands.current(channelID, user); ok && now.it.ID != s.it.ID && seat >= 0 {

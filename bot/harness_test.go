@@ -205,11 +205,13 @@ type fakeDiscord struct {
 	mu        sync.Mutex
 	next      int
 	responses map[string]*discordgo.InteractionResponse // by interaction ID
-	channel   map[string][]*discordgo.Message           // channel messages, in order
-	byID      map[string]*discordgo.Message
-	edits     []hookEdit // edits of interaction responses, in order
-	edited    int        // channel message edits
-	uploads   int        // edits (channel or through a token) that uploaded a file
+	// fresh are the interactions answered since the last forgetFiles.
+	fresh   []string
+	channel map[string][]*discordgo.Message // channel messages, in order
+	byID    map[string]*discordgo.Message
+	edits   []hookEdit // edits of interaction responses, in order
+	edited  int        // channel message edits
+	uploads int        // edits (channel or through a token) that uploaded a file
 	// hookEdited counts edits of channel messages through the token of a
 	// click on them.
 	hookEdited int
@@ -246,9 +248,10 @@ func (f *fakeDiscord) forgetFiles() {
 	defer f.mu.Unlock()
 	f.files, f.edits = nil, nil
 	answered := &discordgo.InteractionResponse{}
-	for id := range f.responses {
+	for _, id := range f.fresh { // not every answer ever: game after game, that grows
 		f.responses[id] = answered // still answered, for the follow-ups' check
 	}
+	f.fresh = f.fresh[:0]
 	for ch, msgs := range f.channel {
 		if n := len(msgs) - 50; n > 0 {
 			for _, m := range msgs[:n] {
@@ -266,6 +269,7 @@ func (f *fakeDiscord) InteractionRespond(i *discordgo.Interaction, r *discordgo.
 		return fmt.Errorf("interaction %s answered twice", i.ID)
 	}
 	f.responses[i.ID] = r
+	f.fresh = append(f.fresh, i.ID)
 	if r.Data != nil {
 		for _, file := range r.Data.Files {
 			data := readFile(file.Reader)

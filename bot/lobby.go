@@ -280,7 +280,7 @@ func (b *Bot) cmdEnd(r *request) {
 			Data: &discordgo.InteractionResponseData{Content: l.T(msg.EndLobby, "<@"+r.userID+">"), AllowedMentions: &discordgo.MessageAllowedMentions{}}})
 		return
 	}
-	data := b.resultsMessage(r.log, ended, l.T(msg.EndDone, "<@"+r.userID+">"))
+	data := b.resultsMessage(r.log.Logger(), ended, l.T(msg.EndDone, "<@"+r.userID+">"))
 	r.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 	// The table is gone, and the reconciler with it: shrink its messages
 	// and delete its reminder here, as the reconciler would have.

@@ -2,7 +2,7 @@ package bot
 
 import (
 	"bytes"
-	"fmt"
+	"encoding/hex"
 	"hash/fnv"
 
 	"github.com/segmentio/encoding/json"
@@ -91,11 +91,19 @@ func (c *PictureCache) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]b
 // collision would show one state's picture for another.
 func pictureKey(vs ...any) string {
 	h := fnv.New128a()
+	bp := jsonBufs.Get().(*[]byte)
 	for _, v := range vs {
-		b, _ := json.Marshal(v)
-		h.Write(b)
+		// json.Marshal's bytes (its flags), without its copy
+		if b, err := json.Append((*bp)[:0], v, json.EscapeHTML|json.SortMapKeys); err == nil {
+			h.Write(b)
+			*bp = b
+		}
 	}
-	return fmt.Sprintf("%x", h.Sum(nil))
+	jsonBufs.Put(bp)
+	var sum [16]byte
+	var out [32]byte
+	hex.Encode(out[:], h.Sum(sum[:0]))
+	return string(out[:])
 }
 
 // ReviewChart implements Renderer. Reviews pass by this cache: the bot

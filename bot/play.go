@@ -30,7 +30,8 @@ func (b *Bot) playClick(r *request, a customid.Action) {
 		live   *liveUpdate
 	)
 	private := a.View == customid.ViewSolo || a.View == customid.ViewDaily
-	unlock, err := r.withTable(func(t *Table) (*Table, error) {
+	// The table saved is only read afterwards, to answer (after).
+	unlock, err := r.withTableRead(func(t *Table) (*Table, error) {
 		var err error
 		if seat, err = r.click(a).Move(t, private); errors.Is(err, session.ErrPrivateStale) {
 			// An outdated view of the player's own game (a second click
@@ -96,6 +97,10 @@ func (b *Bot) playClick(r *request, a customid.Action) {
 				// message, which nothing edits again.
 				b.liveTokens.Delete(r.i.Message.ID)
 			}
+		}
+		if live != nil && !live.shrink {
+			// The reconciler's next look at the table finds this view.
+			b.noteAnsweredLive(r.tableKey(), after, live.w)
 		}
 		b.refresh.kick(b, r.i.ChannelID)
 	}
@@ -179,8 +184,7 @@ func logProblems(log zerolog.Logger, t *Table) {
 // under the channel lock while it talks to Discord; the open hand views
 // have workers of their own (refresher.kick).
 func (b *Bot) refreshChannel(channelID string) {
-	log := b.log.With().Str("channel", channelID).Logger()
-	b.reconcile(log, channelID)
+	b.reconcile(b.log, channelID)
 }
 
 // resultsMessage shows the final sheets, the ranking (ties share), the

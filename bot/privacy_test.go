@@ -346,7 +346,7 @@ func TestDailyRankingOnlyForWhoFinishedIt(t *testing.T) {
 	req := func(user string, w where) *request {
 		i := h.interaction(user, discordgo.InteractionApplicationCommand, discordgo.ApplicationCommandInteractionData{Name: "qwixx"}, nil)
 		i.GuildID, i.ChannelID = w.guild, w.channel
-		return &request{ctx: context.Background(), b: h.bot, i: i, lang: LangFor("en"), userID: user, log: h.bot.log}
+		return &request{ctx: context.Background(), b: h.bot, i: i, lang: LangFor("en"), userID: user, log: reqLog{base: &h.bot.log}}
 	}
 	if rank, of, top := (records{h.bot.opt.History}).dailyRanking(req("anna", inServer), ta); rank == 0 || of != 2 || len(top) != 2 {
 		t.Fatalf("anna's ranking: %d of %d, %q", rank, of, top)

@@ -83,7 +83,7 @@ func (s *step) load() (*Table, error) {
 			changed = true
 		}
 		if changed {
-			err = s.b.saveTable(s.b.life, s.ch, t)
+			_, err = s.b.saveTableShown(s.b.life, s.ch, t)
 		}
 	}
 	unlock()
@@ -106,11 +106,13 @@ func (s *step) load() (*Table, error) {
 // wantedLive is the live message t (a step's copy) wants shown while a
 // game is in play (zero otherwise). While the live message's own edit is
 // in flight (fl), it wants what that message shows, and no repost, so
-// that no other operation touches it.
-func wantedLive(t *Table, fl *editInFlight) liveWant {
+// that no other operation touches it. memo is the step's last view,
+// reused while the table shows the same (liveMemo), and answered the view
+// a click last answered with, taken when it is the same table's.
+func wantedLive(t *Table, fl *editInFlight, memo, answered *liveMemo) liveWant {
 	var w liveWant
 	if t.Game != nil && t.Stage == StagePlaying {
-		w.content, w.comps, w.pv, w.rev, w.pic = liveView(t)
+		w = memo.view(t, answered)
 		if fl.msg != "" && t.Shown.Msg == fl.msg {
 			w.rev, w.pic, t.Shown.At = t.Shown.Rev, t.Shown.Pic, time.Time{} // no edit, no repost
 		}
@@ -196,10 +198,10 @@ func (s *step) shrinkPast(t *Table) stepOut {
 func (s *step) markPosting(t *Table, key string) error {
 	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
-	cur, err := s.b.loadTable(s.b.life, s.ch)
+	cur, err := s.b.loadTableShown(s.b.life, s.ch)
 	if err == nil && cur != nil && cur.ID == t.ID && cur.Stamp() == t.Stamp() {
 		cur.Shown.Posting = key
-		err = s.b.saveTable(s.b.life, s.ch, cur)
+		_, err = s.b.saveTableShown(s.b.life, s.ch, cur)
 	}
 	return err
 }
@@ -249,7 +251,7 @@ func (s *step) postResults(t *Table) (stepOut, error) {
 	if err := s.markPosting(t, t.ResultsKey()); err != nil {
 		return stepOut{}, err
 	}
-	d := s.b.resultsMessage(s.log, t, "")
+	d := s.b.resultsMessage(s.log.With().Str("channel", s.ch).Logger(), t, "")
 	m, err := s.b.post(s.ch, &discordgo.MessageSend{Content: d.Content, Components: d.Components, Files: d.Files, AllowedMentions: d.AllowedMentions}, t.Interactions)
 	return stepOut{record: func(cur *Table) {
 		cur.Shown.Posting = ""

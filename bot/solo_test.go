@@ -250,7 +250,7 @@ func TestDailySameDiceEverywhereOnceADayWithParAndStreak(t *testing.T) {
 	// A second player of the same server is ranked with the first.
 	h.playPrivate("cleo", h.dailyIn("g1", "cleo"), func(step int, ids []string) string { return ids[len(ids)-1] })
 	tc, _ := h.bot.loadTable(context.Background(), privateKey(privateDaily, "cleo"))
-	rank, of, _ := records{h.bot.opt.History}.dailyRanking(&request{ctx: context.Background(), b: h.bot, lang: LangFor("en"), userID: "cleo", log: h.bot.log}, tc)
+	rank, of, _ := records{h.bot.opt.History}.dailyRanking(&request{ctx: context.Background(), b: h.bot, lang: LangFor("en"), userID: "cleo", log: reqLog{base: &h.bot.log}}, tc)
 	want := 1
 	if ga.Game.Scores()[0] > tc.Game.Scores()[0] {
 		want = 2

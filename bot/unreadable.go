@@ -75,6 +75,9 @@ func unreadableText(l Lang, ue *unreadableError) string {
 
 // asUnreadable reports whether err is an unreadable table.
 func asUnreadable(err error) (*unreadableError, bool) {
+	if err == nil {
+		return nil, false // without errors.As's target on the heap
+	}
 	var ue *unreadableError
 	ok := errors.As(err, &ue)
 	return ue, ok

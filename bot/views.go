@@ -18,10 +18,11 @@ import (
 
 // seatedTable loads the channel's table for a private view, answering the
 // user when there is none or they are not seated. A button (tableID not
-// empty) must belong to the channel's current table.
+// empty) must belong to the channel's current table. The table is shared
+// with other readers (loadTableShared): the views only read it.
 func (b *Bot) seatedTable(r *request, tableID string) (*Table, int, bool) {
 	unlock := b.locks.Lock(r.tableKey())
-	t, err := b.loadTable(r.ctx, r.tableKey())
+	t, err := b.loadTableShared(r.ctx, r.tableKey())
 	unlock()
 	if r.failed(err) {
 		return nil, 0, false

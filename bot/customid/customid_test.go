@@ -1,6 +1,8 @@
 package customid
 
 import (
+	"hash/crc32"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -93,4 +95,71 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%q decodes to %+v, which the bot writes as %q", id, a, a.Encode())
 		}
 	})
+}
+
+// TestEncodeWritesTheSameIDs: Encode, written into one buffer, makes the
+// custom_ids the bot always made (the fields joined by ":", "#" and the
+// check of what precedes it), so that buttons already posted stay valid;
+// JoinInts writes what strings.Join of the numbers does.
+func TestEncodeWritesTheSameIDs(t *testing.T) {
+	joined := func(a Action) string {
+		s := customIDPrefix + ":" + a.Table + ":" + strconv.Itoa(a.Stamp) + ":" + string(rune(a.View)) + ":" + a.Verb
+		if a.Arg != "" {
+			s += ":" + a.Arg
+		}
+		return s + "#" + checkOf(s)
+	}
+	for _, a := range []Action{
+		{Table: "k3x9a", Stamp: 0, View: ViewLobby, Verb: "join"},
+		{Table: "k3x9a", Stamp: 1234567, View: ViewTable, Verb: "white", Arg: "red"},
+		{Table: "abc", Stamp: 7, View: ViewSheet, Verb: "take", Arg: "5-9-12"},
+		{Table: "abc", Stamp: 9, View: ViewHand, Verb: "play", Arg: "R4-J7.r.4-7"},
+		{Table: "zz", Stamp: 42, View: ViewDaily, Verb: "hint"},
+		{Table: "zz", Stamp: 42, View: ViewPeople, Verb: "record", Arg: "3"},
+	} {
+		if got, want := a.Encode(), joined(a); got != want {
+			t.Errorf("Encode(%+v) = %q, want %q", a, got, want)
+		}
+	}
+	if got := checkOf("q2:abc:7:s:pass"); len(got) != 4 || got != checkOf("q2:abc:7:s:pass") {
+		t.Errorf("checkOf: %q", got)
+	}
+	for _, ns := range [][]int{nil, {5}, {5, 9, 12}, {10, 11, 12}} {
+		words := make([]string, len(ns))
+		for i, n := range ns {
+			words[i] = strconv.Itoa(n)
+		}
+		if got, want := JoinInts(ns, "-"), strings.Join(words, "-"); got != want {
+			t.Errorf("JoinInts(%v) = %q, want %q", ns, got, want)
+		}
+	}
+}
+
+// TestEncodeAllocatesOnlyItsString: a button's custom_id costs the click
+// one allocation, and reading one at most two (its fields, its argument).
+func TestEncodeAllocatesOnlyItsString(t *testing.T) {
+	a := Action{Table: "k3x9a", Stamp: 1234, View: ViewTable, Verb: "white", Arg: "red"}
+	if n := testing.AllocsPerRun(100, func() { _ = a.Encode() }); n > 1 {
+		t.Errorf("Encode: %.1f allocations", n)
+	}
+	id := a.Encode()
+	if n := testing.AllocsPerRun(100, func() { _, _ = Decode(id) }); n > 2 {
+		t.Errorf("Decode: %.1f allocations", n)
+	}
+}
+
+// TestCheckIsCRC32: the check is the CRC-32 (IEEE) of the body, in four
+// base-36 digits, as crc32.ChecksumIEEE computes it.
+func TestCheckIsCRC32(t *testing.T) {
+	for _, body := range []string{"", "q2:abc:7:s:pass", "q2:k3x9a:1234:t:white:red", strings.Repeat("x", 99)} {
+		c := crc32.ChecksumIEEE([]byte(body)) % (36 * 36 * 36 * 36)
+		want := ""
+		for range 4 {
+			want = string("0123456789abcdefghijklmnopqrstuvwxyz"[c%36]) + want
+			c /= 36
+		}
+		if got := checkOf(body); got != want {
+			t.Errorf("checkOf(%q) = %q, want %q", body, got, want)
+		}
+	}
 }

@@ -48,6 +48,17 @@
 // (templates with named fields, one plural count per message) where every
 // message here is a positional fmt format, several with two counted
 // words.
+//
+// # Formatting without a printer
+//
+// A printer builds a catalogue context, a message decoder and a buffer
+// for every message it formats, and a click formats a few dozen. So T
+// parses every message once (fast.go) and writes the common case itself:
+// text, strings for %s, numbers below a thousand for %d and %+d (no
+// language groups their digits) and counted words by the language's
+// plural rules. Anything else (another argument type, a larger number)
+// goes to the printer. TestFastFormattingMatchesPrinter compares the two
+// for every message in every language.
 package i18n
 
 //go:generate go run ./internal/keygen -in locales/en.toml -out msg/keys.go

@@ -209,7 +209,7 @@ func TestPlainMessagesFormattedOnce(t *testing.T) {
 				continue // takes arguments
 			}
 			first, again := l.T(key), l.T(key)
-			if fresh := l.p.Sprintf(string(key)); first != fresh || again != fresh {
+			if fresh := l.c.p.Sprintf(string(key)); first != fresh || again != fresh {
 				t.Errorf("%s %q: %q, then %q; formatted afresh %q", tag, key, first, again, fresh)
 			}
 			n++

@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -431,10 +432,15 @@ func (t *Table) UniqueName(name string) string {
 // through the lobby; game buttons are valid for one action of one turn of
 // one game.
 func (t *Table) Position() string {
+	var buf [48]byte
 	if t.Game == nil || t.Stage == StageLobby {
-		return fmt.Sprintf("lobby.%d", t.GameNo)
+		return string(strconv.AppendInt(append(buf[:0], "lobby."...), int64(t.GameNo), 10))
 	}
-	return fmt.Sprintf("game.%d.%d.%d.%d", t.GameNo, t.Stage, t.Game.Turn(), t.Game.Phase())
+	b := strconv.AppendInt(append(buf[:0], "game."...), int64(t.GameNo), 10)
+	b = strconv.AppendInt(append(b, '.'), int64(t.Stage), 10)
+	b = strconv.AppendInt(append(b, '.'), int64(t.Game.Turn()), 10)
+	b = strconv.AppendInt(append(b, '.'), int64(t.Game.Phase()), 10)
+	return string(b)
 }
 
 // Advance moves Seq on when the table's position changed since Seq was
@@ -491,7 +497,11 @@ type (
 )
 
 // TurnKey names the current turn of the current game.
-func (t *Table) TurnKey() string { return fmt.Sprintf("g%d.t%d", t.GameNo, t.Game.Turn()) }
+func (t *Table) TurnKey() string {
+	var buf [24]byte
+	b := strconv.AppendInt(append(buf[:0], 'g'), int64(t.GameNo), 10)
+	return string(strconv.AppendInt(append(b, ".t"...), int64(t.Game.Turn()), 10))
+}
 
 // ResultsKey names the results post of the current game.
 func (t *Table) ResultsKey() string { return fmt.Sprintf("results.%d", t.GameNo) }

@@ -2,7 +2,6 @@ package view
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,40 +76,49 @@ func MoveLabel(g *game.Game, m game.Move, l i18n.Lang) string {
 // TableContent is the text of the table message.
 func TableContent(t *session.Table, l i18n.Lang) string {
 	g := t.Game
-	var sb strings.Builder
 	act := t.Seats[g.Active()]
 	if g.Over() {
 		return ""
+	}
+	var sb strings.Builder
+	sb.Grow(256)
+	line := func(s string) {
+		sb.WriteString(s)
+		sb.WriteByte('\n')
 	}
 	header := l.T(msg.TurnHeader, g.Turn(), act.Mention())
 	if m := t.Match; m != nil && m.Games > 1 {
 		header = l.T(msg.TurnMatchgame, m.Played()+1, m.Games) + " · " + header
 	}
-	fmt.Fprintln(&sb, header)
+	line(header)
 	switch g.Phase() {
 	case game.PhaseWhite:
-		fmt.Fprintln(&sb, l.T(msg.TurnWhite, g.WhiteSum()))
+		line(l.T(msg.TurnWhite, g.WhiteSum()))
 	case game.PhaseColor:
-		fmt.Fprintln(&sb, l.T(msg.TurnColor, act.Mention()))
+		line(l.T(msg.TurnColor, act.Mention()))
 	case game.PhaseTake:
-		fmt.Fprintln(&sb, l.T(msg.TurnTake, act.Mention()))
+		line(l.T(msg.TurnTake, act.Mention()))
 	case game.PhaseNumber:
-		fmt.Fprintln(&sb, l.T(msg.TurnNumber, g.TopNumber()))
+		line(l.T(msg.TurnNumber, g.TopNumber()))
 	case game.PhasePlay:
-		fmt.Fprintln(&sb, l.T(msg.TurnPlay, act.Mention()))
+		line(l.T(msg.TurnPlay, act.Mention()))
 	}
-	var waiting []string
-	for _, p := range g.Waiting() {
-		waiting = append(waiting, t.Seats[p].Mention())
+	var waiting strings.Builder
+	for i, p := range g.Waiting() {
+		if i > 0 {
+			waiting.WriteByte(' ')
+		}
+		waiting.WriteString(t.Seats[p].Mention())
 	}
-	fmt.Fprintln(&sb, l.T(msg.TurnWaiting, strings.Join(waiting, " ")))
+	line(l.T(msg.TurnWaiting, waiting.String()))
 	if !t.Deadline.IsZero() {
-		fmt.Fprintln(&sb, l.T(msg.TurnDeadline, fmt.Sprintf("<t:%d:R>", t.Deadline.Unix())))
+		line(l.T(msg.TurnDeadline, "<t:"+strconv.FormatInt(t.Deadline.Unix(), 10)+":R>"))
 	}
 	// Events of this turn so far; earlier turns' are in their log lines.
 	for _, n := range t.News {
 		if n.Turn == g.Turn() {
-			fmt.Fprintln(&sb, "> "+NewsWords(n, l, t.Seats))
+			sb.WriteString("> ")
+			line(NewsWords(n, l, t.Seats))
 		}
 	}
 	return strings.TrimSpace(sb.String())
@@ -152,7 +160,7 @@ func TableControls(t *session.Table, l i18n.Lang) []discordgo.MessageComponent {
 			if m.Kind == game.Colored {
 				w := d[m.White-1]
 				add(l.T(msg.BtnColor, ColorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)]),
-					"color", fmt.Sprintf("%d.%s", m.White, m.Color), discordgo.PrimaryButton, false)
+					"color", strconv.Itoa(int(m.White))+"."+m.Color.String(), discordgo.PrimaryButton, false)
 			}
 		}
 		label, style := PassButton(t, g.Active(), l)
@@ -200,9 +208,13 @@ func PassButton(t *session.Table, seat int, l i18n.Lang) (string, discordgo.Butt
 	return l.T(msg.BtnPassMisthrow, game.MisthrowPenalty), discordgo.DangerButton
 }
 
-// ChunkButtons lays buttons out in rows of at most five.
+// ChunkButtons lays buttons out in rows of at most five, with room for
+// one row more (a view's own buttons).
 func ChunkButtons(btns []discordgo.MessageComponent) []discordgo.MessageComponent {
-	var rows []discordgo.MessageComponent
+	if len(btns) == 0 {
+		return nil
+	}
+	rows := make([]discordgo.MessageComponent, 0, (len(btns)+4)/5+1)
 	for len(btns) > 0 {
 		n := min(5, len(btns))
 		rows = append(rows, discordgo.ActionsRow{Components: btns[:n]})
@@ -219,9 +231,10 @@ func PersonalControls(t *session.Table, seat int, l i18n.Lang, view customid.Vie
 	if t.Stage != session.StagePlaying || !(g.MayAct(seat) || changing) {
 		return nil
 	}
-	var btns []discordgo.MessageComponent
+	choices := ByColorPassLast(g.Choices(seat))
+	btns := make([]discordgo.MessageComponent, 0, len(choices)+1) // and Hint
 	d := g.Dice()
-	for _, m := range ByColorPassLast(g.Choices(seat)) {
+	for _, m := range choices {
 		var label, verb, arg string
 		style := discordgo.PrimaryButton
 		switch m.Kind {
@@ -235,7 +248,7 @@ func PersonalControls(t *session.Table, seat int, l i18n.Lang, view customid.Vie
 		case game.Colored:
 			w := d[m.White-1]
 			label = l.T(msg.BtnColor, ColorName(l, m.Color), w+d[game.DieOf(m.Color)], w, d[game.DieOf(m.Color)])
-			verb, arg = "color", fmt.Sprintf("%d.%s", m.White, m.Color)
+			verb, arg = "color", strconv.Itoa(int(m.White))+"."+m.Color.String()
 		case game.Take:
 			label, verb, arg = TakeLabel(l, m.TakeNumbers()), "take", customid.JoinInts(m.TakeNumbers(), "-")
 		default:
