@@ -806,24 +806,10 @@ func (e *keyedEntry) release() {
 	k.mu.Unlock()
 }
 
-// loadTable reads the channel's table, or nil when it has none.
+// loadTable reads the channel's table, or nil when it has none: a deep
+// copy, the caller's to change.
 func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
-	var have *decodedTable
-	if v, ok := b.decoded.Load(channelID); ok {
-		have = v.(*decodedTable)
-	}
-	if have == nil {
-		data, ok, err := b.st.Get(ctx, channelID)
-		return b.decodeStored(ctx, channelID, data, ok, err)
-	}
-	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
-	if err == nil && ok && same {
-		if verifyShared {
-			have.check()
-		}
-		return have.t.CloneStored(), nil
-	}
-	return b.decodeStored(ctx, channelID, data, ok, err)
+	return b.loadKept(ctx, channelID, (*Table).CloneStored)
 }
 
 // loadTableShared is loadTable for a reader that never changes the table
@@ -833,32 +819,33 @@ func (b *Bot) loadTable(ctx context.Context, channelID string) (*Table, error) {
 // never changed by anyone (it is only copied from), so readers may share
 // it; a reader that changed it would change every later reader's table.
 func (b *Bot) loadTableShared(ctx context.Context, channelID string) (*Table, error) {
-	v, ok := b.decoded.Load(channelID)
-	if !ok {
-		return b.loadTable(ctx, channelID)
-	}
-	have := v.(*decodedTable)
-	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
-	if err == nil && ok && same {
-		if verifyShared {
-			have.check()
-		}
-		return have.t, nil
-	}
-	return b.decodeStored(ctx, channelID, data, ok, err)
+	return b.loadKept(ctx, channelID, func(t *Table) *Table { return t })
 }
 
 // loadTableShown is loadTable for the reconciler's step and its records,
 // which change only the table's own fields and what it shows (Shown),
-// never its game, seats, match or news: while the store holds the bytes last decoded or
-// saved, it is a copy of the kept table's own fields with a Shown of its
-// own (its past turns copied), sharing the rest, instead of a deep copy.
-// (The package's tests check that the kept table stays unchanged:
-// verifyShared.)
+// never its game, seats, match or news: while the store holds the bytes
+// last decoded or saved, it is a copy of the kept table's own fields with
+// a Shown of its own (its past turns copied), sharing the rest, instead
+// of a deep copy. (The package's tests check that the kept table stays
+// unchanged: verifyShared.)
 func (b *Bot) loadTableShown(ctx context.Context, channelID string) (*Table, error) {
+	return b.loadKept(ctx, channelID, func(kept *Table) *Table {
+		t := *kept
+		t.Shown.Past = slices.Clone(t.Shown.Past)
+		t.Finished, t.Problems = nil, nil
+		return &t
+	})
+}
+
+// loadKept reads the channel's table: while the store holds the bytes last
+// decoded or saved (the table kept for them, b.decoded), as handOut makes
+// it from the kept table, else decoded afresh.
+func (b *Bot) loadKept(ctx context.Context, channelID string, handOut func(kept *Table) *Table) (*Table, error) {
 	v, ok := b.decoded.Load(channelID)
 	if !ok {
-		return b.loadTable(ctx, channelID)
+		data, ok, err := b.st.Get(ctx, channelID)
+		return b.decodeStored(ctx, channelID, data, ok, err)
 	}
 	have := v.(*decodedTable)
 	data, ok, same, err := b.st.GetUnless(ctx, channelID, have.blob)
@@ -866,10 +853,7 @@ func (b *Bot) loadTableShown(ctx context.Context, channelID string) (*Table, err
 		if verifyShared {
 			have.check()
 		}
-		t := *have.t
-		t.Shown.Past = slices.Clone(t.Shown.Past)
-		t.Finished, t.Problems = nil, nil
-		return &t, nil
+		return handOut(have.t), nil
 	}
 	return b.decodeStored(ctx, channelID, data, ok, err)
 }
