@@ -304,37 +304,18 @@ func rowOf(full bool, c game.Color, pv game.PlayerView, o sheetOpts, l *Labels, 
 // them. Text that is shaped is not checked (false): its glyphs are not
 // one per character.
 func staysInHeader(h int, name string, l *Labels, lid uint32) bool {
-	k := headerCheck{h, name, lid}
-	headerChecksMu.Lock()
-	in, ok := headerChecks[k]
-	headerChecksMu.Unlock()
-	if ok {
-		return in
-	}
-	in = textsStayInHeader(h, name, l)
-	headerChecksMu.Lock()
-	if len(headerChecks) >= maxHeaderChecks {
-		clear(headerChecks)
-	}
-	headerChecks[k] = in
-	headerChecksMu.Unlock()
-	return in
+	return headerChecks.get(headerCheck{h, name, lid}, func() bool { return textsStayInHeader(h, name, l) })
 }
 
 // headerChecks keeps staysInHeader's answers (a picture asks for every
 // panel).
-var (
-	headerChecksMu sync.Mutex
-	headerChecks   = map[headerCheck]bool{}
-)
+var headerChecks = newMemo[headerCheck, bool](1 << 14)
 
 type headerCheck struct {
 	h    int
 	name string
 	lid  uint32
 }
-
-const maxHeaderChecks = 1 << 14
 
 func textsStayInHeader(h int, name string, l *Labels) bool {
 	inside := func(f *face, s string) bool {

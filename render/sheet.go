@@ -148,31 +148,19 @@ type statics struct {
 	stripTexts []drawnText
 }
 
-var (
-	staticMu    sync.Mutex
-	staticCache = map[Labels]*statics{}
-)
+// staticCache keeps the statics of each label set.
+var staticCache = newMemo[Labels, *statics](maxStatics)
 
 // maxStatics bounds the cache (a few languages are expected).
 const maxStatics = 32
 
 func staticsFor(l Labels) *statics {
-	staticMu.Lock()
-	s := staticCache[l]
-	staticMu.Unlock()
-	if s != nil {
+	return staticCache.get(l, func() *statics {
+		s := &statics{}
+		s.panel, s.panelTexts = drawPanel(l)
+		s.strip, s.stripTexts = drawStrip(l)
 		return s
-	}
-	s = &statics{}
-	s.panel, s.panelTexts = drawPanel(l)
-	s.strip, s.stripTexts = drawStrip(l)
-	staticMu.Lock()
-	if len(staticCache) >= maxStatics {
-		clear(staticCache)
-	}
-	staticCache[l] = s
-	staticMu.Unlock()
-	return s
+	})
 }
 
 // Footer geometry: the boxes row + row + row + row − misthrows = total.
