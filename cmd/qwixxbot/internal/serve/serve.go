@@ -131,7 +131,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 		return err
 	}
 	ready := addHandlers(s, b)
-	takeInteractions(s, b, cfg.Discord, log)
+	takeInteractions(s, b, cfg.Discord, met, log)
 	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
 		return nil // ctx ended
 	}
@@ -275,7 +275,7 @@ func addHandlers(s *discordgo.Session, b *bot.Bot) <-chan *discordgo.Ready {
 // times); discordgo keeps handling everything else. Its sessions then
 // identify without compression, so that dispatches come as text frames.
 // Behind a proxy discordgo's own dialer stays (discordgw dials directly).
-func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, log zerolog.Logger) {
+func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, met *metrics, log zerolog.Logger) {
 	gw := "wss://gateway.discord.gg"
 	if cfg.BaseURL != "" {
 		gw = cfg.BaseURL
@@ -284,7 +284,10 @@ func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, log 
 		log.Info().Msg("a proxy is configured for the gateway: interactions are decoded by discordgo")
 		return
 	}
-	s.Dialer = discordgw.NewDialer(b.Handle)
+	s.Dialer = discordgw.NewDialer(func(i *discordgo.Interaction) {
+		met.gatewayTaken.Inc()
+		b.Handle(i)
+	})
 	s.Compress = false
 	s.Identify.Compress = false
 }
