@@ -59,21 +59,27 @@ func BenchmarkGatewayInteractionCreate(b *testing.B) {
 	b.Run("discordgw", func(b *testing.B) {
 		frame := wsFrame(true, 0, opText, msg, false)
 		var got *discordgo.Interaction
-		fr := newFrameReader(&repeatReader{frame: frame}, func(i *discordgo.Interaction) { got = i })
+		tk := NewTaker(func(i *discordgo.Interaction) { got = i })
+		fr := newFrameReader(&repeatReader{frame: frame}, tk.park)
 		fr.phase = phaseFrames
 		out := make([]byte, 4096) // gorilla's read buffer
 		b.SetBytes(int64(len(msg)))
 		b.ReportAllocs()
 		for b.Loop() {
 			n, err := io.ReadAtLeast(fr, out, 2)
-			if err != nil || got == nil || got.ID == "" {
+			if err != nil {
 				b.Fatal(err)
 			}
 			if int(out[1]) != n-2 {
 				b.Fatalf("read %d bytes, not one substitute frame", n)
 			}
-			if _, err := onEventDecode(out[2:n]); err != nil {
+			w, err := onEventDecode(out[2:n])
+			if err != nil {
 				b.Fatal(err)
+			}
+			tk.onSubstitute(nil, w.(*discordgo.WebhooksUpdate))
+			if got == nil || got.ID == "" {
+				b.Fatal("no interaction handed on")
 			}
 			got = nil
 		}

@@ -20,11 +20,13 @@
 // MaxInteractionFrame) whose JSON is a dispatch (op 0) of
 // INTERACTION_CREATE that bot/discordhttp.DecodeInteraction (the HTTP
 // endpoint's decoder, segmentio/encoding, checked against discordgo's
-// decoding there) reads: the interaction goes to the bot's handler on a
-// goroutine of its own, as discordgo would call it (SyncEvents off), and
-// discordgo gets instead a dispatch of SubstituteEvent with the same "s"
-// and an empty body, so that it stores the sequence number for its
-// heartbeats and RESUME as before. Anything else — other events, binary
+// decoding there) reads: discordgo gets instead a small dispatch of
+// SubstituteEvent with the same "s" (so that it stores the sequence number
+// for its heartbeats and RESUME as before) and a key in place of the
+// body; the interaction waits under that key until discordgo handles the
+// substitute, and then goes to the bot's handler on discordgo's handler
+// goroutine (Taker): when, and only when, discordgo would have handled
+// the INTERACTION_CREATE. Anything else — other events, binary
 // (zlib) messages, fragmented messages, control frames, a frame the
 // decoder refuses, a bigger frame — reaches discordgo as it came, and
 // discordgo stays the gateway client in every other respect (identify,
@@ -43,6 +45,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -53,13 +58,95 @@ import (
 // timeout bounds the whole upgrade).
 const dialTimeout = 30 * time.Second
 
-// NewDialer returns the dialer for a discordgo Session.Dialer whose
-// connections hand each INTERACTION_CREATE's interaction to handle (on a
-// goroutine of its own) instead of to discordgo. ws:// URLs are dialled
-// over TCP; wss:// over TLS with the system's roots, as gorilla would.
-// It uses no proxy: see UsesProxy.
-func NewDialer(handle func(*discordgo.Interaction)) *websocket.Dialer {
-	async := func(i *discordgo.Interaction) { go handle(i) }
+// keyPrefix starts the channel_id of a substitute dispatch: what follows
+// is the key of its parked interaction.
+const keyPrefix = "discordgw:"
+
+// parkedFor is how long a parked interaction waits for its substitute
+// dispatch (discordgo handles it within milliseconds, or never: when it
+// drops the connection with frames read ahead, which Discord sends again
+// after the RESUME).
+const parkedFor = time.Minute
+
+// Taker takes the interactions off a discordgo session's gateway
+// connections (Install). A taken interaction waits, parked, until
+// discordgo handles the substitute dispatch that replaced it: then it
+// goes to the handler on discordgo's handler goroutine, exactly when
+// discordgo would have handled the INTERACTION_CREATE, and so exactly
+// once (a frame read ahead on a connection that discordgo drops is not
+// handled, and comes again after the RESUME, as without the Taker).
+type Taker struct {
+	handle func(*discordgo.Interaction)
+
+	mu     sync.Mutex
+	next   uint64
+	parked map[uint64]parked
+}
+
+// parked is a taken interaction waiting for its substitute.
+type parked struct {
+	i  *discordgo.Interaction
+	at time.Time
+}
+
+// NewTaker returns a Taker handing the interactions it takes to handle.
+func NewTaker(handle func(*discordgo.Interaction)) *Taker {
+	return &Taker{handle: handle, parked: map[uint64]parked{}}
+}
+
+// Install makes s connect through t's dialer, identify without
+// compression (so that dispatches come as text frames), and hand t's
+// taken interactions on when it handles their substitutes. Call it before
+// s.Open; s's own INTERACTION_CREATE handlers stay for the interactions
+// not taken.
+func (t *Taker) Install(s *discordgo.Session) {
+	s.Dialer = t.Dialer()
+	s.Compress = false
+	s.Identify.Compress = false
+	s.AddHandler(t.onSubstitute)
+}
+
+// park keeps i until its substitute comes, and returns its key.
+func (t *Taker) park(i *discordgo.Interaction) uint64 {
+	now := time.Now()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	if t.next%64 == 0 {
+		for k, p := range t.parked {
+			if now.Sub(p.at) > parkedFor {
+				delete(t.parked, k)
+			}
+		}
+	}
+	t.parked[t.next] = parked{i: i, at: now}
+	return t.next
+}
+
+// onSubstitute is discordgo's handler of SubstituteEvent: the parked
+// interaction of its key goes to the handler.
+func (t *Taker) onSubstitute(_ *discordgo.Session, w *discordgo.WebhooksUpdate) {
+	key, ok := strings.CutPrefix(w.ChannelID, keyPrefix)
+	if !ok {
+		return // a real WEBHOOKS_UPDATE
+	}
+	k, err := strconv.ParseUint(key, 10, 64)
+	if err != nil {
+		return
+	}
+	t.mu.Lock()
+	p, ok := t.parked[k]
+	delete(t.parked, k)
+	t.mu.Unlock()
+	if ok {
+		t.handle(p.i)
+	}
+}
+
+// Dialer returns the websocket dialer whose connections take the
+// interactions: ws:// URLs are dialled over TCP; wss:// over TLS with the
+// system's roots, as gorilla would. It uses no proxy: see UsesProxy.
+func (t *Taker) Dialer() *websocket.Dialer {
 	nd := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
 	return &websocket.Dialer{
 		HandshakeTimeout: websocket.DefaultDialer.HandshakeTimeout,
@@ -68,7 +155,7 @@ func NewDialer(handle func(*discordgo.Interaction)) *websocket.Dialer {
 			if err != nil {
 				return nil, err
 			}
-			return newConn(c, async), nil
+			return newConn(c, t.park), nil
 		},
 		NetDialTLSContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := nd.DialContext(ctx, network, addr)
@@ -84,7 +171,7 @@ func NewDialer(handle func(*discordgo.Interaction)) *websocket.Dialer {
 				_ = c.Close()
 				return nil, err
 			}
-			return newConn(tc, async), nil
+			return newConn(tc, t.park), nil
 		},
 	}
 }
@@ -113,8 +200,8 @@ type conn struct {
 	r *frameReader
 }
 
-func newConn(c net.Conn, handle func(*discordgo.Interaction)) *conn {
-	return &conn{Conn: c, r: newFrameReader(c, handle)}
+func newConn(c net.Conn, park func(*discordgo.Interaction) uint64) *conn {
+	return &conn{Conn: c, r: newFrameReader(c, park)}
 }
 
 // Read reads the connection's bytes with INTERACTION_CREATE frames taken.

@@ -21,8 +21,9 @@ const MaxInteractionFrame = 128 << 10
 
 // SubstituteEvent is the dispatch discordgo gets in place of an
 // INTERACTION_CREATE taken by the reader: an event discordgo knows (so it
-// decodes it quietly and stores its sequence number) that neither its
-// State nor the bot's handlers do anything with.
+// decodes it quietly and stores its sequence number), that its State
+// ignores and the bot does not otherwise ask for (it needs the
+// GUILD_WEBHOOKS intent); only the Taker's handler reads it.
 const SubstituteEvent = "WEBHOOKS_UPDATE"
 
 // WebSocket opcodes and header bits (RFC 6455 section 5.2).
@@ -46,15 +47,15 @@ const (
 // frameReader reads a gateway connection's bytes (the HTTP upgrade
 // response, then the server's frames) and gives them on unchanged, except
 // each complete, unfragmented text frame holding an INTERACTION_CREATE
-// dispatch: its interaction goes to handle, and the frame is replaced by
-// a dispatch of SubstituteEvent with the same sequence number and an
-// empty body.
+// dispatch: its interaction goes to park, and the frame is replaced by a
+// dispatch of SubstituteEvent with the same sequence number whose
+// channel_id is the key park gave (see Taker).
 //
 // It never waits for bytes beyond the frame it is giving: whatever it has
 // to give, it gives before reading src again.
 type frameReader struct {
-	src    io.Reader
-	handle func(*discordgo.Interaction)
+	src  io.Reader
+	park func(*discordgo.Interaction) uint64
 
 	buf  []byte // bytes read from src: buf[r:w] not yet looked at
 	r, w int
@@ -72,9 +73,9 @@ type frameReader struct {
 }
 
 // newFrameReader reads src (a connection from its first byte), handing
-// the interactions it takes to handle, which must not block.
-func newFrameReader(src io.Reader, handle func(*discordgo.Interaction)) *frameReader {
-	return &frameReader{src: src, handle: handle, buf: make([]byte, 16<<10), max: MaxInteractionFrame}
+// the interactions it takes to park, which must not block.
+func newFrameReader(src io.Reader, park func(*discordgo.Interaction) uint64) *frameReader {
+	return &frameReader{src: src, park: park, buf: make([]byte, 16<<10), max: MaxInteractionFrame}
 }
 
 // Read gives the connection's bytes, rewritten as frameReader says.
@@ -290,8 +291,8 @@ type envelope struct {
 }
 
 // take decodes payload, a text frame's, and if it is an INTERACTION_CREATE
-// dispatch the fast decoder reads, hands its interaction to handle and
-// returns the substitute frame.
+// dispatch the fast decoder reads, parks its interaction and returns the
+// substitute frame.
 func (f *frameReader) take(payload []byte) ([]byte, bool) {
 	if !bytes.Contains(payload, interactionCreate) {
 		return nil, false
@@ -300,8 +301,7 @@ func (f *frameReader) take(payload []byte) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	f.handle(i)
-	f.repl = substitute(f.repl[:0], seq)
+	f.repl = substitute(f.repl[:0], seq, f.park(i))
 	return f.repl, true
 }
 
@@ -327,12 +327,15 @@ func decodeDispatch(payload []byte) (*discordgo.Interaction, int64, error) {
 }
 
 // substitute appends the frame discordgo gets for a taken interaction:
-// an unmasked final text frame of {"op":0,"s":seq,"t":SubstituteEvent,"d":{}}.
-func substitute(dst []byte, seq int64) []byte {
-	var p [64]byte
+// an unmasked final text frame of
+// {"op":0,"s":seq,"t":SubstituteEvent,"d":{"channel_id":"discordgw:key"}}.
+func substitute(dst []byte, seq int64, key uint64) []byte {
+	var p [125]byte
 	payload := append(p[:0], `{"op":0,"s":`...)
 	payload = strconv.AppendInt(payload, seq, 10)
-	payload = append(payload, `,"t":"`+SubstituteEvent+`","d":{}}`...)
+	payload = append(payload, `,"t":"`+SubstituteEvent+`","d":{"channel_id":"`+keyPrefix...)
+	payload = strconv.AppendUint(payload, key, 10)
+	payload = append(payload, `"}}`...)
 	// Under 126 bytes: a 7-bit length.
 	dst = append(dst, finBit|opText, byte(len(payload)))
 	return append(dst, payload...)

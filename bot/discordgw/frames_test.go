@@ -167,7 +167,7 @@ func TestTakesInteractionFramesPassesOthersByteForByte(t *testing.T) {
 	both([]byte(upgradeResponse))
 	both(wsFrame(true, 0, opText, []byte(`{"op":10,"d":{"heartbeat_interval":41250}}`), false))
 	in.Write(wsFrame(true, 0, opText, ic, false))
-	want.Write(substitute(nil, 7))
+	want.Write(substitute(nil, 7, 1))
 	both(wsFrame(true, 0, opText, other, false))
 	both(wsFrame(false, 0, opText, ic[:100], false))
 	both(wsFrame(true, 0, 0x9, []byte("ping"), false))
@@ -200,7 +200,10 @@ func TestTakesInteractionFramesPassesOthersByteForByte(t *testing.T) {
 	for _, rd := range reads {
 		t.Run(rd.name, func(t *testing.T) {
 			var got []*discordgo.Interaction
-			fr := newFrameReader(rd.src(in.Bytes()), func(i *discordgo.Interaction) { got = append(got, i) })
+			fr := newFrameReader(rd.src(in.Bytes()), func(i *discordgo.Interaction) uint64 {
+				got = append(got, i)
+				return uint64(len(got))
+			})
 			out, err := readAll(fr, rd.size)
 			if err != errBlocked {
 				t.Fatalf("error %v, want the source's", err)
@@ -253,7 +256,10 @@ func TestNonUpgradeResponsePassesThrough(t *testing.T) {
 	ic := withSeqAndID(t, clickDispatch(t), 1, "5")
 	in := append([]byte("HTTP/1.1 429 Too Many Requests\r\nContent-Length: 9999\r\n\r\n"), wsFrame(true, 0, opText, ic, false)...)
 	calls := 0
-	out, err := readAll(newFrameReader(&splitReader{data: in, err: io.EOF}, func(*discordgo.Interaction) { calls++ }), 100)
+	out, err := readAll(newFrameReader(&splitReader{data: in, err: io.EOF}, func(*discordgo.Interaction) uint64 {
+		calls++
+		return 1
+	}), 100)
 	if err != io.EOF || !bytes.Equal(out, in) || calls != 0 {
 		t.Fatalf("err %v, output equal %v, %d interactions taken", err, bytes.Equal(out, in), calls)
 	}
@@ -291,8 +297,8 @@ func FuzzFrameReader(f *testing.F) {
 				both(wsFrame(true, 0, opText, fmt.Appendf(nil, `{"op":0,"s":%d,"t":"TYPING_START","d":{}}`, seq), false))
 			case 1, 2:
 				in.Write(wsFrame(true, 0, opText, ic, kind%12 == 2))
-				want.Write(substitute(nil, seq))
 				wantIDs = append(wantIDs, id)
+				want.Write(substitute(nil, seq, uint64(len(wantIDs))))
 			case 3:
 				both(wsFrame(true, 0, 0x9, []byte("p"), false))
 			case 4:
@@ -332,8 +338,9 @@ func FuzzFrameReader(f *testing.F) {
 		}
 		complete := completeFramesLen(expect)
 		var got []string
-		fr := newFrameReader(&splitReader{data: stream, err: errBlocked, rng: rand.New(rand.NewPCG(seed, 2))}, func(i *discordgo.Interaction) {
+		fr := newFrameReader(&splitReader{data: stream, err: errBlocked, rng: rand.New(rand.NewPCG(seed, 2))}, func(i *discordgo.Interaction) uint64 {
 			got = append(got, i.ID)
+			return uint64(len(got))
 		})
 		fr.max = len(ic(t, click)) + 16 // case 10 is over it
 		out := []byte{}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -24,9 +25,13 @@ import (
 
 // fakeGateway is a gateway on loopback that sends HELLO, READY after the
 // IDENTIFY, then frames, then asks for a heartbeat (op 1) and reports the
-// sequence number discordgo answers with.
-func fakeGateway(t *testing.T, frames [][]byte) (url string, heartbeat <-chan int64) {
+// sequence numbers discordgo answers with. With resumed frames (sequence
+// numbers 2, 3, …), the first connection asks for no heartbeat (its
+// frames end with a RECONNECT) and a RESUME gets the resumed frames after
+// its sequence number, then the op 1.
+func fakeGateway(t *testing.T, frames, resumed [][]byte) (url string, heartbeat <-chan int64) {
 	t.Helper()
+	var conns atomic.Int32
 	hb := make(chan int64, 16)
 	up := websocket.Upgrader{}
 	mux := http.NewServeMux()
@@ -51,18 +56,37 @@ func fakeGateway(t *testing.T, frames [][]byte) (url string, heartbeat <-chan in
 			}
 		}
 		send(`{"op":10,"d":{"heartbeat_interval":600000}}`)
-		if _, m, err := ws.ReadMessage(); err != nil || !strings.Contains(string(m), `"op":2`) {
-			t.Errorf("identify: %s %v", m, err)
+		first := conns.Add(1) == 1
+		_, m, err := ws.ReadMessage()
+		if err != nil || !strings.Contains(string(m), map[bool]string{true: `"op":2`, false: `"op":6`}[first]) {
+			t.Errorf("identify or resume: %s %v", m, err)
 			return
 		}
-		send(`{"op":0,"s":1,"t":"READY","d":{"v":10,"session_id":"s1","user":{"id":"1","username":"bot"},"guilds":[],"application":{"id":"1"}}}`)
+		if first {
+			send(`{"op":0,"s":1,"t":"READY","d":{"v":10,"session_id":"s1","user":{"id":"1","username":"bot"},"guilds":[],"application":{"id":"1"}}}`)
+		} else {
+			// As Discord: the events after the RESUME's sequence number
+			// (each resumed frame's is its index + 2).
+			var r struct {
+				D struct {
+					Seq int `json:"seq"`
+				} `json:"d"`
+			}
+			if err := json.Unmarshal(m, &r); err != nil {
+				t.Error(err)
+				return
+			}
+			frames = resumed[min(max(r.D.Seq-1, 0), len(resumed)):]
+		}
 		for _, f := range frames {
 			if _, err := ws.UnderlyingConn().Write(f); err != nil {
 				t.Error(err)
 				return
 			}
 		}
-		send(`{"op":1,"d":null}`)
+		if !first || resumed == nil {
+			send(`{"op":1,"d":null}`)
+		}
 		for {
 			_, m, err := ws.ReadMessage()
 			if err != nil {
@@ -85,15 +109,15 @@ func fakeGateway(t *testing.T, frames [][]byte) (url string, heartbeat <-chan in
 	return srv.URL, hb
 }
 
-// testDialer is NewDialer's ws:// dialling with the connection's reads
+// testDialer is the Taker's ws:// dialling with the connection's reads
 // through split (one byte at a time, random sizes).
-func testDialer(handle func(*discordgo.Interaction), split func(io.Reader) io.Reader) *websocket.Dialer {
+func testDialer(t *Taker, split func(io.Reader) io.Reader) *websocket.Dialer {
 	return &websocket.Dialer{NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
-		return &conn{Conn: c, r: newFrameReader(split(c), func(i *discordgo.Interaction) { go handle(i) })}, nil
+		return &conn{Conn: c, r: newFrameReader(split(c), t.park)}, nil
 	}}
 }
 
@@ -121,22 +145,26 @@ func TestDiscordgoThroughTheDialer(t *testing.T) {
 	}
 	cases := []struct {
 		name      string
-		dialer    func(handle func(*discordgo.Interaction)) *websocket.Dialer
+		install   func(s *discordgo.Session, handle func(*discordgo.Interaction))
 		wantTaken []string
 	}{
-		{"discordgo's own dialer", func(func(*discordgo.Interaction)) *websocket.Dialer { return websocket.DefaultDialer }, nil},
-		{"NewDialer", NewDialer, []string{"2002", "2005"}},
-		{"one byte at a time", func(h func(*discordgo.Interaction)) *websocket.Dialer {
-			return testDialer(h, func(r io.Reader) io.Reader { return iotest.OneByteReader(r) })
+		{"discordgo's own dialer", func(*discordgo.Session, func(*discordgo.Interaction)) {}, nil},
+		{"Taker", func(s *discordgo.Session, h func(*discordgo.Interaction)) { NewTaker(h).Install(s) }, []string{"2002", "2005"}},
+		{"one byte at a time", func(s *discordgo.Session, h func(*discordgo.Interaction)) {
+			tk := NewTaker(h)
+			tk.Install(s)
+			s.Dialer = testDialer(tk, func(r io.Reader) io.Reader { return iotest.OneByteReader(r) })
 		}, []string{"2002", "2005"}},
-		{"random splits", func(h func(*discordgo.Interaction)) *websocket.Dialer {
+		{"random splits", func(s *discordgo.Session, h func(*discordgo.Interaction)) {
+			tk := NewTaker(h)
+			tk.Install(s)
 			rng := rand.New(rand.NewPCG(7, 7))
-			return testDialer(h, func(r io.Reader) io.Reader { return &randomSplit{r: r, rng: rng} })
+			s.Dialer = testDialer(tk, func(r io.Reader) io.Reader { return &randomSplit{r: r, rng: rng} })
 		}, []string{"2002", "2005"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			base, hb := fakeGateway(t, frames)
+			base, hb := fakeGateway(t, frames, nil)
 			s, err := discordgo.New("Bot test")
 			if err != nil {
 				t.Fatal(err)
@@ -148,7 +176,7 @@ func TestDiscordgoThroughTheDialer(t *testing.T) {
 			var taken, viaDiscordgo []string
 			var last *discordgo.Interaction
 			all := make(chan struct{}, 3)
-			s.Dialer = c.dialer(func(i *discordgo.Interaction) {
+			c.install(s, func(i *discordgo.Interaction) {
 				mu.Lock()
 				taken = append(taken, i.ID)
 				if i.ID == "2005" {
@@ -229,4 +257,73 @@ func (s *randomSplit) Read(p []byte) (int, error) {
 	n := 1 + s.rng.IntN(100)
 	s.mu.Unlock()
 	return s.r.Read(p[:min(len(p), n)])
+}
+
+// TestReadAheadOfADroppedConnectionHandledOnceAfterResume: an interaction
+// read in the same bytes as a RECONNECT (read ahead, taken and parked, but
+// never handled by discordgo, which drops the connection) is handled once:
+// when Discord sends it again after the RESUME, as with discordgo's own
+// dialer; the sequence number ends as without the Taker.
+func TestReadAheadOfADroppedConnectionHandledOnceAfterResume(t *testing.T) {
+	ic := withSeqAndID(t, clickDispatch(t), 2, "3002")
+	first := [][]byte{append(wsFrame(true, 0, opText, []byte(`{"op":7,"d":null}`), false), wsFrame(true, 0, opText, ic, false)...)}
+	resumed := [][]byte{ // sequence numbers 2, 3
+		wsFrame(true, 0, opText, ic, false),
+		wsFrame(true, 0, opText, []byte(`{"op":0,"s":3,"t":"RESUMED","d":{}}`), false),
+	}
+	for _, taker := range []bool{false, true} {
+		t.Run(fmt.Sprintf("taker=%v", taker), func(t *testing.T) {
+			base, hb := fakeGateway(t, first, resumed)
+			s, err := discordgo.New("Bot test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Client, err = discordhttp.NewHTTPClient(nil, base); err != nil {
+				t.Fatal(err)
+			}
+			var handled atomic.Int32
+			count := func(i *discordgo.Interaction) {
+				if i.ID == "3002" {
+					handled.Add(1)
+				}
+			}
+			s.AddHandler(func(_ *discordgo.Session, ic *discordgo.InteractionCreate) { count(ic.Interaction) })
+			tk := NewTaker(count)
+			if taker {
+				tk.Install(s)
+			}
+			if err := s.Open(); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			deadline := time.After(30 * time.Second)
+			var seq int64
+			for seq < 3 {
+				select {
+				case seq = <-hb:
+				case <-deadline:
+					t.Fatalf("no heartbeat with sequence number 3 within 30 s (last %d)", seq)
+				}
+			}
+			// discordgo handles events on goroutines: the handlers have
+			// run once the interaction was counted; give a second one the
+			// time to show up.
+			for handled.Load() == 0 {
+				select {
+				case <-deadline:
+					t.Fatal("the interaction was not handled within 30 s")
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+			if n := handled.Load(); n != 1 || seq != 3 {
+				t.Errorf("handled %d times, sequence number %d; want once, 3", n, seq)
+			}
+			tk.mu.Lock()
+			defer tk.mu.Unlock()
+			if taker && len(tk.parked) != 1 {
+				t.Errorf("%d interactions parked, want the one read ahead", len(tk.parked))
+			}
+		})
+	}
 }

@@ -284,12 +284,10 @@ func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, met 
 		log.Info().Msg("a proxy is configured for the gateway: interactions are decoded by discordgo")
 		return
 	}
-	s.Dialer = discordgw.NewDialer(func(i *discordgo.Interaction) {
+	discordgw.NewTaker(func(i *discordgo.Interaction) {
 		met.gatewayTaken.Inc()
 		b.Handle(i)
-	})
-	s.Compress = false
-	s.Identify.Compress = false
+	}).Install(s)
 }
 
 // closeSession closes the gateway session for good.
