@@ -13,8 +13,8 @@
 // hook it gives is Session.Dialer, the gorilla/websocket dialer of every
 // gateway connection and reconnection.
 //
-// So NewDialer's connections read the server's bytes through a reader of
-// WebSocket frames (RFC 6455). It passes the HTTP upgrade response through
+// So the connections of a Taker's dialer read the server's bytes through
+// a reader of WebSocket frames (RFC 6455). It passes the HTTP upgrade response through
 // untouched, and every frame byte for byte, except a complete,
 // unfragmented text frame (no RSV bits, no larger than
 // MaxInteractionFrame) whose JSON is a dispatch (op 0) of
@@ -26,14 +26,15 @@
 // body; the interaction waits under that key until discordgo handles the
 // substitute, and then goes to the bot's handler on discordgo's handler
 // goroutine (Taker): when, and only when, discordgo would have handled
-// the INTERACTION_CREATE. Anything else — other events, binary
-// (zlib) messages, fragmented messages, control frames, a frame the
+// the INTERACTION_CREATE (a frame read ahead on a connection discordgo
+// drops is not handled: Discord sends it again after the RESUME). Anything
+// else — other events, binary (zlib) messages, fragmented messages, control frames, a frame the
 // decoder refuses, a bigger frame — reaches discordgo as it came, and
 // discordgo stays the gateway client in every other respect (identify,
 // heartbeat, resume, reconnect, sharding).
 //
-// Dispatches must come as text frames for this: sessions using the
-// dialer identify without "compress" (Discord would otherwise send some
+// Dispatches must come as text frames for this: sessions the Taker is
+// installed in identify without "compress" (Discord would otherwise send some
 // dispatches zlib-compressed in binary frames; those would still pass
 // through, untaken). The trade is bandwidth: events Discord would have
 // compressed (READY, GUILD_CREATE of big servers) come uncompressed.
