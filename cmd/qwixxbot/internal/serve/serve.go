@@ -130,8 +130,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if err := b.Start(); err != nil {
 		return err
 	}
-	ready := addHandlers(s, b)
-	takeInteractions(s, b, cfg.Discord, met, log)
+	ready := addHandlers(takeInteractions(s, b, cfg.Discord, met, log), b)
 	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
 		return nil // ctx ended
 	}
@@ -275,19 +274,21 @@ func addHandlers(s *discordgo.Session, b *bot.Bot) <-chan *discordgo.Ready {
 // times); discordgo keeps handling everything else. Its sessions then
 // identify without compression, so that dispatches come as text frames.
 // Behind a proxy discordgo's own dialer stays (discordgw dials directly).
-func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, met *metrics, log zerolog.Logger) {
+// It returns s, for addHandlers.
+func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, met *metrics, log zerolog.Logger) *discordgo.Session {
 	gw := "wss://gateway.discord.gg"
 	if cfg.BaseURL != "" {
 		gw = cfg.BaseURL
 	}
 	if discordgw.UsesProxy(gw) {
 		log.Info().Msg("a proxy is configured for the gateway: interactions are decoded by discordgo")
-		return
+		return s
 	}
 	discordgw.NewTaker(func(i *discordgo.Interaction) {
 		met.gatewayTaken.Inc()
 		b.Handle(i)
 	}).Install(s)
+	return s
 }
 
 // closeSession closes the gateway session for good.
