@@ -11,6 +11,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -37,19 +38,28 @@ func clickDispatch(t testing.TB) []byte {
 // interaction ID id (and the keys in Discord's order, not the fake's).
 func withSeqAndID(t testing.TB, d []byte, seq int64, id string) []byte {
 	t.Helper()
-	var p struct {
-		D map[string]json.RawMessage `json:"d"`
+	tmpl, ok := dispatchTemplates.Load(string(d))
+	if !ok {
+		var p struct {
+			D map[string]json.RawMessage `json:"d"`
+		}
+		if err := json.Unmarshal(d, &p); err != nil {
+			t.Fatal(err)
+		}
+		p.D["id"] = json.RawMessage(`"@ID@"`)
+		body, err := json.Marshal(p.D)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, _ = dispatchTemplates.LoadOrStore(string(d), body)
 	}
-	if err := json.Unmarshal(d, &p); err != nil {
-		t.Fatal(err)
-	}
-	p.D["id"] = json.RawMessage(strconv.Quote(id))
-	body, err := json.Marshal(p.D)
-	if err != nil {
-		t.Fatal(err)
-	}
+	body := bytes.Replace(tmpl.([]byte), []byte("@ID@"), []byte(id), 1)
 	return fmt.Appendf(nil, `{"t":"INTERACTION_CREATE","s":%d,"op":0,"d":%s}`, seq, body)
 }
+
+// dispatchTemplates are withSeqAndID's dispatches by their input, with a
+// placeholder for the ID.
+var dispatchTemplates sync.Map
 
 // wsFrame is a server frame: unmasked, with a length of 7, 16 or 64 bits
 // (the smallest that fits, or 64 bits when long is set).
