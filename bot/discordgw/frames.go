@@ -90,7 +90,7 @@ func (f *frameReader) Read(p []byte) (int, error) {
 		}
 		if f.pass > 0 {
 			if f.w > f.r {
-				c := copy(p[n:], f.buf[f.r:min(f.w, f.r+int(min(f.pass, int64(f.w-f.r))))])
+				c := copy(p[n:], f.buf[f.r:f.r+int(min(f.pass, int64(f.w-f.r)))])
 				f.r += c
 				f.pass -= int64(c)
 				n += c
