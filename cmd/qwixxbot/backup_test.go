@@ -104,7 +104,8 @@ func TestE2EBackupUnderLoadRestore(t *testing.T) {
 	// The metrics see the three games in play and the connected gateway.
 	if _, body := get("/metrics"); !strings.Contains(body, `qwixxbot_live_tables{variant="dice"} 1`) ||
 		!strings.Contains(body, `qwixxbot_live_tables{variant="cards"} 1`) || !strings.Contains(body, `qwixxbot_live_tables{variant="jokers"} 1`) ||
-		!strings.Contains(body, "qwixxbot_gateway_connected 1") || !strings.Contains(body, `qwixxbot_interaction_answer_seconds_count{kind="component",ok="true"}`) {
+		!strings.Contains(body, "qwixxbot_gateway_connected 1") || !strings.Contains(body, `qwixxbot_interaction_answer_seconds_count{kind="component",ok="true"}`) ||
+		!regexp.MustCompile(`(?m)^qwixxbot_gateway_interactions_taken_total [1-9]`).MatchString(body) {
 		t.Errorf("/metrics during three games lacks their tables, the gateway or the answers:\n%s", body)
 	}
 	resp, err := http.Post(debugURL, "", nil)

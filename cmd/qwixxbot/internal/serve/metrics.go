@@ -27,6 +27,9 @@ type metrics struct {
 	restDur *prometheus.HistogramVec // by route
 	limited *prometheus.CounterVec   // 429s by route and scope
 	commits prometheus.Histogram
+	// gatewayTaken counts the gateway's interactions discordgw decoded
+	// (the others, which discordgo decoded, are not counted).
+	gatewayTaken prometheus.Counter
 	// ready reports whether the bot can serve: the gateway connected and
 	// the store readable (set once both exist).
 	ready atomic.Pointer[func() error]
@@ -60,7 +63,11 @@ func newMetrics() *metrics {
 		Help:    "Duration of the database's commits (one fsync each; concurrent writes share one).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1},
 	})
-	m.reg.MustRegister(m.answers, m.rest, m.restDur, m.limited, m.commits,
+	m.gatewayTaken = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "qwixxbot_gateway_interactions_taken_total",
+		Help: "Interactions taken off the gateway connection and decoded in one pass (the others are decoded by discordgo).",
+	})
+	m.reg.MustRegister(m.answers, m.rest, m.restDur, m.limited, m.commits, m.gatewayTaken,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/discordgw"
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/bot/session"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
@@ -129,7 +130,7 @@ func Run(ctx context.Context, cfg config.Config, log zerolog.Logger, so Options)
 	if err := b.Start(); err != nil {
 		return err
 	}
-	ready := addHandlers(s, b)
+	ready := addHandlers(takeInteractions(s, b, cfg.Discord, met, log), b)
 	if !waitIdentifySlot(ctx, s, cfg.Discord.ShardID, cfg.Discord.ShardCount, log) {
 		return nil // ctx ended
 	}
@@ -266,6 +267,28 @@ func addHandlers(s *discordgo.Session, b *bot.Bot) <-chan *discordgo.Ready {
 		}
 	})
 	return ready
+}
+
+// takeInteractions has the gateway's INTERACTION_CREATE events decoded
+// once, by discordgw, and handed to b (discordgo decodes each three
+// times); discordgo keeps handling everything else. Its sessions then
+// identify without compression, so that dispatches come as text frames.
+// Behind a proxy discordgo's own dialer stays (discordgw dials directly).
+// It returns s, for addHandlers.
+func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, met *metrics, log zerolog.Logger) *discordgo.Session {
+	gw := "wss://gateway.discord.gg"
+	if cfg.BaseURL != "" {
+		gw = cfg.BaseURL
+	}
+	if discordgw.UsesProxy(gw) {
+		log.Info().Msg("a proxy is configured for the gateway: interactions are decoded by discordgo")
+		return s
+	}
+	discordgw.NewTaker(func(i *discordgo.Interaction) {
+		met.gatewayTaken.Inc()
+		b.Handle(i)
+	}).Install(s)
+	return s
 }
 
 // closeSession closes the gateway session for good.
