@@ -43,6 +43,7 @@ package discordgw
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"net"
 	"net/http"
 	"net/url"
@@ -82,6 +83,10 @@ type Taker struct {
 	mu     sync.Mutex
 	next   uint64
 	parked map[uint64]parked
+
+	// roots are the certificate authorities wss:// gateways are checked
+	// against; nil: the system's (tests set their own).
+	roots *x509.CertPool
 }
 
 // parked is a taken interaction waiting for its substitute.
@@ -167,7 +172,7 @@ func (t *Taker) Dialer() *websocket.Dialer {
 			if err != nil {
 				host = addr
 			}
-			tc := tls.Client(c, &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12})
+			tc := tls.Client(c, &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12, RootCAs: t.roots})
 			if err := tc.HandshakeContext(ctx); err != nil {
 				_ = c.Close()
 				return nil, err

@@ -2,6 +2,7 @@ package discordgw
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,14 +32,27 @@ import (
 // its sequence number, then the op 1.
 func fakeGateway(t *testing.T, frames, resumed [][]byte) (url string, heartbeat <-chan int64) {
 	t.Helper()
+	url, heartbeat, _ = fakeGatewayOver(t, frames, resumed, false)
+	return url, heartbeat
+}
+
+// fakeGatewayOver is fakeGateway with, when overTLS, its websocket served
+// over TLS (a wss:// gateway URL, as Discord's) by a server whose
+// certificate roots is the pool of.
+func fakeGatewayOver(t *testing.T, frames, resumed [][]byte, overTLS bool) (url string, heartbeat <-chan int64, roots *x509.CertPool) {
+	t.Helper()
 	var conns atomic.Int32
 	hb := make(chan int64, 16)
 	up := websocket.Upgrader{}
 	mux := http.NewServeMux()
-	var srv *httptest.Server
+	var srv, wsSrv *httptest.Server
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/gateway") {
 			http.NotFound(w, r)
+			return
+		}
+		if overTLS {
+			fmt.Fprintf(w, `{"url":"wss://%s/ws"}`, wsSrv.Listener.Addr())
 			return
 		}
 		fmt.Fprintf(w, `{"url":"ws://%s/ws"}`, srv.Listener.Addr())
@@ -106,7 +120,13 @@ func fakeGateway(t *testing.T, frames, resumed [][]byte) (url string, heartbeat 
 	})
 	srv = httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return srv.URL, hb
+	if overTLS {
+		wsSrv = httptest.NewTLSServer(mux)
+		t.Cleanup(wsSrv.Close)
+		roots = x509.NewCertPool()
+		roots.AddCert(wsSrv.Certificate())
+	}
+	return srv.URL, hb, roots
 }
 
 // testDialer is the Taker's ws:// dialling with the connection's reads
@@ -147,24 +167,36 @@ func TestDiscordgoThroughTheDialer(t *testing.T) {
 		name      string
 		install   func(s *discordgo.Session, handle func(*discordgo.Interaction))
 		wantTaken []string
+		overTLS   bool
 	}{
-		{"discordgo's own dialer", func(*discordgo.Session, func(*discordgo.Interaction)) {}, nil},
-		{"Taker", func(s *discordgo.Session, h func(*discordgo.Interaction)) { NewTaker(h).Install(s) }, []string{"2002", "2005"}},
+		{"discordgo's own dialer", func(*discordgo.Session, func(*discordgo.Interaction)) {}, nil, false},
+		{"Taker", func(s *discordgo.Session, h func(*discordgo.Interaction)) { NewTaker(h).Install(s) }, []string{"2002", "2005"}, false},
 		{"one byte at a time", func(s *discordgo.Session, h func(*discordgo.Interaction)) {
 			tk := NewTaker(h)
 			tk.Install(s)
 			s.Dialer = testDialer(tk, func(r io.Reader) io.Reader { return iotest.OneByteReader(r) })
-		}, []string{"2002", "2005"}},
+		}, []string{"2002", "2005"}, false},
 		{"random splits", func(s *discordgo.Session, h func(*discordgo.Interaction)) {
 			tk := NewTaker(h)
 			tk.Install(s)
 			rng := rand.New(rand.NewPCG(7, 7))
 			s.Dialer = testDialer(tk, func(r io.Reader) io.Reader { return &randomSplit{r: r, rng: rng} })
-		}, []string{"2002", "2005"}},
+		}, []string{"2002", "2005"}, false},
+		// A wss:// gateway, as Discord's: the Taker's own TLS dialling
+		// (its NetDialTLSContext), the certificate checked against the
+		// test server's root, the websocket spoken over it.
+		{"Taker over TLS", nil, []string{"2002", "2005"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			base, hb := fakeGateway(t, frames, nil)
+			base, hb, roots := fakeGatewayOver(t, frames, nil, c.overTLS)
+			if c.overTLS {
+				c.install = func(s *discordgo.Session, h func(*discordgo.Interaction)) {
+					tk := NewTaker(h)
+					tk.roots = roots
+					tk.Install(s)
+				}
+			}
 			s, err := discordgo.New("Bot test")
 			if err != nil {
 				t.Fatal(err)
