@@ -11,9 +11,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordtest"
+	"github.com/qwixxbot/qwixxbot/bot/i18n"
+	"github.com/qwixxbot/qwixxbot/bot/i18n/msg"
 )
 
 // Names are the simulated people's names, in seat order.
@@ -127,10 +130,32 @@ func IDWith(m *discordtest.Message, verb string) string {
 	return ""
 }
 
-// IsAck reports whether an answer's text confirms a move.
+// IsAck reports whether an answer's text confirms a move ("You chose …",
+// "You passed.", in any of the bot's languages: a player answered
+// privately is answered in their own).
 func IsAck(content string) bool {
-	return strings.Contains(content, "You chose") || strings.Contains(content, "You passed")
+	for _, a := range acks() {
+		if strings.Contains(content, a) {
+			return true
+		}
+	}
+	return false
 }
+
+// acks are the texts of the confirmations of a move in every language,
+// each up to its first argument.
+var acks = sync.OnceValue(func() []string {
+	var out []string
+	ms := i18n.Messages()
+	for _, k := range []msg.Key{msg.OkChose, msg.OkPassed} {
+		for _, text := range ms[k] {
+			if before, _, _ := strings.Cut(text, "%"); before != "" {
+				out = append(out, before)
+			}
+		}
+	}
+	return out
+})
 
 // WaitsFor reports whether the table message waits for u's decision.
 func WaitsFor(table *discordtest.Message, u *discordtest.User) bool {
