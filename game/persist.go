@@ -473,16 +473,16 @@ func (h history) shared() history {
 	return h
 }
 
-// logMemory is the log whose arrays dst may reuse to become another game
+// logMemory is the log whose arrays g may reuse to become another game
 // (CloneInto, renewGame): its own, or none while they may be shared with
-// another game's (logShared), which then no longer holds once dst's log
-// is in new arrays.
-func (dst *Game) logMemory() history {
-	if dst.logShared.Load() {
-		dst.logShared.Store(false)
+// another game's (logShared), which then no longer holds once g's log is
+// in new arrays.
+func (g *Game) logMemory() history {
+	if g.logShared.Load() {
+		g.logShared.Store(false)
 		return history{}
 	}
-	return dst.st.Log
+	return g.st.Log
 }
 
 // carve copies src into the room after free's length, which has room for

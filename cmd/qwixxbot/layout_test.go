@@ -207,20 +207,6 @@ func (l *layout) via(from, dep string) string {
 	return ""
 }
 
-// dependsOn returns a dependency of path that matches one of patterns, or "".
-func (l *layout) dependsOn(path string, patterns ...string) string {
-	p := l.pkgs[path]
-	if p == nil {
-		return ""
-	}
-	for _, dep := range p.Deps {
-		if matchesAny(dep, patterns) {
-			return dep
-		}
-	}
-	return ""
-}
-
 // gameImports is everything game and its subpackages may import: the
 // standard library's pure parts (no os, net, io/fs, path/filepath,
 // syscall, log, crypto/rand: a game is a function of its seed), the JSON

@@ -349,33 +349,6 @@ func clearField(sel string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).value = ""`, sel))
 }
 
-// messageText is a message's text: its content and its embeds' texts.
-func messageText(m *discordtest.Message) string {
-	var b strings.Builder
-	b.WriteString(m.Content)
-	for _, e := range m.Embeds {
-		b.WriteString("\n" + e.Title + "\n" + e.Description)
-		if e.Author != nil {
-			b.WriteString("\n" + e.Author.Name)
-		}
-		for _, f := range e.Fields {
-			b.WriteString("\n" + f.Name + "\n" + f.Value)
-		}
-		if e.Footer != nil {
-			b.WriteString("\n" + e.Footer.Text)
-		}
-	}
-	var texts func([]discordtest.Component)
-	texts = func(cs []discordtest.Component) {
-		for _, c := range cs {
-			b.WriteString("\n" + c.Content + "\n" + c.Label)
-			texts(c.Components)
-		}
-	}
-	texts(m.Components)
-	return b.String()
-}
-
 // buttonID finds the custom ID of the message's button whose ID contains
 // part.
 func buttonID(t *testing.T, m *discordtest.Message, part string) string {
