@@ -234,14 +234,7 @@ func TestDiscordgoThroughTheDialer(t *testing.T) {
 			// discordgo's first heartbeat may come before the frames are
 			// read; the answer to the op 1 sent after them has their last
 			// sequence number.
-			var seq int64
-			for seq < 5 {
-				select {
-				case seq = <-hb:
-				case <-deadline:
-					t.Fatalf("no heartbeat with sequence number 5 within 30 s (last %d)", seq)
-				}
-			}
+			seq := waitHeartbeat(t, hb, deadline, 5)
 			for range 3 {
 				select {
 				case <-all:
@@ -265,6 +258,21 @@ func TestDiscordgoThroughTheDialer(t *testing.T) {
 			assertAsDiscordgo(t, last, dgWant.Interaction)
 		})
 	}
+}
+
+// waitHeartbeat waits until discordgo heartbeats with a sequence number of
+// at least want, and returns that number.
+func waitHeartbeat(t *testing.T, hb <-chan int64, deadline <-chan time.Time, want int64) int64 {
+	t.Helper()
+	var seq int64
+	for seq < want {
+		select {
+		case seq = <-hb:
+		case <-deadline:
+			t.Fatalf("no heartbeat with sequence number %d within 30 s (last %d)", want, seq)
+		}
+	}
+	return seq
 }
 
 // mustRawData is a dispatch's "d" as discordgo's Event holds it.
@@ -329,14 +337,7 @@ func TestReadAheadOfADroppedConnectionHandledOnceAfterResume(t *testing.T) {
 			}
 			defer s.Close()
 			deadline := time.After(30 * time.Second)
-			var seq int64
-			for seq < 3 {
-				select {
-				case seq = <-hb:
-				case <-deadline:
-					t.Fatalf("no heartbeat with sequence number 3 within 30 s (last %d)", seq)
-				}
-			}
+			seq := waitHeartbeat(t, hb, deadline, 3)
 			// discordgo handles events on goroutines: the handlers have
 			// run once the interaction was counted; give a second one the
 			// time to show up.
