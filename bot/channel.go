@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"io"
 	"strings"
@@ -280,15 +281,7 @@ func (b *Bot) answeredLiveOf(channelID string) *liveMemo {
 // fingerprint hashes values' JSON.
 func fingerprint(vs ...any) string {
 	h := fnv.New64a()
-	bp := jsonBufs.Get().(*[]byte)
-	for _, v := range vs {
-		// json.Marshal's bytes (its flags), without its copy
-		if b, err := json.Append((*bp)[:0], v, json.EscapeHTML|json.SortMapKeys); err == nil {
-			h.Write(b)
-			*bp = b
-		}
-	}
-	jsonBufs.Put(bp)
+	hashJSON(h, vs...)
 	return hex16(h.Sum64())
 }
 
@@ -296,15 +289,24 @@ func fingerprint(vs ...any) string {
 // sent.
 func controlsFingerprint(content string, comps []discordgo.MessageComponent) string {
 	h := fnv.New64a()
-	bp := jsonBufs.Get().(*[]byte)
-	if b, err := json.Append((*bp)[:0], content, json.EscapeHTML|json.SortMapKeys); err == nil {
-		h.Write(b)
-		*bp = b
-	}
-	jsonBufs.Put(bp)
+	hashJSON(h, content)
 	b, _ := discordjson.ComponentsJSON(comps)
 	h.Write(b)
 	return hex16(h.Sum64())
+}
+
+// hashJSON writes values' JSON to h: json.Marshal's bytes (its flags),
+// in a pooled buffer rather than a copy each. A value that does not
+// encode is left out.
+func hashJSON(h hash.Hash, vs ...any) {
+	bp := jsonBufs.Get().(*[]byte)
+	for _, v := range vs {
+		if b, err := json.Append((*bp)[:0], v, json.EscapeHTML|json.SortMapKeys); err == nil {
+			h.Write(b)
+			*bp = b
+		}
+	}
+	jsonBufs.Put(bp)
 }
 
 // jsonBufs are buffers for the JSON the fingerprints hash and forget.

@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"hash/fnv"
 
-	"github.com/segmentio/encoding/json"
-
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/render"
 	"github.com/qwixxbot/qwixxbot/render/lru"
@@ -91,15 +89,7 @@ func (c *PictureCache) Chart(v game.PublicView, s game.ScoreSeries, l Lang) ([]b
 // collision would show one state's picture for another.
 func pictureKey(vs ...any) string {
 	h := fnv.New128a()
-	bp := jsonBufs.Get().(*[]byte)
-	for _, v := range vs {
-		// json.Marshal's bytes (its flags), without its copy
-		if b, err := json.Append((*bp)[:0], v, json.EscapeHTML|json.SortMapKeys); err == nil {
-			h.Write(b)
-			*bp = b
-		}
-	}
-	jsonBufs.Put(bp)
+	hashJSON(h, vs...)
 	var sum [16]byte
 	var out [32]byte
 	hex.Encode(out[:], h.Sum(sum[:0]))
