@@ -619,7 +619,7 @@ func (b *Bot) withTableKept(ctx context.Context, channelID string, fn func(t *Ta
 	if err != nil {
 		return unlock, err
 	}
-	if _, err := b.storeTable(ctx, channelID, nt, readOnly); err != nil {
+	if _, err := b.storeTable(ctx, channelID, nt, readOnly, false); err != nil {
 		return unlock, err
 	}
 	return unlock, nil
@@ -678,19 +678,27 @@ func (b *Bot) saveTable(ctx context.Context, channelID string, t *Table) error {
 
 // saveTableBlob is saveTable that also returns the bytes stored.
 func (b *Bot) saveTableBlob(ctx context.Context, channelID string, t *Table) ([]byte, error) {
-	return b.storeTable(ctx, channelID, t, false)
+	return b.storeTable(ctx, channelID, t, false, false)
 }
 
 // saveTableShown is saveTableBlob for the reconciler's table
 // (loadTableShown), whose game, seats, match and news nobody changes: the
 // table kept for the bytes shares them (keepShown).
 func (b *Bot) saveTableShown(ctx context.Context, channelID string, t *Table) ([]byte, error) {
-	return b.storeTable(ctx, channelID, t, true)
+	return b.storeTable(ctx, channelID, t, true, false)
+}
+
+// saveTableShownLater is saveTableShown for a record that a restart makes
+// again anyway: it goes to disk with the next durable write, without
+// waiting for it (session.LaterTables), when the store can, and when t
+// carries no finished game.
+func (b *Bot) saveTableShownLater(ctx context.Context, channelID string, t *Table) ([]byte, error) {
+	return b.storeTable(ctx, channelID, t, true, true)
 }
 
 // storeTable saves t (saveTableBlob), keeping it as keepShown does when
-// shown, as keepSaved does otherwise.
-func (b *Bot) storeTable(ctx context.Context, channelID string, t *Table, shown bool) ([]byte, error) {
+// shown, as keepSaved does otherwise; later, see saveTableShownLater.
+func (b *Bot) storeTable(ctx context.Context, channelID string, t *Table, shown, later bool) ([]byte, error) {
 	var stored []byte
 	fn := func(_ []byte, exists bool) ([]byte, bool, error) {
 		if t == nil {
@@ -700,11 +708,17 @@ func (b *Bot) storeTable(ctx context.Context, channelID string, t *Table, shown 
 		stored = blob
 		return blob, false, err
 	}
+	lt, canLater := b.st.(session.LaterTables)
 	var err error
-	if h := b.opt.History; h != nil && t != nil && len(t.Finished) > 0 {
+	switch h := b.opt.History; {
+	case later && canLater && t != nil && len(t.Finished) == 0:
+		if stored, err = t.Encode(); err == nil {
+			err = lt.PutLater(ctx, channelID, stored)
+		}
+	case h != nil && t != nil && len(t.Finished) > 0:
 		// The game over and its result: on disk together or not at all.
 		err = h.UpdateSaving(ctx, channelID, t.Finished, fn)
-	} else {
+	default:
 		err = b.st.Update(ctx, channelID, fn)
 	}
 	if err != nil {

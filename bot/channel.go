@@ -460,13 +460,14 @@ type editInFlight struct {
 	msg    string       // the message edited
 	table  string       // the table's ID when it was sent
 	record func(*Table) // records its success in the stored table
+	later  bool         // the record may go to disk later (stepOut.later)
 	done   chan error   // its outcome
 }
 
 // start sends the edit of msg (send) in a goroutine of its own.
-func (f *editInFlight) start(msg, table string, send func() error, record func(*Table)) {
+func (f *editInFlight) start(msg, table string, send func() error, record func(*Table), later bool) {
 	done := make(chan error, 1)
-	*f = editInFlight{msg: msg, table: table, record: record, done: done}
+	*f = editInFlight{msg: msg, table: table, record: record, later: later, done: done}
 	go func() { done <- send() }()
 }
 
@@ -474,12 +475,12 @@ func (f *editInFlight) start(msg, table string, send func() error, record func(*
 // s.fl.done) and records its success, like a step's request; s.fl is
 // then empty.
 func (s *step) joinEdit(err error) error {
-	table, record := s.fl.table, s.fl.record
+	table, record, later := s.fl.table, s.fl.record, s.fl.later
 	s.fl = editInFlight{}
 	if err != nil {
 		return err
 	}
-	return s.record(table, record)
+	return s.record(table, record, later)
 }
 
 // run does one request (a step); done is true when there was none to do.
@@ -535,7 +536,7 @@ func (s *step) run() (done bool, err error) {
 	}
 	if err == nil && out.send != nil {
 		if out.edited != "" && s.fl.msg == "" {
-			s.fl.start(out.edited, t.ID, out.send, out.record)
+			s.fl.start(out.edited, t.ID, out.send, out.record, out.later)
 			return false, nil
 		}
 		err = out.send()
@@ -543,13 +544,13 @@ func (s *step) run() (done bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	return false, s.record(t.ID, out.record)
+	return false, s.record(t.ID, out.record, out.later)
 }
 
 // record records a request's success (record) in the stored table,
 // if it is still table tableID's, and keeps what it saved for the next
-// step (keep).
-func (s *step) record(tableID string, record func(cur *Table)) error {
+// step (keep); later, with the next durable write (stepOut.later).
+func (s *step) record(tableID string, record func(cur *Table), later bool) error {
 	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
 	cur, err := s.b.loadTableShown(s.b.life, s.ch) // records change only Shown
@@ -573,7 +574,11 @@ func (s *step) record(tableID string, record func(cur *Table)) error {
 		}
 	}
 	cur.Shown.Past = kept
-	blob, err := s.b.saveTableShown(s.b.life, s.ch, cur)
+	save := s.b.saveTableShown
+	if later {
+		save = s.b.saveTableShownLater
+	}
+	blob, err := save(s.b.life, s.ch, cur)
 	if err == nil {
 		s.keep.t, s.keep.blob = cur, blob
 	}

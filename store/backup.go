@@ -36,10 +36,14 @@ const (
 )
 
 // Backup writes a consistent copy of the database, as of the moment it
-// starts, to w, and returns the bytes written. Writes go on meanwhile; they
-// are not in the copy.
+// starts (the writes made later before it committed first: Flush), to w,
+// and returns the bytes written. Writes go on meanwhile; they are not in
+// the copy.
 func (s *Store) Backup(w io.Writer) (int64, error) {
 	var n int64
+	if err := s.Flush(); err != nil {
+		return 0, fmt.Errorf("store: backup: %w", err)
+	}
 	err := s.view(func(tx *bbolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)

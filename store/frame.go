@@ -206,13 +206,16 @@ func (s *Store) update(fn func(tx *bbolt.Tx, guard func(func())) error) error {
 		s.mu.Unlock()
 		<-c.ready
 		if c.group != nil {
-			s.lead(c.group)
+			s.lead(c.group, c)
 		}
 	default:
-		// Nothing in flight: commit at once.
+		// Nothing in flight: commit at once, with the writes made later
+		// that wait for a commit (PutLater) first.
 		s.leading = true
+		group := append(s.queue[:len(s.queue):len(s.queue)], c)
+		s.queue = nil
 		s.mu.Unlock()
-		s.lead([]*writeCall{c})
+		s.lead(group, c)
 	}
 	if c.panicked {
 		panic(c.panicVal)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	gamestats "github.com/qwixxbot/qwixxbot/game/stats"
 	"go.etcd.io/bbolt"
@@ -43,8 +45,9 @@ func guildBucket(tx *bbolt.Tx, name []byte, guildID string) (*bbolt.Bucket, erro
 	return b.Bucket([]byte(guildID)), nil
 }
 
-// Get returns the game blob stored for channelID and whether there is one.
-// The blob is a copy the caller may keep.
+// Get returns the game blob stored for channelID and whether there is one:
+// the newest written, committed or made later (PutLater). The blob is a
+// copy the caller may keep.
 //
 // The stored value is verified against its checksum first. A corrupt value
 // gives (nil, true, err) with err wrapping ErrCorrupt and naming the key;
@@ -53,6 +56,9 @@ func guildBucket(tx *bbolt.Tx, name []byte, guildID string) (*bbolt.Bucket, erro
 func (s *Store) Get(channelID string) ([]byte, bool, error) {
 	if channelID == "" {
 		return nil, false, fmt.Errorf("store: get game: channel ID: %w", ErrEmptyKey)
+	}
+	if b, _, ok := s.laterGet(channelID, nil); ok {
+		return b, true, nil
 	}
 	var (
 		blob   []byte
@@ -79,6 +85,9 @@ func (s *Store) Get(channelID string) ([]byte, bool, error) {
 func (s *Store) GetUnless(channelID string, have []byte) (blob []byte, exists, same bool, err error) {
 	if channelID == "" {
 		return nil, false, false, fmt.Errorf("store: get game: channel ID: %w", ErrEmptyKey)
+	}
+	if b, same, ok := s.laterGet(channelID, have); ok {
+		return b, true, same, nil
 	}
 	err = s.view(func(tx *bbolt.Tx) error {
 		b, err := bucket(tx, bucketGames)
@@ -173,7 +182,8 @@ func (s *Store) Update(channelID string, fn func(old []byte, exists bool) (blob 
 	return s.UpdateSaving(channelID, nil, fn)
 }
 
-// ForEach calls fn for every stored game in channel ID order; it is how the
+// ForEach calls fn for every stored game (and game written later,
+// PutLater) in channel ID order; it is how the
 // bot restores its games at start-up. It reads one consistent snapshot first
 // and then calls fn outside any transaction, so fn may call the Store and
 // may keep blob. An error from fn stops the walk and is returned, wrapped.
@@ -211,6 +221,18 @@ func (s *Store) ForEach(fn func(channelID string, blob []byte, err error) error)
 	if readErr != nil && !errors.Is(readErr, ErrCorrupt) {
 		return fmt.Errorf("store: read games: %w", readErr)
 	}
+	// Writes made later and not yet committed: read after the snapshot,
+	// so that none is missed (one committed meanwhile is in both).
+	s.later.Range(func(k, v any) bool {
+		key, blob := k.(string), copyBytes(v.(*laterPut).blob)
+		i, found := slices.BinarySearchFunc(all, key, func(e entry, key string) int { return strings.Compare(e.channelID, key) })
+		if found {
+			all[i] = entry{channelID: key, blob: blob}
+		} else {
+			all = slices.Insert(all, i, entry{channelID: key, blob: blob})
+		}
+		return true
+	})
 	for _, e := range all {
 		if err := fn(e.channelID, e.blob, e.err); err != nil {
 			return fmt.Errorf("store: game %s: %w", e.channelID, err)

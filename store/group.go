@@ -38,6 +38,9 @@ var errGoexit = errors.New("write function called runtime.Goexit")
 // writeCall is one call of update.
 type writeCall struct {
 	fn func(tx *bbolt.Tx, guard func(func())) error
+	// later is set for a write made later (PutLater): nobody waits for
+	// it, and it has no ready channel.
+	later *laterPut
 
 	// ready is closed when the call is done, or, if group is set, when
 	// the call is to lead group (of which it is the first member). The
@@ -75,10 +78,17 @@ type Stats struct {
 	// MaxGroup is the most write calls that shared one committed
 	// transaction.
 	MaxGroup int
+	// Later is the number of writes made later (PutLater) committed;
+	// they are counted in Writes too.
+	Later uint64
+	// LaterFailed is the number of writes made later that failed (and
+	// were dropped, logged).
+	LaterFailed uint64
 }
 
 type stats struct {
 	commits, writes, noChange, retries atomic.Uint64
+	later, laterFailed                 atomic.Uint64
 	maxGroup                           atomic.Int64
 }
 
@@ -99,13 +109,26 @@ func (s *Store) Stats() Stats {
 		NoChange: s.stats.noChange.Load(),
 		Retries:  s.stats.retries.Load(),
 		MaxGroup: int(s.stats.maxGroup.Load()),
+		Later:    s.stats.later.Load(),
+
+		LaterFailed: s.stats.laterFailed.Load(),
 	}
 }
 
-// lead commits group, whose first member is the calling goroutine's own
-// call, then hands the lead on to the next queued call (or marks the Store
-// idle) and wakes the other members.
-func (s *Store) lead(group []*writeCall) {
+// lead commits group, of which self (the calling goroutine's own call;
+// nil for the timer of writes made later, or Close) is a member, hands the
+// lead on to the next queued call that waits (or marks the Store idle) and
+// wakes the other members. A next group of writes made later alone, with
+// a call that waits queued behind it, is run here too.
+func (s *Store) lead(group []*writeCall, self *writeCall) {
+	for group != nil {
+		group = s.leadGroup(group, self)
+	}
+}
+
+// leadGroup commits group and hands the lead on (handOff); it returns the
+// next group when that one is for this goroutine to run.
+func (s *Store) leadGroup(group []*writeCall, self *writeCall) (mine []*writeCall) {
 	finished := false
 	defer func() {
 		if finished {
@@ -117,7 +140,10 @@ func (s *Store) lead(group []*writeCall) {
 		// back to the head of the queue for the next leader; the
 		// leader's own call is abandoned with its goroutine.
 		var requeue, done []*writeCall
-		for _, c := range group[1:] {
+		for _, c := range group {
+			if c == self {
+				continue
+			}
 			if c.goexited {
 				c.finish(errGoexit)
 			}
@@ -128,24 +154,41 @@ func (s *Store) lead(group []*writeCall) {
 			}
 		}
 		// From here the requeued calls belong to the next leader.
-		s.handOff(requeue)
-		for _, c := range done {
-			close(c.ready)
-		}
+		s.handOff(requeue, false)
+		s.wake(done, nil)
 	}()
 	s.runGroup(group)
 	finished = true
-	s.handOff(nil)
-	for _, c := range group[1:] {
-		close(c.ready)
+	mine = s.handOff(nil, true)
+	s.wake(group, self)
+	return mine
+}
+
+// wake tells the members of a finished group but self that they are done:
+// a waiting call is woken, a write made later leaves the overlay (laterDone).
+func (s *Store) wake(group []*writeCall, self *writeCall) {
+	for _, c := range group {
+		switch {
+		case c == self:
+		case c.later != nil:
+			s.laterDone(c)
+		default:
+			close(c.ready)
+		}
 	}
 }
 
 // handOff puts requeue at the head of the queue and passes the lead to the
-// first queued call, with up to maxGroup calls as its group; with nothing
-// queued the Store is idle.
-func (s *Store) handOff(requeue []*writeCall) {
+// first call that waits among the next maxGroup queued calls, with them
+// as its group; with nothing queued the Store is idle. When the next
+// calls are all writes made later (PutLater), which nobody waits for,
+// they stay queued for the next write to take along, or for the timer
+// (armLater), unless a call that waits is queued behind them or the Store
+// is closing: then they are returned, for the caller to run (keep; a
+// goroutine going away does not keep them).
+func (s *Store) handOff(requeue []*writeCall, keep bool) (mine []*writeCall) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if len(requeue) > 0 {
 		s.queue = append(requeue, s.queue...)
 	}
@@ -153,15 +196,35 @@ func (s *Store) handOff(requeue []*writeCall) {
 		s.leading = false
 		s.queue = nil
 		s.idle.Broadcast()
-		s.mu.Unlock()
-		return
+		return nil
 	}
 	n := min(len(s.queue), maxGroup)
 	next := s.queue[:n:n]
+	leader := firstWaiting(next)
+	if leader == nil && (!keep || !s.closed && firstWaiting(s.queue[n:]) == nil) {
+		s.leading = false
+		s.idle.Broadcast()
+		s.armLater()
+		return nil
+	}
 	s.queue = s.queue[n:]
-	s.mu.Unlock()
-	next[0].group = next
-	close(next[0].ready)
+	if leader == nil {
+		return next
+	}
+	leader.group = next
+	close(leader.ready)
+	return nil
+}
+
+// firstWaiting is the first call of calls whose caller waits for it (not
+// a write made later), or nil.
+func firstWaiting(calls []*writeCall) *writeCall {
+	for _, c := range calls {
+		if c.later == nil {
+			return c
+		}
+	}
+	return nil
 }
 
 // runGroup gives every member of group its result.

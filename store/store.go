@@ -53,6 +53,12 @@ type Store struct {
 	closed  bool         // Close was called: no new writes
 	queue   []*writeCall // writes waiting for the next group
 	solo    bool         // one transaction per write, no grouping (benchmarks)
+	// Writes made later (later.go): the overlay of those not yet
+	// committed, by key (*laterPut), and the timer that commits them
+	// when no other write does (armed: laterArmed, under mu).
+	later      sync.Map
+	laterTimer *time.Timer
+	laterArmed bool
 	// txFrames are the pooled frames of the group transaction in flight
 	// (frameInTx), touched only by the goroutine running it.
 	txFrames []*[]byte
@@ -177,14 +183,29 @@ func safeMigrate(db *bbolt.DB, migs []Migration, log zerolog.Logger) (err error)
 }
 
 // Close closes the database, waiting for running transactions and for
-// every write already waiting for its group to be committed; writes that
-// come after it fail. Calling it again returns the first call's result.
+// every write already waiting for its group to be committed, and commits
+// the writes made later (PutLater) first; writes that come after it fail.
+// Calling it again returns the first call's result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
 		s.closed = true
 		for s.leading {
 			s.idle.Wait()
+		}
+		if len(s.queue) > 0 {
+			// Writes made later, waiting for a commit: now.
+			s.leading = true
+			group := s.takeGroup()
+			s.mu.Unlock()
+			s.lead(group, nil)
+			s.mu.Lock()
+			for s.leading {
+				s.idle.Wait()
+			}
+		}
+		if s.laterTimer != nil {
+			s.laterTimer.Stop()
 		}
 		s.mu.Unlock()
 		if err := s.db.Close(); err != nil {

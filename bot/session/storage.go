@@ -34,6 +34,17 @@ type Tables interface {
 	PutGuildSettings(ctx context.Context, guildID string, blob []byte) error
 }
 
+// LaterTables is Tables that can also write a table without waiting for
+// it to be on disk: PutLater stores blob under key with the next durable
+// write (soon in any case), and reads see it at once; a crash before then
+// loses it, and only it. It is for what a restart makes again anyway (the
+// record that a message now shows a state, which the first pass after a
+// start redoes), never for a move. Writes of one key keep their order.
+type LaterTables interface {
+	Tables
+	PutLater(ctx context.Context, key string, blob []byte) error
+}
+
 // History keeps the finished games: their results (statistics,
 // leaderboards) and records (replays, reviews), and applies the retention
 // and the forgetting of a user.

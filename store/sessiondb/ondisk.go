@@ -67,6 +67,14 @@ func (d *OnDisk) Update(ctx context.Context, key string, fn func(old []byte, exi
 	return terms(d.st.Update(key, fn))
 }
 
+// PutLater implements session.LaterTables.
+func (d *OnDisk) PutLater(ctx context.Context, key string, blob []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return terms(d.st.PutLater(key, blob))
+}
+
 // ForEach implements session.Tables.
 func (d *OnDisk) ForEach(ctx context.Context, fn func(key string, blob []byte, err error) error) error {
 	if err := ctx.Err(); err != nil {

@@ -10,7 +10,7 @@ import (
 // cannot say so itself, as it imports no bot package, so the program that
 // puts the two together does.
 var _ interface {
-	session.Tables
+	session.LaterTables
 	session.History
 	session.Secrets
 	session.RestoreMark
