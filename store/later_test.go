@@ -222,3 +222,39 @@ func mustGetErr(s *Store, key string) ([]byte, error) {
 	b, _, err := s.Get(key)
 	return b, err
 }
+
+// A lone writer's commits follow one another at once; once a group had
+// company, the next commit starts no sooner than commitGap after it, and
+// takes along what was queued meanwhile.
+func TestCommitGapAfterAGroupWithCompany(t *testing.T) {
+	s, _ := openAt(t)
+	for i := range 20 {
+		if err := s.Put("lone", []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.stats.lingers.Load(); n != 0 {
+		t.Fatalf("a lone writer's commits waited %d times", n)
+	}
+	putQueued(t, s, 3, func(i int) []byte { return []byte{byte(i)} }) // a group of 3
+	first := s.lastStart
+	if s.lastSize < 2 {
+		t.Fatalf("the queued writes committed in a group of %d", s.lastSize)
+	}
+	if err := s.PutLater("later", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put("next", []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	if gap := s.lastStart.Sub(first); gap < commitGap {
+		t.Fatalf("the next commit started %v after a group with company, want at least %v", gap, commitGap)
+	}
+	if n := s.stats.lingers.Load(); n != 1 {
+		t.Fatalf("%d commits waited, want 1", n)
+	}
+	wantGame(t, s, "later", "x")
+	if _, ok := s.laterValue("later"); ok {
+		t.Fatal("the write made later did not go with the next commit")
+	}
+}

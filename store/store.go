@@ -59,6 +59,10 @@ type Store struct {
 	later      sync.Map
 	laterTimer *time.Timer
 	laterArmed bool
+	// lastStart and lastSize are when the last group's commit started
+	// and how many calls it had (linger); touched only by the leader.
+	lastStart time.Time
+	lastSize  int
 	// txFrames are the pooled frames of the group transaction in flight
 	// (frameInTx), touched only by the goroutine running it.
 	txFrames []*[]byte
