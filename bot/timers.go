@@ -207,9 +207,10 @@ func (b *Bot) expire(channelID string, now time.Time) {
 }
 
 // refresher runs, per surface (a channel's messages, one player's hand
-// view), one worker at a time (a goroutine of the workers pool, spawn), coalescing requests that arrive while
-// it works. Surfaces run apart: a slow request of one (a hand view's edit
-// held by Discord) never holds up another (the channel's next turn).
+// view), one worker at a time (a goroutine of the workers pool: spawn),
+// coalescing requests that arrive while it works. Surfaces run apart: a
+// slow request of one (a hand view's edit held by Discord) never holds up
+// another (the channel's next turn).
 type refresher struct {
 	mu      sync.Mutex
 	pending map[string]bool
