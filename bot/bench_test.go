@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/qwixxbot/qwixxbot/bot/workers"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -152,4 +153,47 @@ func (h *harness) playCardsByHand() (clicks int) {
 		}
 	}
 	return clicks
+}
+
+// BenchmarkClickOnGoroutine plays whole two-player dice games through the
+// players' clicks as BenchmarkGameThroughClicks/dice does (real
+// pictures), each click handled as in production on a goroutine other
+// than the benchmark's: "go" on a new goroutine each, the reconciler's
+// work and edits in flight too (spawn, as before the workers pool);
+// "pool" on the workers pool's reused goroutines, everything as the bot
+// runs now. The difference is mostly the stack growth of fresh goroutines
+// (runtime.newstack in a -cpuprofile). Compare the two in one session:
+//
+//	go test ./bot -run '^$' -bench ClickOnGoroutine -cpu 1 -count 6
+func BenchmarkClickOnGoroutine(b *testing.B) {
+	defer func(v, s bool) { verifyLiveMemo, verifyShared = v, s }(verifyLiveMemo, verifyShared)
+	verifyLiveMemo, verifyShared = false, false
+	defer func(f func(func())) { spawn = f }(spawn)
+	for _, how := range []string{"go", "pool"} {
+		b.Run(how, func(b *testing.B) {
+			run := workers.Go
+			if how == "go" {
+				run = func(f func()) { go f() }
+			}
+			spawn = run
+			h := newHarness(b)
+			h.pictures = NewPictureCache(Images{}, 16<<20)
+			h.bot = h.newBot()
+			done := make(chan struct{}, 1)
+			h.deliver = func(i *discordgo.Interaction) {
+				run(func() { h.bot.Handle(i); done <- struct{}{} })
+				<-done
+			}
+			b.ReportAllocs()
+			clicks := 0
+			for b.Loop() {
+				h.startTwo("dice")
+				clicks += 2 + h.playToEnd()
+				h.clock.Advance(time.Minute)
+				h.dc.forgetFiles()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(clicks), "ns/click")
+			b.ReportMetric(float64(clicks)/float64(b.N), "clicks/game")
+		})
+	}
 }

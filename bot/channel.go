@@ -464,11 +464,11 @@ type editInFlight struct {
 	done   chan error   // its outcome
 }
 
-// start sends the edit of msg (send) in a goroutine of its own.
+// start sends the edit of msg (send) on a worker of its own (spawn).
 func (f *editInFlight) start(msg, table string, send func() error, record func(*Table), later bool) {
 	done := make(chan error, 1)
 	*f = editInFlight{msg: msg, table: table, record: record, later: later, done: done}
-	go func() { done <- send() }()
+	spawn(func() { done <- send() })
 }
 
 // joinEdit takes the outcome of the edit in flight (err, received from

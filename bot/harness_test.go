@@ -504,6 +504,9 @@ type harness struct {
 	perm     int64
 	logs     logbuf.Buffer // the bot's log
 	games    int           // games started (their seeds)
+	// deliver, if set, hands the clicks to the bot (click) in place of
+	// a call of Handle on the test's goroutine, and returns once handled.
+	deliver func(i *discordgo.Interaction)
 }
 
 const testChannel = "c1"
@@ -582,7 +585,11 @@ func (h *harness) click(user, customID string, msg *discordgo.Message, values ..
 		typ = discordgo.SelectMenuComponent
 	}
 	i := h.interaction(user, discordgo.InteractionMessageComponent, discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: typ, Values: values}, msg)
-	h.bot.Handle(i)
+	if h.deliver != nil {
+		h.deliver(i)
+	} else {
+		h.bot.Handle(i)
+	}
 	h.bot.Idle()
 	return h.response(i)
 }

@@ -134,10 +134,10 @@ func (b *Bot) sendReview(r *request, key string, g *game.Game, seat int) {
 		err error
 	}
 	done := make(chan result, 1)
-	go func() {
+	spawn(func() {
 		a, err := b.reviewAnswer(r, key, g, seat)
 		done <- result{a, err}
-	}()
+	})
 	wait := b.opt.ReviewDefer
 	if wait == 0 {
 		wait = reviewDefer

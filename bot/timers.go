@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/workers"
 	"github.com/qwixxbot/qwixxbot/game"
 )
 
@@ -206,9 +207,10 @@ func (b *Bot) expire(channelID string, now time.Time) {
 }
 
 // refresher runs, per surface (a channel's messages, one player's hand
-// view), one goroutine at a time, coalescing requests that arrive while
-// it works. Surfaces run apart: a slow request of one (a hand view's edit
-// held by Discord) never holds up another (the channel's next turn).
+// view), one worker at a time (a goroutine of the workers pool: spawn),
+// coalescing requests that arrive while it works. Surfaces run apart: a
+// slow request of one (a hand view's edit held by Discord) never holds up
+// another (the channel's next turn).
 type refresher struct {
 	mu      sync.Mutex
 	pending map[string]bool
@@ -277,7 +279,7 @@ func (f *refresher) run(key string, work func()) {
 		return
 	}
 	f.running[key] = true
-	go func() {
+	spawn(func() {
 		for {
 			f.mu.Lock()
 			if !f.pending[key] {
@@ -292,8 +294,14 @@ func (f *refresher) run(key string, work func()) {
 			f.mu.Unlock()
 			work()
 		}
-	}()
+	})
 }
+
+// spawn runs the bot's units of work that go on while the caller goes
+// on (a surface's reconcile, an edit in flight, a review's drawing): on
+// the workers pool, whose goroutines keep the stacks they grew.
+// BenchmarkClickOnGoroutine sets it to a go statement to compare.
+var spawn = workers.Go
 
 // wait blocks until no worker runs.
 func (f *refresher) wait() {

@@ -21,6 +21,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/qwixxbot/qwixxbot/bot"
+	"github.com/qwixxbot/qwixxbot/bot/workers"
 )
 
 // botMessages are the messages the bot sends, as Discord shows them in a
@@ -157,7 +158,8 @@ func (w *discardWriter) Flush() {}
 // BenchmarkEndpointClick is one click through the endpoint: a signed click
 // on the dice table (a few KiB, with the message's components and embeds)
 // POSTed to ServeHTTP, verified and decoded, and answered with an update
-// of the table carrying a 40 KB picture (multipart).
+// of the table carrying a 40 KB picture (multipart), the handler on a
+// worker of the workers pool ("pool") or on a goroutine of its own ("go").
 func BenchmarkEndpointClick(b *testing.B) {
 	msgs := botMessages(b)
 	message := msgs["table_dice_color_en"]
@@ -201,19 +203,29 @@ func BenchmarkEndpointClick(b *testing.B) {
 			panic(err)
 		}
 	}, newHookRecorder(), zerolog.Nop())
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		req := httptest.NewRequest(http.MethodPost, "/interactions", bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Signature-Ed25519", sig)
-		req.Header.Set("X-Signature-Timestamp", ts)
-		w := &discardWriter{h: make(http.Header)}
-		e.ServeHTTP(w, req)
-		if w.status != http.StatusOK || w.n < len(png) {
-			b.Fatalf("status %d, %d bytes", w.status, w.n)
-		}
+	// "pool": the bot's handling on the workers pool, as the endpoint
+	// runs it; "go": on a new goroutine each, as before the pool.
+	for _, how := range []string{"pool", "go"} {
+		b.Run(how, func(b *testing.B) {
+			if how == "go" {
+				e.spawn = func(f func()) { go f() }
+			} else {
+				e.spawn = workers.Go
+			}
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, "/interactions", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-Signature-Ed25519", sig)
+				req.Header.Set("X-Signature-Timestamp", ts)
+				w := &discardWriter{h: make(http.Header)}
+				e.ServeHTTP(w, req)
+				if w.status != http.StatusOK || w.n < len(png) {
+					b.Fatalf("status %d, %d bytes", w.status, w.n)
+				}
+			}
+		})
 	}
 }
 

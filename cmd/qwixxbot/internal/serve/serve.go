@@ -20,6 +20,7 @@ import (
 	"github.com/qwixxbot/qwixxbot/bot/discordgw"
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 	"github.com/qwixxbot/qwixxbot/bot/session"
+	"github.com/qwixxbot/qwixxbot/bot/workers"
 	"github.com/qwixxbot/qwixxbot/cmd/qwixxbot/internal/config"
 	"github.com/qwixxbot/qwixxbot/game"
 	"github.com/qwixxbot/qwixxbot/store"
@@ -252,7 +253,13 @@ func addHandlers(s *discordgo.Session, b *bot.Bot) <-chan *discordgo.Ready {
 		default:
 		}
 	})
-	s.AddHandler(b.OnInteraction)
+	// discordgo calls each handler on a new goroutine of its own; the
+	// interaction's handling, which goes deep (its stack would grow
+	// several times by copying), goes on to a reused one of the workers
+	// pool. The other handlers stay as they are: short, and rare.
+	s.AddHandler(func(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+		workers.Go(func() { b.OnInteraction(s, ic) })
+	})
 	// Leaving a guild starts its data's grace period; an unavailable guild
 	// is an outage, not a leave. Being in a guild (every GUILD_CREATE,
 	// also those at connect) ends it.
@@ -284,9 +291,11 @@ func takeInteractions(s *discordgo.Session, b *bot.Bot, cfg config.Discord, met 
 		log.Info().Msg("a proxy is configured for the gateway: interactions are decoded by discordgo")
 		return s
 	}
+	// The Taker calls this on discordgo's new handler goroutine: the
+	// handling goes on to a reused one of the workers pool (addHandlers).
 	discordgw.NewTaker(func(i *discordgo.Interaction) {
 		met.gatewayTaken.Inc()
-		b.Handle(i)
+		workers.Go(func() { b.Handle(i) })
 	}).Install(s)
 	return s
 }
