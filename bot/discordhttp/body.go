@@ -111,29 +111,40 @@ type piecesReader struct {
 }
 
 func (r *piecesReader) Read(out []byte) (int, error) {
-	for len(r.pieces) > 0 && r.at >= r.pieces[0].size() {
-		r.pieces, r.at = r.pieces[1:], 0
+	// As much as out takes, across pieces: net/http copies a request's
+	// body through a buffer (a LimitedReader hides WriteTo), and a body
+	// read in one go leaves in one write.
+	total := 0
+	for len(out) > 0 {
+		for len(r.pieces) > 0 && r.at >= r.pieces[0].size() {
+			r.pieces, r.at = r.pieces[1:], 0
+		}
+		if len(r.pieces) == 0 {
+			break
+		}
+		p := r.pieces[0]
+		var n int
+		if p.file == nil {
+			n = copy(out, p.b[r.at:])
+		} else {
+			want := min(int64(len(out)), p.n-r.at)
+			var err error
+			n, err = p.file.ReadAt(out[:want], p.off+r.at)
+			if n < int(want) {
+				if err == nil || err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return total + n, fmt.Errorf("reading a file: %w", err)
+			}
+		}
+		r.at += int64(n)
+		total += n
+		out = out[n:]
 	}
-	if len(r.pieces) == 0 {
+	if total == 0 && len(r.pieces) == 0 {
 		return 0, io.EOF
 	}
-	p := r.pieces[0]
-	var n int
-	if p.file == nil {
-		n = copy(out, p.b[r.at:])
-	} else {
-		want := min(int64(len(out)), p.n-r.at)
-		var err error
-		n, err = p.file.ReadAt(out[:want], p.off+r.at)
-		if n < int(want) {
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return n, fmt.Errorf("reading a file: %w", err)
-		}
-	}
-	r.at += int64(n)
-	return n, nil
+	return total, nil
 }
 
 // WriteTo writes what is left of the pieces to w (io.Copy uses it).

@@ -139,6 +139,11 @@ func TestBodyReadInAnyPieces(t *testing.T) {
 		r := b.reader()
 		var got []byte
 		buf := make([]byte, size)
+		if n, err := b.reader().Read(buf); err != nil || n != min(size, int(b.size)) {
+			// Filled across pieces: a body read in one go leaves in
+			// one write.
+			t.Errorf("one read of %d bytes got %d (%v), want %d", size, n, err, min(size, int(b.size)))
+		}
 		for {
 			n, err := r.Read(buf)
 			got = append(got, buf[:n]...)
