@@ -108,6 +108,14 @@
 // write's function may be called more than once (see Update). A write that
 // changes nothing costs no fsync. Stats counts commits and writes.
 //
+// Under load the commits are spaced: once a group had company (two writes
+// or more), the next commit starts no sooner than commitGap (8 ms) after
+// the last one started, and takes along what queued meanwhile; a lone
+// writer never waits. Writes made later (PutLater) do not wait at all:
+// queued in order with the others, they go with the next commit and are
+// read at once meanwhile (later.go); a crash before that commit loses
+// them, so they are for what a restart makes again anyway.
+//
 // Quarantine moves a game's stored value, exactly as it is on disk, out of
 // games into quarantine and deletes the game, in one transaction. The key
 // is the channel ID, a slash and the time in RFC 3339 UTC with all nine

@@ -35,9 +35,9 @@ var (
 )
 
 // Store is a qwixxbot database. It is safe for concurrent use. Every write
-// returns only once it is committed and fsync'd; concurrent writes share a
-// transaction and its fsync (group commit, see update), and a write that
-// finds nothing to change costs no fsync.
+// but PutLater returns only once it is committed and fsync'd; concurrent
+// writes share a transaction and its fsync (group commit, see update), and
+// a write that finds nothing to change costs no fsync.
 type Store struct {
 	db   *bbolt.DB
 	path string
