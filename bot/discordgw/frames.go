@@ -3,13 +3,11 @@ package discordgw
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
-	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/qwixxbot/qwixxbot/bot/discordhttp"
 )
@@ -282,14 +280,6 @@ func (f *frameReader) frame() bool {
 // before decoding it.
 var interactionCreate = []byte(`"INTERACTION_CREATE"`)
 
-// envelope is a gateway payload's outer fields.
-type envelope struct {
-	Op *int            `json:"op"`
-	S  *int64          `json:"s"`
-	T  string          `json:"t"`
-	D  json.RawMessage `json:"d"`
-}
-
 // take decodes payload, a text frame's, and if it is an INTERACTION_CREATE
 // dispatch the fast decoder reads, parks its interaction and returns the
 // substitute frame.
@@ -306,24 +296,17 @@ func (f *frameReader) take(payload []byte) ([]byte, bool) {
 }
 
 // decodeDispatch decodes an INTERACTION_CREATE dispatch's sequence number
-// and interaction, or says why it will not.
+// and interaction, in one pass (discordhttp.DecodeDispatch), or says why
+// it will not.
 func decodeDispatch(payload []byte) (*discordgo.Interaction, int64, error) {
-	var e envelope
-	rest, err := fastjson.Parse(payload, &e, fastjson.DontCopyRawMessage)
+	d, err := discordhttp.DecodeDispatch(payload)
 	if err != nil {
 		return nil, 0, fmt.Errorf("gateway payload: %w", err)
 	}
-	if len(bytes.TrimSpace(rest)) != 0 {
-		return nil, 0, fmt.Errorf("gateway payload: trailing bytes")
-	}
-	if e.Op == nil || *e.Op != 0 || e.S == nil || e.T != "INTERACTION_CREATE" || len(e.D) == 0 || e.D[0] != '{' {
+	if d.Op == nil || *d.Op != 0 || d.Seq == nil || d.Type != "INTERACTION_CREATE" || d.Interaction == nil {
 		return nil, 0, fmt.Errorf("gateway payload: not an INTERACTION_CREATE dispatch")
 	}
-	i, err := discordhttp.DecodeInteraction(e.D)
-	if err != nil {
-		return nil, 0, err
-	}
-	return i, *e.S, nil
+	return d.Interaction, *d.Seq, nil
 }
 
 // substitute appends the frame discordgo gets for a taken interaction:

@@ -214,6 +214,47 @@ func DecodeInteraction(raw []byte) (*discordgo.Interaction, error) {
 	if err := unmarshalRaw(raw, &w); err != nil {
 		return nil, fmt.Errorf("decode interaction: %w", err)
 	}
+	return w.interaction()
+}
+
+// Dispatch is a gateway dispatch ({"op","s","t","d"}) whose d was read
+// as an interaction (DecodeDispatch).
+type Dispatch struct {
+	Op          *int   // nil when absent
+	Seq         *int64 // nil when absent
+	Type        string
+	Interaction *discordgo.Interaction // nil when d is absent or null
+}
+
+// DecodeDispatch decodes a gateway payload whose d is an interaction (an
+// INTERACTION_CREATE dispatch) in one pass, as DecodeInteraction decodes
+// the interaction; a payload whose d is no interaction gives an error (or
+// a Dispatch whose Type says what it is). The interaction keeps no
+// reference to payload.
+func DecodeDispatch(payload []byte) (Dispatch, error) {
+	var e struct {
+		Op *int             `json:"op"`
+		S  *int64           `json:"s"`
+		T  string           `json:"t"`
+		D  *wireInteraction `json:"d"`
+	}
+	if err := unmarshalRaw(payload, &e); err != nil {
+		return Dispatch{}, fmt.Errorf("decode dispatch: %w", err)
+	}
+	d := Dispatch{Op: e.Op, Seq: e.S, Type: e.T}
+	if e.D != nil {
+		i, err := e.D.interaction()
+		if err != nil {
+			return Dispatch{}, err
+		}
+		d.Interaction = i
+	}
+	return d, nil
+}
+
+// interaction is the interaction w was decoded from, its data and the
+// message's components decoded from where they lie.
+func (w *wireInteraction) interaction() (*discordgo.Interaction, error) {
 	i := &discordgo.Interaction{ID: w.ID, AppID: w.AppID, Type: w.Type, GuildID: w.GuildID, ChannelID: w.ChannelID,
 		AppPermissions: w.AppPermissions, User: w.User, Locale: w.Locale, GuildLocale: w.GuildLocale, Context: w.Context,
 		AuthorizingIntegrationOwners: w.AuthorizingIntegrationOwners, Token: w.Token, Version: w.Version}
