@@ -51,11 +51,7 @@ func TestPooledFramesKeepCommittedGames(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	waitWriters(t, &wg, errs)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

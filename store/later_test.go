@@ -202,11 +202,7 @@ func TestPutLaterConcurrentWritersKeepTheLastValue(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	waitWriters(t, &wg, errs)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -215,6 +211,17 @@ func TestPutLaterConcurrentWritersKeepTheLastValue(t *testing.T) {
 		for k := range keys {
 			wantGame(t, s2, fmt.Sprintf("w%d-k%d", w, k), last[w][k])
 		}
+	}
+}
+
+// waitWriters waits for the writers of wg and fails on the first error
+// they sent on errs.
+func waitWriters(t *testing.T, wg *sync.WaitGroup, errs chan error) {
+	t.Helper()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }
 
