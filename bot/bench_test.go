@@ -73,21 +73,16 @@ func BenchmarkGameThroughClicks(b *testing.B) {
 	}
 }
 
-// playOnTheLiveMessage plays the running dice game to its end through
-// the buttons of the table's live message (each click answered by an
+// playOnTheLiveMessage plays the running game to its end through the
+// buttons of the table's live message (each click answered by an
 // update of it: Options.LiveAnswers), as most players play, and counts
 // the clicks.
 func (h *harness) playOnTheLiveMessage() (clicks int) {
 	h.t.Helper()
-	for steps := 0; h.table().Stage == StagePlaying; steps++ {
-		if steps > 2000 {
-			h.t.Fatal("game did not end")
-		}
-		tb := h.table()
-		p := tb.Game.Waiting()[0]
+	h.untilOver(func(tb *Table, p, _ int) {
 		h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p))
 		clicks++
-	}
+	})
 	return clicks
 }
 

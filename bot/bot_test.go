@@ -114,8 +114,7 @@ func TestStaleAndForgedClicks(t *testing.T) {
 
 func TestIllegalClickExplained(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben")
 	tb := h.table()
 	active := tb.Seats[tb.Game.Active()].UserID
 	other := tb.Seats[1-tb.Game.Active()].UserID
@@ -137,68 +136,18 @@ func TestIllegalClickExplained(t *testing.T) {
 // legal personal button, ends with results that match the engine.
 func TestWholeDiceGameThroughSheetButtons(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben", "cleo")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
-	for steps := 0; h.table().Stage == StagePlaying; steps++ {
-		if steps > 2000 {
-			t.Fatal("game did not end")
-		}
-		tb := h.table()
-		p := tb.Game.Waiting()[0]
-		user := tb.Seats[p].UserID
-		msg := h.dc.lastTable(testChannel)
-		sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
-		ids := buttons(sheet.Data.Components, "")
-		if len(ids) == 0 {
-			t.Fatalf("player %s may act but the sheet offers nothing", user)
-		}
-		choice := ids[steps%len(ids)]
-		r := h.click(user, choice, &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
-		if r.Type != discordgo.InteractionResponseUpdateMessage {
+	h.startTable("dice", "anna", "ben", "cleo")
+	h.untilOver(func(tb *Table, p, step int) {
+		if r := h.sheetChoice(tb.Seats[p].UserID, step); r.Type != discordgo.InteractionResponseUpdateMessage {
 			t.Fatalf("personal choice answered %+v", r)
 		}
-	}
-	tb := h.table()
-	if !tb.Game.Over() || tb.Match.Played() != 1 {
-		t.Fatal("game over not recorded")
-	}
-	// The results message is posted with a play-again button.
-	var results *discordgo.Message
-	for _, m := range h.dc.channel[testChannel] {
-		if strings.Contains(m.Content, "Game over") {
-			results = m
-		}
-	}
-	if results == nil || len(buttons(results.Components, "Play again")) != 1 {
-		t.Fatalf("no results message with Play again")
-	}
-	// The engine's replay of the bot's record gives the same scores.
-	rep, err := game.Replay(tb.Game.Record())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p, s := range rep.Scores() {
-		if !strings.Contains(results.Content, tb.Seats[p].Name) || s != tb.Game.Scores()[p] {
-			t.Fatalf("replayed score %d differs", s)
-		}
-	}
-	// Play again opens a lobby with the same players (Ben opened it and hosts
-	// it); Start starts the new game.
-	r := h.click("ben", buttons(results.Components, "Play again")[0], results)
-	if r.Type != discordgo.InteractionResponseChannelMessageWithSource || h.table().Stage != StageLobby || len(h.table().Seats) != len(tb.Seats) {
-		t.Fatalf("play again did not open a lobby with both: %+v", r.Data)
-	}
-	h.click("ben", buttons(r.Data.Components, "Start")[0], nil)
-	if h.table().Stage != StagePlaying {
-		t.Fatal("the lobby of Play again did not start")
-	}
+	})
 }
 
 // Simultaneous clicks lose nothing and apply nothing twice.
 func TestSimultaneousClicks(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben", "cleo", "dan", "emma")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben", "cleo", "dan", "emma")
 	msg := h.dc.lastTable(testChannel)
 	pass := buttons(msg.Components, "Pass")[0]
 	// Everybody clicks Pass three times at once.
@@ -243,8 +192,7 @@ func TestSimultaneousClicks(t *testing.T) {
 
 func TestTimerPassesAndSurvivesRestart(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben")
 	msg := h.dc.lastTable(testChannel)
 	tb := h.table()
 	h.click(tb.Seats[0].UserID, buttons(msg.Components, "Pass")[0], msg)
@@ -375,8 +323,7 @@ func TestSettingsTurnTimerPerServer(t *testing.T) {
 	if r := h.response(i); !strings.Contains(r.Data.Content, "Time per action on this server: 30 seconds.") {
 		t.Fatalf("settings: %q", r.Data.Content)
 	}
-	resp := h.openTable("dice", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben")
 	if got := h.table().Deadline.Sub(h.clock.Now()); got != 30*time.Second {
 		t.Fatalf("turn timer %v, want the server's 30s", got)
 	}

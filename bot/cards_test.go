@@ -367,8 +367,7 @@ func viewMessage(r *discordgo.InteractionResponse) *discordgo.Message {
 // sent; a new hand (after a take) brings a new picture.
 func TestHandPictureSentOnlyWhenTheCardsChange(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("cards", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("cards", "anna", "ben")
 	for steps := 0; h.table().Game.Phase() != game.PhasePlay; steps++ {
 		if steps > 20 {
 			t.Fatal("no play phase")

@@ -350,8 +350,7 @@ func TestReconcileConvergesFromPendingWork(t *testing.T) {
 // Tick sends it); a new action is shown at once.
 func TestDecisionsCloseTogetherShareOneEdit(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben", "chloe")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben", "chloe")
 	tbl := h.dc.lastTable(testChannel)
 	edits := h.dc.edited
 	for _, u := range []string{"anna", "ben"} {
@@ -433,8 +432,7 @@ func TestS3IllegalTableChoiceAnsweredWithOwnChoices(t *testing.T) {
 func TestLiveMessageEditedThroughTheLastClicksToken(t *testing.T) {
 	h := newHarness(t)
 	h.bot.opt.LiveAnswers = true
-	resp := h.openTable("dice", "anna", "ben", "chloe")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben", "chloe")
 	tbl := h.dc.lastTable(testChannel)
 	if r := h.click("anna", buttons(tbl.Components, "Pass")[0], tbl); r.Type != discordgo.InteractionResponseUpdateMessage {
 		t.Fatalf("a click on the live message: %+v", r)

@@ -425,8 +425,7 @@ func TestTableUnderAnotherChannelsKeyPutAside(t *testing.T) {
 // through the reconciler, from the stored table: after a restart too.
 func TestPlayAgainSeatsOnlyWhoStayedAndNeverOutlivesItsUse(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("dice", "anna", "ben", "cleo")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben", "cleo")
 	h.command("anna", "leave")
 	h.command("ben", "leave")
 	for h.table().Stage == StagePlaying { // Cleo passes until the misthrows end it

@@ -632,8 +632,15 @@ func buttons(comps []discordgo.MessageComponent, prefix string) []string {
 // startTwo opens a table of the variant for anna and ben and starts it.
 func (h *harness) startTwo(variant string) {
 	h.t.Helper()
-	resp := h.openTable(variant, "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable(variant, "anna", "ben")
+}
+
+// startTable opens a table of variant hosted by host with others seated
+// (openTable) and has the host start it.
+func (h *harness) startTable(variant, host string, others ...string) {
+	h.t.Helper()
+	resp := h.openTable(variant, host, others...)
+	h.click(host, buttons(resp.Data.Components, "Start")[0], nil)
 }
 
 func (h *harness) table() *Table {
@@ -642,6 +649,20 @@ func (h *harness) table() *Table {
 		h.t.Fatal(err)
 	}
 	return t
+}
+
+// untilOver calls move with the running game's table and the first seat
+// it waits for, and the step's number, until the game is over (failing
+// after 2,000 steps).
+func (h *harness) untilOver(move func(tb *Table, seat, step int)) {
+	h.t.Helper()
+	for step := 0; h.table().Stage == StagePlaying; step++ {
+		if step > 2000 {
+			h.t.Fatal("game did not end")
+		}
+		tb := h.table()
+		move(tb, tb.Game.Waiting()[0], step)
+	}
 }
 
 // readFile reads a file the bot sends, in one piece when its size is known

@@ -145,8 +145,7 @@ func TestHintInTheHandView(t *testing.T) {
 // a choice no better than the others says so.
 func TestC4C6CardHintsConnectToTheControls(t *testing.T) {
 	h := newHarness(t)
-	resp := h.openTable("cards", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("cards", "anna", "ben")
 	sawTake, sawPlay := false, false
 	for steps := 0; steps < 200 && !(sawTake && sawPlay) && h.table().Stage == StagePlaying; steps++ {
 		tb, msg := h.table(), h.dc.lastTable(testChannel)

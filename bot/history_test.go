@@ -69,23 +69,24 @@ func newHistoryHarness(t *testing.T) (*harness, *store.Store) {
 // clicks it took.
 func (h *harness) playToEnd() (clicks int) {
 	h.t.Helper()
-	for steps := 0; h.table().Stage == StagePlaying; steps++ {
-		if steps > 2000 {
-			h.t.Fatal("game did not end")
-		}
-		tb := h.table()
-		p := tb.Game.Waiting()[0]
-		user := tb.Seats[p].UserID
-		msg := h.dc.lastTable(testChannel)
-		sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
-		ids := buttons(sheet.Data.Components, "")
-		if len(ids) == 0 {
-			h.t.Fatalf("player %s may act but the sheet offers nothing", user)
-		}
-		h.click(user, ids[steps%len(ids)], &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
+	h.untilOver(func(tb *Table, p, step int) {
+		h.sheetChoice(tb.Seats[p].UserID, step)
 		clicks += 2
-	}
+	})
 	return clicks
+}
+
+// sheetChoice opens user's sheet from the table message and clicks the
+// step-th of its buttons (modulo their number), returning the answer.
+func (h *harness) sheetChoice(user string, step int) *discordgo.InteractionResponse {
+	h.t.Helper()
+	msg := h.dc.lastTable(testChannel)
+	sheet := h.click(user, buttons(msg.Components, "My sheet")[0], msg)
+	ids := buttons(sheet.Data.Components, "")
+	if len(ids) == 0 {
+		h.t.Fatalf("player %s may act but the sheet offers nothing", user)
+	}
+	return h.click(user, ids[step%len(ids)], &discordgo.Message{ID: "eph", Flags: discordgo.MessageFlagsEphemeral})
 }
 
 // resultsPost is the channel's newest message with a Play again button.

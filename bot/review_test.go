@@ -190,14 +190,7 @@ func TestCardReviewGolden(t *testing.T) {
 func (h *harness) playCardsToEnd() {
 	h.t.Helper()
 	h.bot.opt.LiveAnswers = true
-	for step := 0; h.table().Stage == StagePlaying; step++ {
-		if step > 2000 {
-			h.t.Fatal("the game did not end")
-		}
-		tb := h.table()
-		p := tb.Game.Waiting()[0]
-		h.clickMove(tb, tb.Seats[p].UserID, goldenMove(tb.Game, p))
-	}
+	h.playOnTheLiveMessage()
 }
 
 // reviewReply clicks 🔍 Review (customID on msg) as user in locale (""

@@ -15,8 +15,7 @@ import (
 func TestLiveMessageEditFallsBackToTheChannelWhenTheTokenEditIsRefused(t *testing.T) {
 	h := newHarness(t)
 	h.bot.opt.LiveAnswers = true
-	resp := h.openTable("dice", "anna", "ben", "chloe")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("dice", "anna", "ben", "chloe")
 	tbl := h.dc.lastTable(testChannel)
 	h.click("anna", buttons(tbl.Components, "Pass")[0], tbl)
 	sheetPass := func(u string) {

@@ -28,8 +28,7 @@ func TestTickForgetsInteractionTokensPastTheirLife(t *testing.T) {
 	// No timer runs out meanwhile (its edits would drop the old tokens
 	// on the way).
 	h.bot.opt.TurnTimeout = time.Hour
-	resp := h.openTable("jokers", "anna", "ben")
-	h.click("anna", buttons(resp.Data.Components, "Start")[0], nil)
+	h.startTable("jokers", "anna", "ben")
 	tb := h.table()
 	msg := h.dc.lastTable(testChannel)
 	// A click on the live message, answered by updating it, keeps its
