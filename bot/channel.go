@@ -457,30 +457,30 @@ type step struct {
 // records the edit once answered (joinEdit). One is in flight at a time;
 // msg is "" when none is.
 type editInFlight struct {
-	msg    string       // the message edited
-	table  string       // the table's ID when it was sent
-	record func(*Table) // records its success in the stored table
-	later  bool         // the record may go to disk later (stepOut.later)
-	done   chan error   // its outcome
+	msg   string     // the message edited (out.edited)
+	table string     // the table's ID when it was sent
+	out   stepOut    // the edit and the record of its success
+	done  chan error // its outcome
 }
 
-// start sends the edit of msg (send) on a worker of its own (spawn).
-func (f *editInFlight) start(msg, table string, send func() error, record func(*Table), later bool) {
+// start sends out's edit (out.send) of its message on a worker of its own
+// (spawn).
+func (f *editInFlight) start(table string, out stepOut) {
 	done := make(chan error, 1)
-	*f = editInFlight{msg: msg, table: table, record: record, later: later, done: done}
-	spawn(func() { done <- send() })
+	*f = editInFlight{msg: out.edited, table: table, out: out, done: done}
+	spawn(func() { done <- out.send() })
 }
 
 // joinEdit takes the outcome of the edit in flight (err, received from
 // s.fl.done) and records its success, like a step's request; s.fl is
 // then empty.
 func (s *step) joinEdit(err error) error {
-	table, record, later := s.fl.table, s.fl.record, s.fl.later
+	table, out := s.fl.table, s.fl.out
 	s.fl = editInFlight{}
 	if err != nil {
 		return err
 	}
-	return s.record(table, record, later)
+	return s.record(table, out)
 }
 
 // run does one request (a step); done is true when there was none to do.
@@ -536,7 +536,7 @@ func (s *step) run() (done bool, err error) {
 	}
 	if err == nil && out.send != nil {
 		if out.edited != "" && s.fl.msg == "" {
-			s.fl.start(out.edited, t.ID, out.send, out.record, out.later)
+			s.fl.start(t.ID, out)
 			return false, nil
 		}
 		err = out.send()
@@ -544,20 +544,20 @@ func (s *step) run() (done bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	return false, s.record(t.ID, out.record, out.later)
+	return false, s.record(t.ID, out)
 }
 
-// record records a request's success (record) in the stored table,
+// record records a request's success (out.record) in the stored table,
 // if it is still table tableID's, and keeps what it saved for the next
-// step (keep); later, with the next durable write (stepOut.later).
-func (s *step) record(tableID string, record func(cur *Table), later bool) error {
+// step (keep); with the next durable write when out.later.
+func (s *step) record(tableID string, out stepOut) error {
 	unlock := s.b.locks.Lock(s.ch)
 	defer unlock()
 	cur, err := s.b.loadTableShown(s.b.life, s.ch) // records change only Shown
 	if err != nil || cur == nil || cur.ID != tableID {
 		return err // the table changed hands: start over
 	}
-	record(cur)
+	out.record(cur)
 	// Shrinks sent as answers are done. The newest is kept, marked Sent,
 	// until a forced pass (Start) makes sure of it: a crash may have lost
 	// that answer, and only that one (a failed answer forces at once).
@@ -575,7 +575,7 @@ func (s *step) record(tableID string, record func(cur *Table), later bool) error
 	}
 	cur.Shown.Past = kept
 	save := s.b.saveTableShown
-	if later {
+	if out.later {
 		save = s.b.saveTableShownLater
 	}
 	blob, err := save(s.b.life, s.ch, cur)

@@ -115,17 +115,20 @@ func (s *Store) Put(channelID string, blob []byte) error {
 		return fmt.Errorf("store: put game: channel ID: %w", ErrEmptyKey)
 	}
 	framed := encodeFrame(blob)
-	err := s.update(func(tx *bbolt.Tx, _ func(func())) error {
-		b, err := bucket(tx, bucketGames)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(channelID), framed)
-	})
+	err := s.update(func(tx *bbolt.Tx, _ func(func())) error { return putGame(tx, channelID, framed) })
 	if err != nil {
 		return fmt.Errorf("store: put game %s: %w", channelID, err)
 	}
 	return nil
+}
+
+// putGame stores framed, a framed value, as the game of channelID in tx.
+func putGame(tx *bbolt.Tx, channelID string, framed []byte) error {
+	b, err := bucket(tx, bucketGames)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(channelID), framed)
 }
 
 // Delete removes the game of channelID, corrupt or not; deleting a missing

@@ -59,11 +59,7 @@ func (s *Store) PutLater(channelID string, blob []byte) error {
 	}
 	p := &laterPut{key: channelID, blob: nonNil(blob)}
 	c := &writeCall{later: p, fn: func(tx *bbolt.Tx, _ func(func())) error {
-		b, err := bucket(tx, bucketGames)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(p.key), s.frameInTx(p.blob))
+		return putGame(tx, p.key, s.frameInTx(p.blob))
 	}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
